@@ -1,0 +1,10 @@
+/**
+ * The sketches: Bloom filters, Count-Min and Top-K, HyperLogLog, cuckoo filters, MinHash and
+ * SimHash, each stored in a {@code io.mapsketch.memory} region.
+ */
+module io.mapsketch.engine {
+    requires transitive io.mapsketch.memory;
+    requires io.mapsketch.kernels;
+
+    exports io.mapsketch.engine;
+}

@@ -1,0 +1,89 @@
+package io.mapsketch.memory;
+
+/**
+ * Byte offsets of the sketch file header. All values are little-endian. This map and
+ * {@code docs/file-format.md} describe the same layout and change together.
+ *
+ * <pre>
+ * offset  size  field
+ * ------  ----  -----------------------------------------------------------------
+ *      0     8  magic, ASCII "MAPSKTCH"
+ *      8     4  format version (this build writes and reads 1)
+ *     12     4  header length in bytes (4096)
+ *     16     4  sketch kind id                     (SketchKind)
+ *     20     4  hash scheme id                     (HashScheme)
+ *     24     8  hash seed
+ *     32     8  payload offset (multiple of 64, at least the header length)
+ *     40     8  payload length in bytes
+ *     48     8  creation time, milliseconds since the epoch (UTC)
+ *     56     4  CRC32C of the header page, this field and the live line read as zero
+ *     60     4  reserved, zero
+ *     64   128  16 kind-specific parameters, int64 each
+ *    192    64  reserved, zero
+ *    256    64  live line (its own cache line; not covered by the CRC):
+ *                 +0  8  items added            (atomic add)
+ *                 +8  8  total weight           (atomic add)
+ *                +16  4  attached writers       (atomic add)
+ *                +20  4  flags, bit 0 = clean close
+ *                +24 40  reserved, zero
+ *    320  3776  reserved, zero
+ *   4096     -  payload
+ * </pre>
+ */
+public final class SketchFileLayout {
+
+    /** The magic, "MAPSKTCH" read as a little-endian long. */
+    public static final long MAGIC = 0x4843544B5350414DL;
+    /** The format version this build writes, and the newest it reads. */
+    public static final int FORMAT_VERSION = 1;
+    /** Size of the header page; the payload starts at this offset. */
+    public static final int HEADER_LENGTH = 4096;
+    /** Alignment of the payload offset and of the live line: one cache line. */
+    public static final int CACHE_LINE = 64;
+    /** Number of kind-specific int64 parameters in the header. */
+    public static final int PARAMETER_COUNT = 16;
+
+    /** Offset of the magic (int64). */
+    public static final int MAGIC_OFFSET = 0;
+    /** Offset of the format version (int32). */
+    public static final int VERSION_OFFSET = 8;
+    /** Offset of the header length (int32). */
+    public static final int HEADER_LENGTH_OFFSET = 12;
+    /** Offset of the sketch kind id (int32). */
+    public static final int KIND_OFFSET = 16;
+    /** Offset of the hash scheme id (int32). */
+    public static final int HASH_SCHEME_OFFSET = 20;
+    /** Offset of the hash seed (int64). */
+    public static final int HASH_SEED_OFFSET = 24;
+    /** Offset of the payload offset (int64). */
+    public static final int PAYLOAD_OFFSET_OFFSET = 32;
+    /** Offset of the payload length (int64). */
+    public static final int PAYLOAD_LENGTH_OFFSET = 40;
+    /** Offset of the creation time (int64, epoch milliseconds). */
+    public static final int CREATED_OFFSET = 48;
+    /** Offset of the header CRC32C (int32). */
+    public static final int CRC_OFFSET = 56;
+    /** Offset of the first kind-specific parameter (16 x int64). */
+    public static final int PARAMETERS_OFFSET = 64;
+
+    /** Offset of the live line: counters that writers update atomically. */
+    public static final int LIVE_OFFSET = 256;
+    /** Offset of the items-added counter (int64, atomic). */
+    public static final int ITEMS_OFFSET = LIVE_OFFSET;
+    /** Offset of the total-weight counter (int64, atomic). */
+    public static final int WEIGHT_OFFSET = LIVE_OFFSET + 8;
+    /** Offset of the attached-writers count (int32, atomic). */
+    public static final int WRITERS_OFFSET = LIVE_OFFSET + 16;
+    /** Offset of the flags word (int32, atomic). */
+    public static final int FLAGS_OFFSET = LIVE_OFFSET + 20;
+    /** First reserved byte after the live fields, up to the end of the live line. */
+    public static final int LIVE_RESERVED_OFFSET = LIVE_OFFSET + 24;
+
+    /** Flag bit: every writer that attached has detached through {@code close()}. */
+    public static final int FLAG_CLEAN_CLOSE = 1;
+    /** All flag bits this build defines; any other bit set is corruption. */
+    public static final int KNOWN_FLAGS = FLAG_CLEAN_CLOSE;
+
+    private SketchFileLayout() {
+    }
+}

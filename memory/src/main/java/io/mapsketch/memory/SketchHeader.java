@@ -1,0 +1,122 @@
+package io.mapsketch.memory;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The immutable part of a sketch file's header: what the payload is and how to read it. The
+ * live counters are read from the {@link SketchRegion}, not from here.
+ *
+ * @param kind the sketch kind
+ * @param hashScheme the hash function the sketch's positions come from
+ * @param hashSeed the seed of that hash function
+ * @param parameters the kind-specific parameters, exactly {@value SketchFileLayout#PARAMETER_COUNT}
+ *     of them (unused ones zero); the array is copied in and out
+ * @param payloadOffset where the payload starts in the file, a multiple of 64, at least 4096
+ * @param payloadLength the payload's size in bytes
+ * @param createdMillis creation time, milliseconds since the epoch
+ */
+public record SketchHeader(SketchKind kind, HashScheme hashScheme, long hashSeed, long[] parameters,
+                           long payloadOffset, long payloadLength, long createdMillis) {
+
+    /** Largest payload: the file must stay addressable by a single mapping. */
+    public static final long MAX_PAYLOAD_LENGTH = Long.MAX_VALUE - SketchFileLayout.HEADER_LENGTH;
+
+    /**
+     * Validates and copies the fields.
+     *
+     * @throws IllegalArgumentException naming the field, its value and the valid range
+     * @throws NullPointerException if kind, hashScheme or parameters is null
+     */
+    public SketchHeader {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(hashScheme, "hashScheme");
+        Objects.requireNonNull(parameters, "parameters");
+        if (parameters.length != SketchFileLayout.PARAMETER_COUNT) {
+            throw new IllegalArgumentException("parameters.length = " + parameters.length + ", must be exactly "
+                    + SketchFileLayout.PARAMETER_COUNT);
+        }
+        if (payloadOffset < SketchFileLayout.HEADER_LENGTH || payloadOffset % SketchFileLayout.CACHE_LINE != 0) {
+            throw new IllegalArgumentException("payloadOffset = " + payloadOffset + ", must be a multiple of "
+                    + SketchFileLayout.CACHE_LINE + " and at least " + SketchFileLayout.HEADER_LENGTH);
+        }
+        if (payloadLength < 0 || payloadLength > Long.MAX_VALUE - payloadOffset) {
+            throw new IllegalArgumentException("payloadLength = " + payloadLength + ", must be in [0, "
+                    + (Long.MAX_VALUE - payloadOffset) + "]");
+        }
+        parameters = parameters.clone();
+    }
+
+    /**
+     * A header for a new sketch: the payload right after the header page, created now.
+     *
+     * @param kind the sketch kind
+     * @param hashScheme the hash function
+     * @param hashSeed its seed
+     * @param parameters kind-specific parameters, at most 16 (the rest are zero)
+     * @param payloadLength the payload's size in bytes, non-negative
+     * @return the header
+     * @throws IllegalArgumentException if there are more than 16 parameters or the length is negative
+     */
+    public static SketchHeader forNewSketch(SketchKind kind, HashScheme hashScheme, long hashSeed,
+                                            long[] parameters, long payloadLength) {
+        if (parameters.length > SketchFileLayout.PARAMETER_COUNT) {
+            throw new IllegalArgumentException("parameters.length = " + parameters.length + ", must be in [0, "
+                    + SketchFileLayout.PARAMETER_COUNT + "]");
+        }
+        return new SketchHeader(kind, hashScheme, hashSeed,
+                Arrays.copyOf(parameters, SketchFileLayout.PARAMETER_COUNT),
+                SketchFileLayout.HEADER_LENGTH, payloadLength, System.currentTimeMillis());
+    }
+
+    /**
+     * Returns a copy of the kind-specific parameters.
+     *
+     * @return a new array of {@value SketchFileLayout#PARAMETER_COUNT} values
+     */
+    @Override
+    public long[] parameters() {
+        return parameters.clone();
+    }
+
+    /**
+     * Returns one kind-specific parameter without copying the array.
+     *
+     * @param index the parameter's index, in [0, 16)
+     * @return its value
+     * @throws IndexOutOfBoundsException if the index is out of range
+     */
+    public long parameter(int index) {
+        return parameters[index];
+    }
+
+    /**
+     * Returns the size of the whole file: header page plus payload.
+     *
+     * @return payload offset plus payload length, in bytes
+     */
+    public long fileLength() {
+        return payloadOffset + payloadLength;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof SketchHeader that
+                && kind == that.kind && hashScheme == that.hashScheme && hashSeed == that.hashSeed
+                && Arrays.equals(parameters, that.parameters) && payloadOffset == that.payloadOffset
+                && payloadLength == that.payloadLength && createdMillis == that.createdMillis;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(kind, hashScheme, hashSeed, Arrays.hashCode(parameters), payloadOffset, payloadLength,
+                createdMillis);
+    }
+
+    @Override
+    public String toString() {
+        return "SketchHeader[kind=" + kind + ", hashScheme=" + hashScheme + ", hashSeed=" + hashSeed
+                + ", parameters=" + Arrays.toString(parameters) + ", payloadOffset=" + payloadOffset
+                + ", payloadLength=" + payloadLength + ", createdMillis=" + createdMillis + "]";
+    }
+}

@@ -1,0 +1,363 @@
+package io.mapsketch.memory;
+
+import static io.mapsketch.memory.SketchFileLayout.*;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A sketch's memory: a 4096-byte header page and a 64-byte-aligned payload, mapped from a file
+ * or allocated off-heap (anonymous). The layout is drawn in {@link SketchFileLayout}.
+ *
+ * <p>Three ways in: {@link #create} writes a new file (atomically: a crash leaves either no file
+ * or a complete one), {@link #open} maps an existing one after validating its header against the
+ * real file length, and {@link #anonymous} allocates a region with the same header that is never
+ * persisted. Opening never maps before validating, so a damaged or truncated file is a
+ * {@link SketchFileException}, not a crash.
+ *
+ * <p>Concurrency: the payload is shared by every thread and every process that maps the file.
+ * Writers in {@link AccessMode#SHARED} mode must use the atomic operations of
+ * {@link #payload()}; an {@link AccessMode#EXCLUSIVE} writer is the only writer and may use plain
+ * stores. The live counters ({@link #itemsAdded()}, {@link #totalWeight()}) are atomic in every mode.
+ * Closing while other threads of this process still use the region makes their later accesses
+ * throw {@link IllegalStateException}, never crash.
+ *
+ * <p>Durability: every write lands in the page cache at once and survives the writing process
+ * being killed; {@link #force()} makes it survive an operating-system crash or power loss.
+ */
+public final class SketchRegion implements AutoCloseable {
+
+    private final Path file;
+    private final AccessMode mode;
+    private final SketchHeader header;
+    private final Arena arena;
+    private final AtomicSegment headerPage;
+    private final AtomicSegment payload;
+    private final OpenFileTable.Attachment attachment;
+    private final boolean cleanlyClosedBefore;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private SketchRegion(Path file, AccessMode mode, SketchHeader header, Arena arena, MemorySegment mapping,
+                         OpenFileTable.Attachment attachment, boolean cleanlyClosedBefore) {
+        this.file = file;
+        this.mode = mode;
+        this.header = header;
+        this.arena = arena;
+        this.headerPage = new AtomicSegment(mapping.asSlice(0, HEADER_LENGTH));
+        this.payload = new AtomicSegment(mapping.asSlice(header.payloadOffset(), header.payloadLength()));
+        this.attachment = attachment;
+        this.cleanlyClosedBefore = cleanlyClosedBefore;
+    }
+
+    /**
+     * Creates a sketch file and opens it. The file is written beside its final name, its blocks are
+     * reserved (zero-filled, so a later write cannot fault on a full disk), it is forced to disk and
+     * then linked into place in one step; a crash part-way leaves no file at {@code file}.
+     *
+     * <p>Cost: writes the whole file once (the payload as zeros).
+     *
+     * @param file where the sketch file goes
+     * @param header what the file holds; its payload length sizes the file
+     * @param mode how to open it after creation: {@code SHARED} or {@code EXCLUSIVE}
+     * @param options {@link CreateOption#OVERWRITE_EXISTING} to replace an existing file
+     * @return the open region
+     * @throws java.nio.file.FileAlreadyExistsException if the file exists and overwriting was not asked for
+     * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
+     * @throws IOException if the file cannot be written
+     */
+    public static SketchRegion create(Path file, SketchHeader header, AccessMode mode, CreateOption... options)
+            throws IOException {
+        Objects.requireNonNull(header, "header");
+        requireWritable(mode);
+        SketchFileWriter.writeNew(file, header, options);
+        return open(file, mode, header.kind());
+    }
+
+    /**
+     * Opens a sketch file of any kind. See {@link #open(Path, AccessMode, SketchKind)}.
+     *
+     * @param file the sketch file
+     * @param mode read-only, shared writer or exclusive writer
+     * @return the open region
+     * @throws SketchFileException if the file is corrupt, incompatible or locked
+     * @throws IOException if the file cannot be read
+     */
+    public static SketchRegion open(Path file, AccessMode mode) throws IOException {
+        return open(file, mode, null);
+    }
+
+    /**
+     * Opens a sketch file, validating magic, format version, header checksum, kind, hash scheme
+     * and payload bounds against the real file length before anything is mapped.
+     *
+     * <p>Cost: one 4 KiB read, a CRC32C of it and one {@code mmap}; no payload page is touched.
+     *
+     * @param file the sketch file
+     * @param mode read-only, shared writer or exclusive writer
+     * @param expectedKind the kind the caller can read, or {@code null} for any
+     * @return the open region
+     * @throws CorruptSketchFileException if the file is not a sketch file or is damaged
+     * @throws IncompatibleSketchFileException if it is of another kind, a newer format or an unknown hash
+     * @throws SketchFileLockedException if the mode is excluded by another writer
+     * @throws java.nio.file.NoSuchFileException if there is no such file
+     * @throws IOException if the file cannot be read
+     */
+    public static SketchRegion open(Path file, AccessMode mode, SketchKind expectedKind) throws IOException {
+        Objects.requireNonNull(file, "file");
+        Objects.requireNonNull(mode, "mode");
+        OpenFileTable.Attachment attachment = OpenFileTable.attach(file, mode);
+        Arena arena = Arena.ofShared();
+        try {
+            FileChannel channel = attachment.channel();
+            long fileLength = channel.size();
+            SketchHeader header = HeaderCodec.read(readHeaderPage(channel, fileLength), file, fileLength,
+                    expectedKind);
+            MemorySegment mapping = channel.map(mode.isWritable() ? FileChannel.MapMode.READ_WRITE
+                    : FileChannel.MapMode.READ_ONLY, 0, fileLength, arena);
+            AtomicSegment page = new AtomicSegment(mapping.asSlice(0, HEADER_LENGTH));
+            boolean clean = mode.isWritable() ? attachWriter(page, attachment.soleWriter())
+                    : (page.getIntAcquire(FLAGS_OFFSET) & FLAG_CLEAN_CLOSE) != 0;
+            if (mode == AccessMode.SHARED && attachment.soleWriter()) {
+                OpenFileTable.endSoleWriterProbe(attachment);
+            }
+            return new SketchRegion(file, mode, header, arena, mapping, attachment, clean);
+        } catch (IOException | RuntimeException | Error e) {
+            arena.close();
+            OpenFileTable.detach(attachment);
+            throw e;
+        }
+    }
+
+    /**
+     * Allocates an off-heap region with the same header layout as a file, zero payload, never
+     * persisted. Freed by {@link #close()}.
+     *
+     * @param header what the region holds
+     * @param mode {@code SHARED} if several threads will write it, {@code EXCLUSIVE} if one will
+     * @return the region
+     * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
+     */
+    public static SketchRegion anonymous(SketchHeader header, AccessMode mode) {
+        Objects.requireNonNull(header, "header");
+        requireWritable(mode);
+        Arena arena = Arena.ofShared();
+        MemorySegment memory = arena.allocate(header.fileLength(), CACHE_LINE);
+        HeaderCodec.writeNew(header, memory.asSlice(0, HEADER_LENGTH));
+        return new SketchRegion(null, mode, header, arena, memory, null, true);
+    }
+
+    private static void requireWritable(AccessMode mode) {
+        Objects.requireNonNull(mode, "mode");
+        if (!mode.isWritable()) {
+            throw new IllegalArgumentException("mode = " + mode + ", must be SHARED or EXCLUSIVE for a new region");
+        }
+    }
+
+    private static MemorySegment readHeaderPage(FileChannel channel, long fileLength) throws IOException {
+        ByteBuffer page = ByteBuffer.allocate((int) Math.min(fileLength, HEADER_LENGTH));
+        int read;
+        do {
+            read = channel.read(page, page.position());
+        } while (read >= 0 && page.hasRemaining());
+        return MemorySegment.ofArray(page.array());
+    }
+
+    /**
+     * Registers a writer in the live line. A sole writer knows every earlier writer is gone, so a
+     * non-zero count means one of them died without closing; it resets the count to itself.
+     */
+    private static boolean attachWriter(AtomicSegment page, boolean soleWriter) {
+        page.getAndClearInt(FLAGS_OFFSET, FLAG_CLEAN_CLOSE);
+        if (!soleWriter) {
+            page.getAndAddInt(WRITERS_OFFSET, 1);
+            return true;
+        }
+        int stale = page.getIntAcquire(WRITERS_OFFSET);
+        page.putIntRelease(WRITERS_OFFSET, 1);
+        return stale == 0;
+    }
+
+    /**
+     * Returns the validated static header.
+     *
+     * @return the header read at open (or written at creation)
+     */
+    public SketchHeader header() {
+        return header;
+    }
+
+    /**
+     * Returns the file this region maps.
+     *
+     * @return the path as given, or empty for an anonymous region
+     */
+    public Optional<Path> file() {
+        return Optional.ofNullable(file);
+    }
+
+    /**
+     * Returns the mode the region was opened in.
+     *
+     * @return the access mode
+     */
+    public AccessMode mode() {
+        return mode;
+    }
+
+    /**
+     * Returns the payload: {@link SketchHeader#payloadLength()} bytes starting on a cache-line
+     * (in files, page) boundary. Accesses after {@link #close()} throw {@link IllegalStateException};
+     * writes to a read-only region throw {@link IllegalArgumentException}.
+     *
+     * @return the payload with atomic word access
+     */
+    public AtomicSegment payload() {
+        return payload;
+    }
+
+    /**
+     * Tells whether every writer that opened this file before closed it cleanly. For a writer that
+     * found no other live writer this is exact (a writer that died is detected); a writer that joined
+     * live writers and a read-only opener report the clean-close flag as found, which is also clear
+     * while other writers are still attached.
+     *
+     * @return {@code true} if the file was closed cleanly before this open
+     */
+    public boolean wasCleanlyClosed() {
+        return cleanlyClosedBefore;
+    }
+
+    /**
+     * Reads the items-added counter from the live line (acquire).
+     *
+     * @return the number of items recorded by all writers of this file so far
+     * @throws IllegalStateException if the region is closed
+     */
+    public long itemsAdded() {
+        return liveHeader().getLongAcquire(ITEMS_OFFSET);
+    }
+
+    /**
+     * Atomically adds to the items-added counter; safe across threads and processes.
+     *
+     * @param delta items added, non-negative
+     * @return the counter after the addition
+     * @throws IllegalArgumentException if {@code delta} is negative
+     * @throws IllegalStateException if the region is closed or read-only
+     */
+    public long addItems(long delta) {
+        return addToCounter(ITEMS_OFFSET, "delta", delta);
+    }
+
+    /**
+     * Reads the total-weight counter from the live line (acquire).
+     *
+     * @return the sum of all weights recorded so far (for example Count-Min's N)
+     * @throws IllegalStateException if the region is closed
+     */
+    public long totalWeight() {
+        return liveHeader().getLongAcquire(WEIGHT_OFFSET);
+    }
+
+    /**
+     * Atomically adds to the total-weight counter; safe across threads and processes.
+     *
+     * @param delta weight added, non-negative
+     * @return the counter after the addition
+     * @throws IllegalArgumentException if {@code delta} is negative
+     * @throws IllegalStateException if the region is closed or read-only
+     */
+    public long addWeight(long delta) {
+        return addToCounter(WEIGHT_OFFSET, "delta", delta);
+    }
+
+    private long addToCounter(int offset, String name, long delta) {
+        if (delta < 0) {
+            throw new IllegalArgumentException(name + " = " + delta + ", must be >= 0");
+        }
+        requireWriter();
+        return headerPage.getAndAddLong(offset, delta) + delta;
+    }
+
+    /**
+     * Makes every write so far durable: flushes the mapped file to the storage device. No effect on
+     * anonymous or read-only regions.
+     *
+     * <p>Cost: an {@code msync} of the whole mapping, tens of milliseconds per 64 MiB even when
+     * little is dirty; call it at checkpoints, not per update.
+     *
+     * @throws IllegalStateException if the region is closed
+     * @throws java.io.UncheckedIOException if the operating system reports a write error
+     */
+    public void force() {
+        requireOpen();
+        if (file != null && mode.isWritable()) {
+            headerPage.segment().force();
+            payload.segment().force();
+        }
+    }
+
+    /**
+     * Tells whether {@link #close()} has been called.
+     *
+     * @return {@code true} once closed
+     */
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    /**
+     * Unmaps the region (or frees it, if anonymous) and, for a writer, records a clean close when it
+     * is the last writer attached. Later use of this region or of its payload throws
+     * {@link IllegalStateException}. Closing twice does nothing the second time.
+     *
+     * @throws IOException if releasing the file lock or closing the file fails
+     */
+    @Override
+    public void close() throws IOException {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            if (file != null && mode.isWritable() && headerPage.getAndAddInt(WRITERS_OFFSET, -1) == 1) {
+                headerPage.getAndOrInt(FLAGS_OFFSET, FLAG_CLEAN_CLOSE);
+            }
+        } finally {
+            arena.close();
+            if (attachment != null) {
+                OpenFileTable.detach(attachment);
+            }
+        }
+    }
+
+    private AtomicSegment liveHeader() {
+        requireOpen();
+        return headerPage;
+    }
+
+    private void requireOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException(SketchFileException.describe(file) + " is closed");
+        }
+    }
+
+    private void requireWriter() {
+        requireOpen();
+        if (!mode.isWritable()) {
+            throw new IllegalStateException(SketchFileException.describe(file) + " is open READ_ONLY; cannot write");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SketchRegion[" + SketchFileException.describe(file) + ", " + mode + ", " + header.kind()
+                + ", payload " + header.payloadLength() + " bytes" + (isClosed() ? ", closed" : "") + "]";
+    }
+}
