@@ -1,0 +1,129 @@
+package io.mapsketch.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Promises about files shared by several processes, checked with real child JVMs. */
+class CrossProcessTest {
+
+    private static final int CHILDREN = 3;
+    private static final int ITERATIONS = 1_000_000;
+    private static final Duration TIMEOUT = Duration.ofMinutes(3);
+
+    @TempDir
+    Path dir;
+
+    private Path newFile() throws Exception {
+        Path file = dir.resolve("shared.sketch");
+        SketchHeader header = SketchHeader.forNewSketch(SketchKind.COUNT_MIN, HashScheme.XXH3_64, 7, new long[0], 4096);
+        SketchRegion.create(file, header, AccessMode.SHARED).close();
+        return file;
+    }
+
+    @Test
+    void atomicUpdatesFromSeveralProcessesAreExact() throws Exception {
+        Path file = newFile();
+        List<ChildJvm> children = new ArrayList<>();
+        try (SketchRegion parent = SketchRegion.open(file, AccessMode.SHARED)) {
+            for (int child = 0; child < CHILDREN; child++) {
+                children.add(ChildJvm.start(dir, RegionWorker.class, "hammer", file.toString(),
+                        Integer.toString(child), Integer.toString(ITERATIONS)));
+            }
+            for (ChildJvm child : children) {
+                assertEquals("ready", child.readLine());
+            }
+            parent.payload().putLongRelease(RegionWorker.GO, 1);
+            for (ChildJvm child : children) {
+                assertEquals("done", child.readLine());
+                assertEquals(0, child.waitFor(TIMEOUT));
+            }
+            AtomicSegment words = parent.payload();
+            long total = (long) CHILDREN * ITERATIONS;
+            assertEquals(total, words.getLongAcquire(RegionWorker.ADD_LONG), "64-bit atomic adds");
+            assertEquals((int) total, words.getIntAcquire(RegionWorker.ADD_INT), "32-bit atomic adds");
+            assertEquals(total, words.getLongAcquire(RegionWorker.CAS_LONG), "compare-and-set increments");
+            long childBits = (1L << CHILDREN) - 1;
+            for (int w = 0; w < RegionWorker.OR_WORD_COUNT; w++) {
+                long expected = childBits << (w & 1) * 32;
+                assertEquals(expected, words.getLongAcquire(RegionWorker.OR_WORDS + 8L * w), "OR word " + w);
+            }
+            assertEquals(total, parent.itemsAdded(), "items counter in the header's live line");
+        } finally {
+            for (ChildJvm child : children) {
+                child.close();
+            }
+        }
+    }
+
+    @Test
+    void exclusiveWriterExcludesWritersOfOtherProcesses() throws Exception {
+        Path file = newFile();
+        try (SketchRegion exclusive = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
+            assertTrue(exclusive.mode() == AccessMode.EXCLUSIVE);
+            assertTrue(tryOpenInChild(file, AccessMode.EXCLUSIVE).startsWith("locked"));
+            assertTrue(tryOpenInChild(file, AccessMode.SHARED).startsWith("locked"));
+            assertEquals("opened READ_ONLY", tryOpenInChild(file, AccessMode.READ_ONLY));
+        }
+        assertEquals("opened EXCLUSIVE", tryOpenInChild(file, AccessMode.EXCLUSIVE));
+    }
+
+    @Test
+    void sharedWritersOfAnotherProcessExcludeAnExclusiveOpen() throws Exception {
+        Path file = newFile();
+        try (ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "hold", file.toString(), "SHARED")) {
+            assertEquals("held SHARED", holder.readLine());
+            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.EXCLUSIVE));
+            try (SketchRegion shared = SketchRegion.open(file, AccessMode.SHARED)) {
+                assertEquals(AccessMode.SHARED, shared.mode());
+            }
+        }
+    }
+
+    /** POSIX locks vanish when any descriptor of the file closes; the lock must survive that. */
+    @Test
+    void closingOneOfTwoRegionsOfTheSameFileKeepsTheLock() throws Exception {
+        Path file = newFile();
+        try (SketchRegion first = SketchRegion.open(file, AccessMode.SHARED)) {
+            SketchRegion.open(file, AccessMode.READ_ONLY).close();
+            SketchRegion.open(file, AccessMode.SHARED).close();
+            assertTrue(tryOpenInChild(file, AccessMode.EXCLUSIVE).startsWith("locked"));
+            assertFalse(first.isClosed());
+        }
+        assertEquals("opened EXCLUSIVE", tryOpenInChild(file, AccessMode.EXCLUSIVE));
+    }
+
+    @Test
+    void aWriterKilledWithoutClosingIsDetectedByTheNextWriter() throws Exception {
+        Path file = newFile();
+        try (ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "hold", file.toString(), "SHARED")) {
+            assertEquals("held SHARED", holder.readLine());
+            holder.kill();
+        }
+        try (SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+            assertFalse(reader.wasCleanlyClosed(), "the clean-close flag stays clear after a killed writer");
+        }
+        try (SketchRegion next = SketchRegion.open(file, AccessMode.SHARED)) {
+            assertFalse(next.wasCleanlyClosed(), "the next sole writer finds the dead writer's registration");
+        }
+        try (SketchRegion after = SketchRegion.open(file, AccessMode.SHARED)) {
+            assertTrue(after.wasCleanlyClosed(), "a clean close by the recovering writer clears the record");
+        }
+    }
+
+    private String tryOpenInChild(Path file, AccessMode mode) throws Exception {
+        try (ChildJvm child = ChildJvm.start(dir, RegionWorker.class, "try-open", file.toString(), mode.name())) {
+            String answer = child.readLine();
+            assertEquals(0, child.waitFor(TIMEOUT));
+            return answer;
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package io.mapsketch.memory;
+
+import static io.mapsketch.memory.SketchFileLayout.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A damaged or foreign file is a typed exception naming the file and the fault, never a mapping. */
+class HeaderCorruptionTest {
+
+    @TempDir
+    Path dir;
+
+    private Path damaged;
+    private byte[] valid;
+
+    @BeforeEach
+    void writeValidFile() throws IOException {
+        Path file = SketchFiles.create(dir.resolve("valid.sketch"), SketchFiles.header(SketchKind.BLOOM, 8192));
+        valid = Files.readAllBytes(file);
+        damaged = dir.resolve("damaged.sketch");
+    }
+
+    /**
+     * The live counters hold any value a writer can produce, so a flip there cannot be told from an
+     * update (except a flip into a negative count), nor can a flip of the clean-close bit.
+     */
+    private static boolean isLiveValue(int offset, int mask) {
+        boolean counters = offset >= ITEMS_OFFSET && offset < WRITERS_OFFSET + 4;
+        boolean cleanBit = offset == FLAGS_OFFSET && mask == FLAG_CLEAN_CLOSE;
+        return counters || cleanBit;
+    }
+
+    @Test
+    void everySingleFlippedByteOfTheHeaderIsDetected() {
+        qt().withFixedSeed(4096L).withExamples(3000)
+                .forAll(integers().between(0, HEADER_LENGTH - 1), integers().between(1, 255))
+                .assuming((offset, mask) -> !isLiveValue(offset, mask))
+                .checkAssert(this::assertFlipDetected);
+    }
+
+    @Test
+    void flipsAtEveryOffsetAreDetected() {
+        for (int offset = 0; offset < HEADER_LENGTH; offset++) {
+            for (int mask : new int[] {0x01, 0x80}) {
+                if (!isLiveValue(offset, mask)) {
+                    assertFlipDetected(offset, mask);
+                }
+            }
+        }
+    }
+
+    @Test
+    void negativeLiveCountersAreDetected() throws IOException {
+        for (int offset : new int[] {ITEMS_OFFSET + 7, WEIGHT_OFFSET + 7, WRITERS_OFFSET + 3}) {
+            assertFlipDetected(offset, 0x80);
+        }
+    }
+
+    private void assertFlipDetected(int offset, int mask) {
+        byte[] bytes = valid.clone();
+        bytes[offset] ^= (byte) mask;
+        try {
+            SketchFiles.write(damaged, bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        SketchFileException thrown = assertThrows(SketchFileException.class,
+                () -> SketchRegion.open(damaged, AccessMode.READ_ONLY).close(),
+                "flip of mask " + mask + " at offset " + offset);
+        assertTrue(thrown.getMessage().contains(damaged.toString()), thrown.getMessage());
+    }
+
+    @Test
+    void zeroLengthFile() throws IOException {
+        SketchFiles.write(damaged, new byte[0]);
+        assertCorrupt("the file is empty");
+    }
+
+    @Test
+    void fileShorterThanTheHeader() throws IOException {
+        SketchFiles.write(damaged, Arrays.copyOf(valid, 1000));
+        assertCorrupt("file length is 1000 bytes, expected at least 4096");
+    }
+
+    @Test
+    void truncatedPayload() throws IOException {
+        SketchFiles.write(damaged, Arrays.copyOf(valid, valid.length - 64));
+        assertCorrupt("'payload length' (offset 40) is 8192, expected 8128");
+    }
+
+    @Test
+    void extendedFile() throws IOException {
+        SketchFiles.write(damaged, Arrays.copyOf(valid, valid.length + 4096));
+        assertCorrupt("'payload length' (offset 40) is 8192, expected 12288");
+    }
+
+    @Test
+    void wrongMagic() throws IOException {
+        byte[] bytes = valid.clone();
+        System.arraycopy("PNG\r\n\u001a\n\0".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), 0, bytes, 0, 8);
+        SketchFiles.write(damaged, bytes);
+        assertCorrupt("'magic' (offset 0)");
+        assertCorrupt("not a mapsketch file");
+    }
+
+    @Test
+    void futureVersionIsIncompatible() throws IOException {
+        byte[] bytes = valid.clone();
+        SketchFiles.putInt(bytes, VERSION_OFFSET, FORMAT_VERSION + 1);
+        SketchFiles.rewriteChecksum(bytes);
+        SketchFiles.write(damaged, bytes);
+        IncompatibleSketchFileException e = assertThrows(IncompatibleSketchFileException.class,
+                () -> SketchRegion.open(damaged, AccessMode.READ_ONLY));
+        assertTrue(e.getMessage().contains("format version' (offset 8) is 2, expected at most 1"), e.getMessage());
+    }
+
+    @Test
+    void wrongKindIsIncompatible() throws IOException {
+        SketchFiles.write(damaged, valid);
+        IncompatibleSketchFileException e = assertThrows(IncompatibleSketchFileException.class,
+                () -> SketchRegion.open(damaged, AccessMode.SHARED, SketchKind.HYPERLOGLOG));
+        assertTrue(e.getMessage().contains("is BLOOM, expected HYPERLOGLOG"), e.getMessage());
+        assertEquals(damaged, e.file());
+    }
+
+    @Test
+    void unknownKindIdIsIncompatible() throws IOException {
+        byte[] bytes = valid.clone();
+        SketchFiles.putInt(bytes, KIND_OFFSET, 999);
+        SketchFiles.rewriteChecksum(bytes);
+        SketchFiles.write(damaged, bytes);
+        IncompatibleSketchFileException e = assertThrows(IncompatibleSketchFileException.class,
+                () -> SketchRegion.open(damaged, AccessMode.READ_ONLY));
+        assertTrue(e.getMessage().contains("'sketch kind' (offset 16) is 999"), e.getMessage());
+    }
+
+    @Test
+    void unknownHashSchemeIsIncompatible() throws IOException {
+        byte[] bytes = valid.clone();
+        SketchFiles.putInt(bytes, HASH_SCHEME_OFFSET, 77);
+        SketchFiles.rewriteChecksum(bytes);
+        SketchFiles.write(damaged, bytes);
+        assertInstanceOf(IncompatibleSketchFileException.class,
+                assertThrows(SketchFileException.class, () -> SketchRegion.open(damaged, AccessMode.READ_ONLY)));
+    }
+
+    @Test
+    void missingFile() {
+        assertThrows(NoSuchFileException.class, () -> SketchRegion.open(dir.resolve("absent"), AccessMode.READ_ONLY));
+    }
+
+    @Test
+    void damagedHeaderNamesTheChecksum() throws IOException {
+        byte[] bytes = valid.clone();
+        bytes[PARAMETERS_OFFSET] ^= 1;
+        SketchFiles.write(damaged, bytes);
+        assertCorrupt("'header CRC32C' (offset 56)");
+    }
+
+    private void assertCorrupt(String expectedFragment) {
+        CorruptSketchFileException e = assertThrows(CorruptSketchFileException.class,
+                () -> SketchRegion.open(damaged, AccessMode.READ_ONLY));
+        assertTrue(e.getMessage().startsWith("sketch file " + damaged + ": "), e.getMessage());
+        assertTrue(e.getMessage().contains(expectedFragment), e.getMessage());
+    }
+}

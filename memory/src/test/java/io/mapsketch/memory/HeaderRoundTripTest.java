@@ -1,0 +1,63 @@
+package io.mapsketch.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.arrays;
+import static org.quicktheories.generators.SourceDSL.longs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every field written at creation is read back unchanged, from a file and from memory. */
+class HeaderRoundTripTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void randomHeadersSurviveCreateAndOpen() {
+        qt().withFixedSeed(20261130L).withExamples(150)
+                .forAll(arbitrary().enumValues(SketchKind.class),
+                        longs().all(),
+                        arrays().ofClass(longs().all(), Long.class).withLength(SketchFileLayout.PARAMETER_COUNT),
+                        longs().between(0, 3 * 4096 + 17))
+                .checkAssert((kind, seed, parameters, payloadLength) -> {
+                    SketchHeader written = SketchHeader.forNewSketch(kind, HashScheme.XXH3_64, seed,
+                            unbox(parameters), payloadLength);
+                    Path file = dir.resolve("round-trip.sketch");
+                    try {
+                        SketchRegion.create(file, written, AccessMode.EXCLUSIVE, CreateOption.OVERWRITE_EXISTING).close();
+                        try (SketchRegion read = SketchRegion.open(file, AccessMode.READ_ONLY, kind)) {
+                            assertEquals(written, read.header());
+                            assertEquals(payloadLength, read.payload().byteSize());
+                            assertEquals(written.fileLength(), Files.size(file));
+                        }
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+    }
+
+    @Test
+    void anonymousRegionsCarryTheSameHeader() throws IOException {
+        SketchHeader written = SketchFiles.header(SketchKind.HYPERLOGLOG, 16_384);
+        try (SketchRegion region = SketchRegion.anonymous(written, AccessMode.SHARED)) {
+            assertEquals(written, region.header());
+            assertEquals(16_384, region.payload().byteSize());
+            assertEquals(0, region.payload().segment().address() % SketchFileLayout.CACHE_LINE);
+        }
+    }
+
+    private static long[] unbox(Long[] values) {
+        long[] out = new long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = values[i];
+        }
+        return out;
+    }
+}

@@ -1,0 +1,70 @@
+package io.mapsketch.memory;
+
+import java.nio.file.Path;
+
+/**
+ * Main class of the child JVMs in {@link CrossProcessTest}. One line of output per step, so the
+ * parent can follow.
+ *
+ * <ul>
+ *   <li>{@code hammer FILE CHILD_ID ITERATIONS}: opens SHARED, says {@code ready}, waits for the
+ *       parent's go word, then performs ITERATIONS rounds of atomic adds, ORs and CAS increments
+ *       on the words of {@link #ADD_LONG} and following, and says {@code done}.</li>
+ *   <li>{@code try-open FILE MODE}: says {@code opened} or {@code locked} and exits.</li>
+ *   <li>{@code hold FILE MODE}: opens, says {@code held}, and sleeps until killed.</li>
+ * </ul>
+ */
+public final class RegionWorker {
+
+    static final long ADD_LONG = 0;
+    static final long ADD_INT = 8;
+    static final long CAS_LONG = 16;
+    static final long GO = 24;
+    static final long OR_WORDS = 64;
+    static final int OR_WORD_COUNT = 64;
+
+    private RegionWorker() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path file = Path.of(args[1]);
+        switch (args[0]) {
+            case "hammer" -> hammer(file, Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+            case "try-open" -> {
+                try (SketchRegion region = SketchRegion.open(file, AccessMode.valueOf(args[2]))) {
+                    System.out.println("opened " + region.mode());
+                } catch (SketchFileLockedException e) {
+                    System.out.println("locked " + e.getMessage());
+                }
+            }
+            case "hold" -> {
+                SketchRegion region = SketchRegion.open(file, AccessMode.valueOf(args[2]));
+                System.out.println("held " + region.mode());
+                Thread.sleep(Long.MAX_VALUE);
+            }
+            default -> throw new IllegalArgumentException("unknown command " + args[0]);
+        }
+    }
+
+    private static void hammer(Path file, int childId, int iterations) throws Exception {
+        try (SketchRegion region = SketchRegion.open(file, AccessMode.SHARED)) {
+            AtomicSegment words = region.payload();
+            System.out.println("ready");
+            while (words.getLongAcquire(GO) == 0) {
+                Thread.onSpinWait();
+            }
+            long orBit = 1L << childId;
+            for (int i = 0; i < iterations; i++) {
+                words.getAndAddLong(ADD_LONG, 1);
+                words.getAndAddInt(ADD_INT, 1);
+                words.getAndOrLong(OR_WORDS + 8L * (i % OR_WORD_COUNT), orBit << (i & 1) * 32);
+                long seen;
+                do {
+                    seen = words.getLongAcquire(CAS_LONG);
+                } while (!words.compareAndSetLong(CAS_LONG, seen, seen + 1));
+            }
+            region.addItems(iterations);
+            System.out.println("done");
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package io.mapsketch.memory;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Creating, opening, writing, closing and locking regions within one process. */
+class SketchRegionTest {
+
+    @TempDir
+    Path dir;
+
+    private Path newFile(long payloadLength) throws IOException {
+        return SketchFiles.create(dir.resolve("region.sketch"), SketchFiles.header(SketchKind.COUNT_MIN, payloadLength));
+    }
+
+    @Test
+    void writesAndCountersPersistAcrossReopen() throws IOException {
+        Path file = newFile(1 << 16);
+        try (SketchRegion region = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
+            region.payload().putLong(8, 0xCAFEBABEL);
+            region.payload().getAndAddInt(1 << 15, 5);
+            assertEquals(3, region.addItems(3));
+            assertEquals(10, region.addWeight(10));
+            region.force();
+        }
+        try (SketchRegion region = SketchRegion.open(file, AccessMode.READ_ONLY, SketchKind.COUNT_MIN)) {
+            assertEquals(0xCAFEBABEL, region.payload().getLongAcquire(8));
+            assertEquals(5, region.payload().getIntAcquire(1 << 15));
+            assertEquals(3, region.itemsAdded());
+            assertEquals(10, region.totalWeight());
+            assertTrue(region.wasCleanlyClosed());
+        }
+    }
+
+    @Test
+    void payloadIsPageAlignedInTheMapping() throws IOException {
+        try (SketchRegion region = SketchRegion.open(newFile(4096), AccessMode.SHARED)) {
+            assertEquals(0, region.payload().segment().address() % 4096);
+        }
+    }
+
+    @Test
+    void readOnlyRegionsRefuseWrites() throws IOException {
+        try (SketchRegion region = SketchRegion.open(newFile(4096), AccessMode.READ_ONLY)) {
+            assertThrows(IllegalArgumentException.class, () -> region.payload().putLong(0, 1));
+            assertThrows(IllegalArgumentException.class, () -> region.payload().getAndOrLong(0, 1));
+            assertThrows(IllegalArgumentException.class, () -> region.payload().compareAndSetInt(0, 0, 1));
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> region.addItems(1));
+            assertTrue(e.getMessage().contains("READ_ONLY"), e.getMessage());
+            assertEquals(0, region.payload().getLong(0));
+        }
+    }
+
+    @Test
+    void useAfterCloseFailsCleanly() throws IOException {
+        SketchRegion region = SketchRegion.open(newFile(4096), AccessMode.SHARED);
+        AtomicSegment payload = region.payload();
+        region.close();
+        region.close();
+        assertTrue(region.isClosed());
+        assertThrows(IllegalStateException.class, () -> payload.getLong(0));
+        assertThrows(IllegalStateException.class, () -> payload.getAndAddLong(0, 1));
+        IllegalStateException e = assertThrows(IllegalStateException.class, region::itemsAdded);
+        assertTrue(e.getMessage().contains("region.sketch") && e.getMessage().contains("closed"), e.getMessage());
+        assertThrows(IllegalStateException.class, region::force);
+    }
+
+    @Test
+    void anonymousRegionUseAfterCloseFailsCleanly() throws IOException {
+        SketchRegion region = SketchRegion.anonymous(SketchFiles.header(SketchKind.BLOOM, 64), AccessMode.EXCLUSIVE);
+        region.payload().putLong(0, 1);
+        region.close();
+        assertThrows(IllegalStateException.class, () -> region.payload().getLong(0));
+        assertThrows(IllegalArgumentException.class,
+                () -> SketchRegion.anonymous(SketchFiles.header(SketchKind.BLOOM, 64), AccessMode.READ_ONLY));
+    }
+
+    @Test
+    void misalignedAndOutOfRangeOffsetsAreRefused() throws IOException {
+        try (SketchRegion region = SketchRegion.open(newFile(4096), AccessMode.SHARED)) {
+            AtomicSegment payload = region.payload();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> payload.getAndAddLong(4, 1));
+            assertTrue(e.getMessage().contains("offset = 4") && e.getMessage().contains("multiple of 8"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> payload.compareAndSetInt(2, 0, 1));
+            assertThrows(IndexOutOfBoundsException.class, () -> payload.getLong(4096));
+            assertThrows(IndexOutOfBoundsException.class, () -> payload.getAndAddInt(-4, 1));
+            assertEquals(0, payload.getAndAddInt(4, 1), "32-bit words need only 4-byte alignment");
+        }
+    }
+
+    @Test
+    void atomicOperationsReturnPreviousValues() throws IOException {
+        try (SketchRegion region = SketchRegion.anonymous(SketchFiles.header(SketchKind.BLOOM, 64), AccessMode.SHARED)) {
+            AtomicSegment words = region.payload();
+            assertEquals(0, words.getAndOrLong(0, 0b101));
+            assertEquals(0b101, words.getAndOrLong(0, 0b010));
+            assertEquals(0b111, words.getLong(0));
+            assertFalse(words.compareAndSetLong(0, 0, 9));
+            assertTrue(words.compareAndSetLong(0, 0b111, 9));
+            assertEquals(9, words.getAndAddLong(0, -10));
+            assertEquals(-1, words.getLongAcquire(0), "adds wrap; saturation is the caller's business");
+            words.putIntRelease(8, Integer.MAX_VALUE);
+            assertEquals(Integer.MAX_VALUE, words.getAndAddInt(8, 1));
+            assertEquals(Integer.MIN_VALUE, words.getInt(8));
+            assertEquals(0, words.getAndClearInt(12, 1));
+        }
+    }
+
+    @Test
+    void valuesAreLittleEndianInTheFile() throws IOException {
+        Path file = newFile(64);
+        try (SketchRegion region = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
+            region.payload().putLong(0, 0x0102030405060708L);
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        assertArrayEquals(new byte[] {8, 7, 6, 5, 4, 3, 2, 1},
+                Arrays.copyOfRange(bytes, SketchFileLayout.HEADER_LENGTH, SketchFileLayout.HEADER_LENGTH + 8));
+    }
+
+    @Test
+    void createRefusesToOverwriteUnlessAsked() throws IOException {
+        Path file = newFile(64);
+        try (SketchRegion region = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
+            region.payload().putLong(0, 77);
+        }
+        SketchHeader other = SketchFiles.header(SketchKind.HYPERLOGLOG, 128);
+        FileAlreadyExistsException e = assertThrows(FileAlreadyExistsException.class,
+                () -> SketchRegion.create(file, other, AccessMode.SHARED));
+        assertTrue(e.getMessage().contains("OVERWRITE_EXISTING"), e.getMessage());
+        try (SketchRegion kept = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+            assertEquals(77, kept.payload().getLong(0));
+        }
+        try (SketchRegion replaced = SketchRegion.create(file, other, AccessMode.SHARED, CreateOption.OVERWRITE_EXISTING)) {
+            assertEquals(SketchKind.HYPERLOGLOG, replaced.header().kind());
+            assertEquals(0, replaced.payload().getLong(0));
+        }
+        try (var listing = Files.list(dir)) {
+            assertEquals(1, listing.count(), "no temporary file is left behind");
+        }
+    }
+
+    @Test
+    void createRefusesReadOnlyMode() throws IOException {
+        assertThrows(IllegalArgumentException.class, () -> SketchRegion.create(dir.resolve("x.sketch"),
+                SketchFiles.header(SketchKind.BLOOM, 64), AccessMode.READ_ONLY));
+        assertFalse(Files.exists(dir.resolve("x.sketch")));
+    }
+
+    @Test
+    void writersInOneProcessFollowTheLockRules() throws IOException {
+        Path file = newFile(64);
+        try (SketchRegion shared = SketchRegion.open(file, AccessMode.SHARED);
+             SketchRegion second = SketchRegion.open(file, AccessMode.SHARED);
+             SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+            assertEquals(AccessMode.SHARED, second.mode());
+            assertEquals(AccessMode.READ_ONLY, reader.mode());
+            SketchFileLockedException e = assertThrows(SketchFileLockedException.class,
+                    () -> SketchRegion.open(file, AccessMode.EXCLUSIVE));
+            assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+            shared.payload().getAndAddLong(0, 1);
+            assertEquals(1, reader.payload().getLongAcquire(0), "regions of one file share memory");
+        }
+        try (SketchRegion exclusive = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
+            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.SHARED));
+            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.EXCLUSIVE));
+            SketchRegion.open(file, AccessMode.READ_ONLY).close();
+            assertEquals(AccessMode.EXCLUSIVE, exclusive.mode());
+        }
+    }
+
+    @Test
+    void invalidHeaderArgumentsNameTheParameter() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SketchFiles.header(SketchKind.BLOOM, -1));
+        assertTrue(e.getMessage().startsWith("payloadLength = -1"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> SketchHeader.forNewSketch(SketchKind.BLOOM,
+                HashScheme.XXH3_64, 0, new long[17], 0));
+        assertTrue(e.getMessage().startsWith("parameters.length = 17"), e.getMessage());
+    }
+}
