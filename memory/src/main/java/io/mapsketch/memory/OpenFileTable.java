@@ -9,6 +9,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The sketch files this JVM has open, one entry per file (by file key), holding its channels and
@@ -21,6 +22,9 @@ import java.util.Map;
  * region in this JVM is closed, and locks are counted across regions.
  */
 final class OpenFileTable {
+
+    /** How long a refused lock is retried before it counts as held by a writer (see {@link #pauseUntil}). */
+    static final long PROBE_WAIT_NANOS = 250_000_000L;
 
     private static final Map<Object, OpenFile> FILES = new HashMap<>();
 
@@ -73,11 +77,26 @@ final class OpenFileTable {
     static synchronized void endSoleWriterProbe(Attachment attachment) throws IOException {
         OpenFile open = attachment.file;
         open.lock.release();
-        open.lock = open.writeChannel.tryLock(0, Long.MAX_VALUE, true);
-        if (open.lock == null) {
-            throw new SketchFileLockedException(open.path,
-                    "an EXCLUSIVE writer in another process took the file while this SHARED writer was attaching");
+        long deadline = System.nanoTime() + PROBE_WAIT_NANOS;
+        while ((open.lock = open.writeChannel.tryLock(0, Long.MAX_VALUE, true)) == null) {
+            if (!pauseUntil(deadline)) {
+                throw new SketchFileLockedException(open.path, "an EXCLUSIVE writer in another process took the"
+                        + " file while this SHARED writer was attaching");
+            }
         }
+    }
+
+    /**
+     * Sleeps a millisecond unless the deadline has passed. A lock refused now may be another
+     * process's sole-writer probe, which holds the exclusive lock for well under a millisecond, so a
+     * lock is only reported as held once it stays refused until the deadline.
+     */
+    private static boolean pauseUntil(long deadline) {
+        if (System.nanoTime() - deadline >= 0) {
+            return false;
+        }
+        LockSupport.parkNanos(1_000_000);
+        return true;
     }
 
     private static Object fileKey(Path file) throws IOException {
@@ -131,11 +150,14 @@ final class OpenFileTable {
             FileChannel channel = writableChannel();
             boolean sole = false;
             if (sharedWriters == 0) {
-                lock = channel.tryLock(0, Long.MAX_VALUE, false);
-                sole = lock != null;
-                if (!sole) {
-                    lock = channel.tryLock(0, Long.MAX_VALUE, true);
-                    if (lock == null) {
+                long deadline = System.nanoTime() + PROBE_WAIT_NANOS;
+                while (lock == null) {
+                    lock = channel.tryLock(0, Long.MAX_VALUE, false);
+                    sole = lock != null;
+                    if (!sole) {
+                        lock = channel.tryLock(0, Long.MAX_VALUE, true);
+                    }
+                    if (lock == null && !pauseUntil(deadline)) {
                         throw new SketchFileLockedException(path,
                                 "an EXCLUSIVE writer in another process holds the file; cannot open it SHARED");
                     }
@@ -152,10 +174,12 @@ final class OpenFileTable {
                         + ") holds the file; cannot open it EXCLUSIVE");
             }
             FileChannel channel = writableChannel();
-            lock = channel.tryLock(0, Long.MAX_VALUE, false);
-            if (lock == null) {
-                throw new SketchFileLockedException(path,
-                        "another process holds the file as a writer; cannot open it EXCLUSIVE");
+            long deadline = System.nanoTime() + PROBE_WAIT_NANOS;
+            while ((lock = channel.tryLock(0, Long.MAX_VALUE, false)) == null) {
+                if (!pauseUntil(deadline)) {
+                    throw new SketchFileLockedException(path,
+                            "another process holds the file as a writer; cannot open it EXCLUSIVE");
+                }
             }
             exclusiveWriter = true;
             return new Attachment(key, this, AccessMode.EXCLUSIVE, channel, true);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.testing.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,6 +86,24 @@ class CrossProcessTest {
             try (SketchRegion shared = SketchRegion.open(file, AccessMode.SHARED)) {
                 assertEquals(AccessMode.SHARED, shared.mode());
             }
+        }
+    }
+
+    /** Each first SHARED writer briefly probes with the exclusive lock; simultaneous openers must wait it out. */
+    @Test
+    void severalProcessesOpeningSharedAtOnceAllSucceed() throws Exception {
+        Path file = newFile();
+        List<ChildJvm> holders = new ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                holders.add(ChildJvm.start(dir, RegionWorker.class, "hold", file.toString(), "SHARED"));
+            }
+            for (ChildJvm holder : holders) {
+                assertEquals("held SHARED", holder.readLine());
+            }
+            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.EXCLUSIVE));
+        } finally {
+            holders.forEach(ChildJvm::close);
         }
     }
 

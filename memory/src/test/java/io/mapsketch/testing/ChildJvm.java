@@ -1,8 +1,9 @@
-package io.mapsketch.memory;
+package io.mapsketch.testing;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,9 +16,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * A child JVM running a test main class on the same JDK and class path as this test JVM, with a
  * line-oriented conversation over its standard output. Its standard error goes to a file (the JVM
- * may print warnings there; nothing asserts that it is empty).
+ * may print warnings there; nothing asserts that it is empty). Shared with other modules' tests
+ * through this module's test jar.
  */
-final class ChildJvm implements AutoCloseable {
+public final class ChildJvm implements AutoCloseable {
 
     private final Process process;
     private final BufferedReader out;
@@ -29,18 +31,35 @@ final class ChildJvm implements AutoCloseable {
         this.errors = errors;
     }
 
-    static ChildJvm start(Path workDir, Class<?> main, String... args) throws IOException {
+    /**
+     * Starts {@code main} with {@code args}; the test JVM's vector flag (if any) is passed on.
+     *
+     * @param workDir where the child's stderr file goes
+     * @param main the main class, on this JVM's class path
+     * @param args its arguments
+     * @return the running child
+     * @throws IOException if it cannot be started
+     */
+    public static ChildJvm start(Path workDir, Class<?> main, String... args) throws IOException {
         String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = new ArrayList<>(List.of(java, "-Xshare:auto", "-cp",
-                System.getProperty("java.class.path"), main.getName()));
+        List<String> command = new ArrayList<>(List.of(java, "-Xshare:auto"));
+        String vectorFlag = System.getProperty("mapsketch.test.vectorFlag", "");
+        if (!vectorFlag.isBlank()) {
+            command.add(vectorFlag);
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
         Path errors = workDir.resolve(main.getSimpleName() + "-" + System.nanoTime() + ".stderr");
         Process process = new ProcessBuilder(command).redirectError(errors.toFile()).start();
         return new ChildJvm(process, errors);
     }
 
-    /** Reads the child's next line of output, failing with its stderr if it exits first. */
-    String readLine() {
+    /**
+     * Reads the child's next line of output, failing with its stderr if it exits first.
+     *
+     * @return the line
+     */
+    public String readLine() {
         try {
             String line = out.readLine();
             if (line == null) {
@@ -56,8 +75,15 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
-    /** Waits for a normal exit and returns the status. */
-    int waitFor(Duration timeout) throws InterruptedException, IOException {
+    /**
+     * Waits for the child to exit, killing it and failing if it takes longer than {@code timeout}.
+     *
+     * @param timeout how long to wait
+     * @return its exit status
+     * @throws InterruptedException if interrupted while waiting
+     * @throws IOException if its stderr cannot be read for the failure message
+     */
+    public int waitFor(Duration timeout) throws InterruptedException, IOException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly();
             throw new AssertionError("child JVM did not exit within " + timeout + "; stderr:\n"
@@ -66,8 +92,17 @@ final class ChildJvm implements AutoCloseable {
         return process.exitValue();
     }
 
+    /**
+     * Returns the child's standard input.
+     *
+     * @return a stream to write lines to the child
+     */
+    public OutputStream input() {
+        return process.getOutputStream();
+    }
+
     /** SIGKILL: the child gets no chance to close anything. Returns once it is gone. */
-    void kill() {
+    public void kill() {
         process.destroyForcibly();
         try {
             process.waitFor();
