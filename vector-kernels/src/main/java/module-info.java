@@ -5,4 +5,6 @@
  */
 module io.mapsketch.kernels {
     requires static jdk.incubator.vector;
+
+    exports io.mapsketch.kernels;
 }

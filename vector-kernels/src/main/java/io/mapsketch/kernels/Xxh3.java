@@ -1,14 +1,28 @@
-package io.mapsketch.engine;
+package io.mapsketch.kernels;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * XXH3, 64-bit output, seeded, over a byte range of a memory segment: the hash of every key that
- * is not a bare {@code long}. Bit for bit equal to the reference XXH3 (and so to hash4j's
- * {@code Hashing.xxh3_64(seed).hashBytesToLong}) for every length. Allocation-free except for inputs
- * over 240 bytes with a non-zero seed, which derive a 192-byte secret on the stack of the call.
+ * XXH3-64 of one 64-bit key, written from the XXH3 specification: a key is hashed as its eight
+ * little-endian bytes, which takes the specification's path for inputs of 4 to 8 bytes. With
+ * {@code lo} and {@code hi} the low and high 32-bit halves of the key:
+ *
+ * <pre>
+ * seed'   = seed ^ (byteswap32(low 32 bits of seed) &lt;&lt; 32)
+ * bitflip = (secret[8..16) ^ secret[16..24)) - seed'        secret words read little-endian
+ * x       = ((lo &lt;&lt; 32) + hi) ^ bitflip                    = rotateLeft(key, 32) ^ bitflip
+ * x      ^= rotateLeft(x, 49) ^ rotateLeft(x, 24)
+ * x      *= 0x9FB21C651E98DF25
+ * x      ^= (x &gt;&gt;&gt; 35) + 8                                 8 = the input length
+ * x      *= 0x9FB21C651E98DF25
+ * hash    = x ^ (x &gt;&gt;&gt; 28)
+ * </pre>
+ *
+ * The two scalar steps here are shared by the scalar and the Vector API batch kernels. Keys of any
+ * other length (byte arrays, strings, buffers) take {@link #hashBytes}, the whole specification
+ * for every length class, so that a {@code long} and its eight bytes hash alike.
  */
 final class Xxh3 {
 
@@ -24,7 +38,6 @@ final class Xxh3 {
     private static final long PRIME64_4 = 0x85EBCA77C2B2AE63L;
     private static final long PRIME64_5 = 0x27D4EB2F165667C5L;
     private static final long PRIME_MX1 = 0x165667919E3779F9L;
-    private static final long PRIME_MX2 = 0x9FB21C651E98DF25L;
 
     private static final int SECRET_SIZE = 192;
     private static final int STRIPE = 64;
@@ -41,19 +54,27 @@ final class Xxh3 {
         0xfca1477d58be162bL, 0xce31d07ad1b8f88fL, 0x280416958f3acb45L, 0x7e404bbbcafbd7afL,
     };
 
+    /** The multiplier of the specification's {@code rrmxmx} finaliser. */
+    static final long MULTIPLIER = 0x9FB21C651E98DF25L;
+    /** Length of the hashed input in bytes. */
+    static final long LENGTH = Long.BYTES;
+
     private Xxh3() {
     }
 
-    /**
-     * Hashes {@code length} bytes of {@code data} starting at {@code offset}.
-     *
-     * @param data any segment; bounds are checked by the segment
-     * @param offset first byte
-     * @param length number of bytes
-     * @param seed the seed
-     * @return the 64-bit XXH3 hash
-     */
-    static long hash(MemorySegment data, long offset, long length, long seed) {
+    /** Returns the per-seed constant that every key of a batch is XORed with. */
+    static long bitflip(long seed) {
+        long mixedSeed = seed ^ ((long) Integer.reverseBytes((int) seed) << 32);
+        return (SECRET[1] ^ SECRET[2]) - mixedSeed;
+    }
+
+    /** Returns the XXH3-64 hash of {@code key}, given {@link #bitflip} of the seed. */
+    static long hash(long key, long bitflip) {
+        return rrmxmx(Long.rotateLeft(key, 32) ^ bitflip, LENGTH);
+    }
+
+    /** XXH3-64 of {@code length} bytes of {@code data} from {@code offset}; bounds are the caller's. */
+    static long hashBytes(MemorySegment data, long offset, long length, long seed) {
         if (length <= 16) {
             return hashUpTo16(data, offset, (int) length, seed);
         }
@@ -66,21 +87,6 @@ final class Xxh3 {
         return hashLong(data, offset, length, seed == 0 ? SECRET : derivedSecret(seed));
     }
 
-    /**
-     * Hashes the eight little-endian bytes of a {@code long}; equal to {@link #hash} of those bytes
-     * and to hash4j's {@code hashLongToLong}.
-     *
-     * @param key the key
-     * @param seed the seed
-     * @return the 64-bit XXH3 hash
-     */
-    static long hash(long key, long seed) {
-        long s = seed ^ (long) Integer.reverseBytes((int) seed) << 32;
-        long bitflip = (secret(8) ^ secret(16)) - s;
-        long input = (key >>> 32) + (key << 32);
-        return rrmxmx(input ^ bitflip, 8);
-    }
-
     private static long hashUpTo16(MemorySegment data, long offset, int length, long seed) {
         if (length > 8) {
             long bitflip1 = (secret(24) ^ secret(32)) + seed;
@@ -91,11 +97,9 @@ final class Xxh3 {
             return avalanche(acc);
         }
         if (length >= 4) {
-            long s = seed ^ (long) Integer.reverseBytes((int) seed) << 32;
             long first = Integer.toUnsignedLong(data.get(INT, offset));
             long last = Integer.toUnsignedLong(data.get(INT, offset + length - 4));
-            long bitflip = (secret(8) ^ secret(16)) - s;
-            return rrmxmx((last + (first << 32)) ^ bitflip, length);
+            return rrmxmx((last + (first << 32)) ^ bitflip(seed), length);
         }
         if (length > 0) {
             int c1 = Byte.toUnsignedInt(data.get(ValueLayout.JAVA_BYTE, offset));
@@ -224,9 +228,9 @@ final class Xxh3 {
 
     private static long rrmxmx(long h, long length) {
         h ^= Long.rotateLeft(h, 49) ^ Long.rotateLeft(h, 24);
-        h *= PRIME_MX2;
+        h *= MULTIPLIER;
         h ^= (h >>> 35) + length;
-        h *= PRIME_MX2;
+        h *= MULTIPLIER;
         return h ^ h >>> 28;
     }
 

@@ -1,4 +1,4 @@
-package io.mapsketch.engine;
+package io.mapsketch.kernels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.quicktheories.QuickTheory.qt;
@@ -11,8 +11,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** Our XXH3 against hash4j, the reference, for every length class and seed. */
-class Xxh3Test {
+/** XXH3 of byte ranges against hash4j, the reference, for every length class and seed. */
+class Xxh3BytesTest {
 
     private static final int MAX_LENGTH = 2_500;
 
@@ -25,7 +25,7 @@ class Xxh3Test {
             for (int length = 0; length <= MAX_LENGTH; length++) {
                 int offset = length % 7;
                 assertEquals(Hashing.xxh3_64(seed).hashBytesToLong(bytes, offset, length),
-                        Xxh3.hash(heap, offset, length, seed), "length " + length + ", seed " + seed);
+                        HashKernels.xxh3Bytes(seed, heap, offset, length), "length " + length + ", seed " + seed);
             }
         }
     }
@@ -41,7 +41,7 @@ class Xxh3Test {
                         new SplittableRandom(fill).nextBytes(bytes);
                         MemorySegment.copy(MemorySegment.ofArray(bytes), 0, memory, offset, length);
                         assertEquals(Hashing.xxh3_64(seed).hashBytesToLong(bytes),
-                                Xxh3.hash(memory, offset, length, seed), "length " + length);
+                                HashKernels.xxh3Bytes(seed, memory, offset, length), "length " + length);
                     });
         }
     }
@@ -52,12 +52,12 @@ class Xxh3Test {
                 .forAll(longs().all(), longs().all())
                 .checkAssert((key, seed) -> {
                     long expected = Hashing.xxh3_64(seed).hashLongToLong(key);
-                    assertEquals(expected, Xxh3.hash(key, seed));
+                    assertEquals(expected, HashKernels.xxh3(seed, key));
                     MemorySegment bytes = MemorySegment.ofArray(new long[] {key});
-                    assertEquals(expected, Xxh3.hash(bytes, 0, 8, seed));
+                    assertEquals(expected, HashKernels.xxh3Bytes(seed, bytes, 0, 8));
                 });
         for (long key : new long[] {0, -1, Long.MIN_VALUE, Long.MAX_VALUE}) {
-            assertEquals(Hashing.xxh3_64(0).hashLongToLong(key), Xxh3.hash(key, 0));
+            assertEquals(Hashing.xxh3_64(0).hashLongToLong(key), HashKernels.xxh3(0, key));
         }
     }
 }
