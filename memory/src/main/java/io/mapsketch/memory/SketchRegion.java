@@ -253,7 +253,20 @@ public final class SketchRegion implements AutoCloseable {
      * @throws IllegalStateException if the region is closed or read-only
      */
     public long addItems(long delta) {
-        return addToCounter(ITEMS_OFFSET, "delta", delta);
+        return addToCounter(ITEMS_OFFSET, "delta", delta, 1);
+    }
+
+    /**
+     * Atomically subtracts from the items-added counter, for sketches that support removal and keep
+     * the counter net; safe across threads and processes.
+     *
+     * @param count items removed, non-negative
+     * @return the counter after the subtraction
+     * @throws IllegalArgumentException if {@code count} is negative
+     * @throws IllegalStateException if the region is closed or read-only
+     */
+    public long removeItems(long count) {
+        return addToCounter(ITEMS_OFFSET, "count", count, -1);
     }
 
     /**
@@ -275,14 +288,15 @@ public final class SketchRegion implements AutoCloseable {
      * @throws IllegalStateException if the region is closed or read-only
      */
     public long addWeight(long delta) {
-        return addToCounter(WEIGHT_OFFSET, "delta", delta);
+        return addToCounter(WEIGHT_OFFSET, "delta", delta, 1);
     }
 
-    private long addToCounter(int offset, String name, long delta) {
-        if (delta < 0) {
-            throw new IllegalArgumentException(name + " = " + delta + ", must be >= 0");
+    private long addToCounter(int offset, String name, long amount, int sign) {
+        if (amount < 0) {
+            throw new IllegalArgumentException(name + " = " + amount + ", must be >= 0");
         }
         requireWriter();
+        long delta = sign * amount;
         return headerPage.getAndAddLong(offset, delta) + delta;
     }
 

@@ -1,0 +1,67 @@
+package io.mapsketch.engine;
+
+import io.mapsketch.kernels.HashKernels;
+import java.lang.foreign.MemorySegment;
+import org.agrona.DirectBuffer;
+
+/**
+ * Turns every kind of key into the sketch's 64-bit XXH3 hash with the seed from the file header.
+ * The same bytes give the same hash whichever form they arrive in: a {@code long} hashes as its
+ * eight little-endian bytes, a {@code CharSequence} as its UTF-8 bytes.
+ *
+ * <p>Cost: XXH3 of the key's bytes; a {@code long} takes a few nanoseconds. A {@code CharSequence}
+ * is encoded, and a {@code DirectBuffer} that wraps neither an array nor a heap buffer is copied,
+ * into a per-thread scratch array first; nothing is allocated once that array is large enough.
+ */
+final class KeyHasher {
+
+    private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[][] {new byte[256]});
+
+    private final long seed;
+
+    KeyHasher(long seed) {
+        this.seed = seed;
+    }
+
+    long seed() {
+        return seed;
+    }
+
+    long hash(long key) {
+        return HashKernels.xxh3(seed, key);
+    }
+
+    long hash(byte[] key, int offset, int length) {
+        return HashKernels.xxh3Bytes(seed, MemorySegment.ofArray(key), offset, length);
+    }
+
+    long hash(MemorySegment key, long offset, long length) {
+        return HashKernels.xxh3Bytes(seed, key, offset, length);
+    }
+
+    long hash(CharSequence key) {
+        byte[] scratch = scratch(Utf8.maxEncodedLength(key.length()));
+        int length = Utf8.encode(key, scratch);
+        return HashKernels.xxh3Bytes(seed, MemorySegment.ofArray(scratch), 0, length);
+    }
+
+    long hash(DirectBuffer key, int index, int length) {
+        key.boundsCheck(index, length);
+        byte[] array = key.byteArray();
+        if (array != null) {
+            long start = (long) key.wrapAdjustment() + index;
+            return HashKernels.xxh3Bytes(seed, MemorySegment.ofArray(array), start, length);
+        }
+        byte[] scratch = scratch(length);
+        key.getBytes(index, scratch, 0, length);
+        return HashKernels.xxh3Bytes(seed, MemorySegment.ofArray(scratch), 0, length);
+    }
+
+    private static byte[] scratch(int capacity) {
+        byte[][] holder = SCRATCH.get();
+        if (holder[0].length < capacity) {
+            holder[0] = new byte[Math.max(capacity, holder[0].length * 2)];
+        }
+        return holder[0];
+    }
+}

@@ -1,0 +1,333 @@
+package io.mapsketch.engine;
+
+import io.mapsketch.kernels.BitSetKernels;
+import io.mapsketch.kernels.HashKernels;
+import io.mapsketch.memory.SketchRegion;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.Objects;
+import org.agrona.DirectBuffer;
+
+/**
+ * A filter that answers "is X in the set?" with false positives only: a key that was added is
+ * always reported present; a key that was not is reported present with probability
+ * {@link #expectedFalsePositiveRate()}.
+ *
+ * <p>Keys arrive in any form; the same bytes give the same answer whichever form added them: a
+ * {@code long} is its eight little-endian bytes, a {@code CharSequence} its UTF-8 bytes, and a byte
+ * array, segment slice or Agrona {@code DirectBuffer} range its bytes. Batch methods hash whole
+ * arrays with the SIMD hash kernel and probe in phases, and update the items counter once.
+ */
+public abstract sealed class MembershipFilter extends RegionSketch
+        permits BloomFilter, BlockedBloomFilter, RemovableFilter {
+
+    /** Keys hashed per batch step: large enough to amortise, small enough to stay in L1. */
+    static final int BATCH = 512;
+
+    private static final ValueLayout.OfLong KEY_LAYOUT =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ThreadLocal<long[]> HASHES = ThreadLocal.withInitial(() -> new long[BATCH]);
+
+    private final long expectedItems;
+    private final double targetFalsePositiveRate;
+
+    MembershipFilter(SketchRegion region, long expectedItems, double targetFalsePositiveRate) {
+        super(region);
+        this.expectedItems = expectedItems;
+        this.targetFalsePositiveRate = targetFalsePositiveRate;
+    }
+
+    /** Sets the key's bits; returns whether one was clear. Callers check writability and count items. */
+    abstract boolean addHash(long hash);
+
+    abstract boolean containsHash(long hash);
+
+    /** Sets the bits of {@code hashes[0, count)}. */
+    abstract void addHashes(long[] hashes, int count);
+
+    /** Looks up {@code hashes[0, count)} into {@code results[resultsFrom, resultsFrom + count)}. */
+    abstract void containsHashes(long[] hashes, int count, boolean[] results, int resultsFrom);
+
+    /**
+     * Returns the probability that a key never added is reported present, at the current load.
+     *
+     * @return the current false-positive rate
+     */
+    public abstract double expectedFalsePositiveRate();
+
+    /**
+     * Returns the capacity the filter was sized for.
+     *
+     * @return n
+     */
+    public final long expectedItems() {
+        return expectedItems;
+    }
+
+    /**
+     * Returns the false-positive rate the filter was sized for, at {@link #expectedItems()} items.
+     *
+     * @return p
+     */
+    public final double targetFalsePositiveRate() {
+        return targetFalsePositiveRate;
+    }
+
+    /**
+     * Tells whether the filter holds more than it was sized for: more items added than
+     * {@link #expectedItems()}, or a current false-positive rate above the target.
+     *
+     * @return {@code true} once past capacity
+     */
+    public final boolean isOverCapacity() {
+        return itemsAdded() > expectedItems || expectedFalsePositiveRate() > targetFalsePositiveRate;
+    }
+
+    /**
+     * Adds a key.
+     *
+     * @param key the key, hashed as its eight little-endian bytes
+     * @return {@code true} if a bit changed (the key was certainly not present before)
+     * @throws IllegalStateException if the filter is read-only or closed
+     */
+    public final boolean add(long key) {
+        return addCounted(hasher.hash(key));
+    }
+
+    /**
+     * Adds the bytes {@code key[offset, offset + length)}.
+     *
+     * @param key the array
+     * @param offset first byte
+     * @param length number of bytes
+     * @return {@code true} if a bit changed
+     * @throws IndexOutOfBoundsException if the range is outside the array
+     * @throws IllegalStateException if the filter is read-only or closed
+     */
+    public final boolean add(byte[] key, int offset, int length) {
+        return addCounted(hasher.hash(key, offset, length));
+    }
+
+    /**
+     * Adds a string by its UTF-8 bytes.
+     *
+     * @param key the characters
+     * @return {@code true} if a bit changed
+     * @throws IllegalStateException if the filter is read-only or closed
+     */
+    public final boolean add(CharSequence key) {
+        return addCounted(hasher.hash(key));
+    }
+
+    /**
+     * Adds the bytes of a segment slice.
+     *
+     * @param key the segment
+     * @param offset first byte
+     * @param length number of bytes
+     * @return {@code true} if a bit changed
+     * @throws IndexOutOfBoundsException if the range is outside the segment
+     * @throws IllegalStateException if the filter is read-only or closed
+     */
+    public final boolean add(MemorySegment key, long offset, long length) {
+        return addCounted(hasher.hash(key, offset, length));
+    }
+
+    /**
+     * Adds the bytes of an Agrona buffer range.
+     *
+     * @param key the buffer
+     * @param index first byte
+     * @param length number of bytes
+     * @return {@code true} if a bit changed
+     * @throws IndexOutOfBoundsException if the range is outside the buffer
+     * @throws IllegalStateException if the filter is read-only or closed
+     */
+    public final boolean add(DirectBuffer key, int index, int length) {
+        return addCounted(hasher.hash(key, index, length));
+    }
+
+    /**
+     * Tells whether a key may have been added: never {@code false} for an added key.
+     *
+     * @param key the key
+     * @return {@code false} if certainly absent, {@code true} if present or a false positive
+     * @throws IllegalStateException if the filter is closed
+     */
+    public final boolean mightContain(long key) {
+        return containsHash(hasher.hash(key));
+    }
+
+    /**
+     * Tells whether the bytes {@code key[offset, offset + length)} may have been added.
+     *
+     * @param key the array
+     * @param offset first byte
+     * @param length number of bytes
+     * @return {@code false} if certainly absent
+     * @throws IndexOutOfBoundsException if the range is outside the array
+     */
+    public final boolean mightContain(byte[] key, int offset, int length) {
+        return containsHash(hasher.hash(key, offset, length));
+    }
+
+    /**
+     * Tells whether a string (by its UTF-8 bytes) may have been added.
+     *
+     * @param key the characters
+     * @return {@code false} if certainly absent
+     */
+    public final boolean mightContain(CharSequence key) {
+        return containsHash(hasher.hash(key));
+    }
+
+    /**
+     * Tells whether the bytes of a segment slice may have been added.
+     *
+     * @param key the segment
+     * @param offset first byte
+     * @param length number of bytes
+     * @return {@code false} if certainly absent
+     * @throws IndexOutOfBoundsException if the range is outside the segment
+     */
+    public final boolean mightContain(MemorySegment key, long offset, long length) {
+        return containsHash(hasher.hash(key, offset, length));
+    }
+
+    /**
+     * Tells whether the bytes of an Agrona buffer range may have been added.
+     *
+     * @param key the buffer
+     * @param index first byte
+     * @param length number of bytes
+     * @return {@code false} if certainly absent
+     * @throws IndexOutOfBoundsException if the range is outside the buffer
+     */
+    public final boolean mightContain(DirectBuffer key, int index, int length) {
+        return containsHash(hasher.hash(key, index, length));
+    }
+
+    /**
+     * Adds every key of an array, as {@link #add(long)} would one by one; the items counter is
+     * updated once. Cost: the keys are hashed with the SIMD kernel in batches of {@value #BATCH}.
+     *
+     * @param keys the keys
+     * @throws IllegalStateException if the filter is read-only or closed
+     */
+    public final void addAll(long[] keys) {
+        requireWritable();
+        long[] hashes = HASHES.get();
+        for (int from = 0; from < keys.length; from += BATCH) {
+            int count = Math.min(BATCH, keys.length - from);
+            HashKernels.xxh3(hasher.seed(), keys, from, hashes, 0, count);
+            addHashes(hashes, count);
+        }
+        countItems(keys.length);
+    }
+
+    /**
+     * Adds {@code count} keys stored as little-endian 64-bit values in a segment (for example a
+     * network or file buffer), as {@link #add(long)} would one by one.
+     *
+     * @param keys the segment
+     * @param offset byte offset of the first key
+     * @param count number of keys
+     * @throws IndexOutOfBoundsException if the keys are outside the segment
+     * @throws IllegalStateException if the filter is read-only or closed
+     */
+    public final void addAll(MemorySegment keys, long offset, long count) {
+        requireWritable();
+        Objects.checkFromIndexSize(offset, Math.multiplyExact(count, Long.BYTES), keys.byteSize());
+        long[] hashes = HASHES.get();
+        for (long done = 0; done < count; done += BATCH) {
+            int n = (int) Math.min(BATCH, count - done);
+            MemorySegment.copy(keys, KEY_LAYOUT, offset + done * Long.BYTES, hashes, 0, n);
+            HashKernels.xxh3(hasher.seed(), hashes, 0, hashes, 0, n);
+            addHashes(hashes, n);
+        }
+        countItems(count);
+    }
+
+    /**
+     * Looks up every key of an array.
+     *
+     * @param keys the keys
+     * @param results receives, at index i, {@link #mightContain(long)} of {@code keys[i]}
+     * @throws IllegalArgumentException if {@code results} is shorter than {@code keys}
+     * @throws IllegalStateException if the filter is closed
+     */
+    public final void mightContainAll(long[] keys, boolean[] results) {
+        if (results.length < keys.length) {
+            throw new IllegalArgumentException("results.length = " + results.length + ", must be >= keys.length = "
+                    + keys.length);
+        }
+        long[] hashes = HASHES.get();
+        for (int from = 0; from < keys.length; from += BATCH) {
+            int count = Math.min(BATCH, keys.length - from);
+            HashKernels.xxh3(hasher.seed(), keys, from, hashes, 0, count);
+            containsHashes(hashes, count, results, from);
+        }
+    }
+
+    /**
+     * Sets {@code mask} in the word at {@code wordOffset}: with an atomic OR for shared writers, a
+     * plain store for an exclusive one, and no write at all when the bits are already there.
+     * Returns whether a bit was clear.
+     */
+    final boolean setBits(long wordOffset, long mask) {
+        long word = payload.getLong(wordOffset);
+        if ((word & mask) == mask) {
+            return false;
+        }
+        if (sharedWriters) {
+            return (payload.getAndOrLong(wordOffset, mask) & mask) != mask;
+        }
+        payload.putLong(wordOffset, word | mask);
+        return true;
+    }
+
+    /**
+     * ORs another filter's bits into this one, so that this filter answers for the union of both key
+     * sets. Shared writers OR word by word atomically (only words that gain bits); an exclusive writer
+     * uses the SIMD kernel. The other filter must match in kind, seed and the named parameters.
+     */
+    final void orIn(MembershipFilter other, String... parameterNames) {
+        Objects.requireNonNull(other, "other");
+        requireWritable();
+        requireCompatible(other, parameterNames);
+        long words = payload.byteSize() / Long.BYTES;
+        if (sharedWriters) {
+            for (long offset = 0; offset < words * Long.BYTES; offset += Long.BYTES) {
+                long incoming = other.payload.getLongAcquire(offset);
+                if ((incoming & ~payload.getLong(offset)) != 0) {
+                    payload.getAndOrLong(offset, incoming);
+                }
+            }
+        } else {
+            BitSetKernels.or(payload.segment(), 0, other.payload.segment(), 0, words);
+        }
+        countItems(other.itemsAdded());
+    }
+
+    /**
+     * Returns how full the filter is: the fraction of its bits that are set (for a counting filter,
+     * of its counters that are not zero). Cost: one pass over the payload (SIMD for bit arrays).
+     *
+     * @return a fraction in [0, 1]
+     * @throws IllegalStateException if the filter is closed
+     */
+    public abstract double fillRatio();
+
+    /** The fraction of set bits among the first {@code bits} bits of the payload (the rest is never set). */
+    final double bitFillRatio(long bits) {
+        return (double) BitSetKernels.popcount(payload.segment(), 0, payload.byteSize() / Long.BYTES) / bits;
+    }
+
+    private boolean addCounted(long hash) {
+        requireWritable();
+        boolean changed = addHash(hash);
+        countItems(1);
+        return changed;
+    }
+}

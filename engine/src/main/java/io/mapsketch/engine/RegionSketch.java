@@ -1,0 +1,174 @@
+package io.mapsketch.engine;
+
+import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.AtomicSegment;
+import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.memory.SketchHeader;
+import io.mapsketch.memory.SketchKind;
+import io.mapsketch.memory.SketchRegion;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The mechanics every sketch shares: its region, key hashing with the header's seed, the live
+ * counters, header parameter checks on open and the compatibility check before a merge.
+ */
+abstract class RegionSketch implements Sketch {
+
+    final SketchRegion region;
+    final AtomicSegment payload;
+    final KeyHasher hasher;
+    /** Updates must be hardware atomics: other writers may update the same words concurrently. */
+    final boolean sharedWriters;
+    final boolean readOnly;
+
+    RegionSketch(SketchRegion region) {
+        this.region = region;
+        this.payload = region.payload();
+        this.hasher = new KeyHasher(region.header().hashSeed());
+        this.sharedWriters = region.mode() == AccessMode.SHARED;
+        this.readOnly = region.mode() == AccessMode.READ_ONLY;
+    }
+
+    @Override
+    public SketchKind kind() {
+        return region.header().kind();
+    }
+
+    @Override
+    public AccessMode mode() {
+        return region.mode();
+    }
+
+    @Override
+    public Optional<Path> file() {
+        return region.file();
+    }
+
+    @Override
+    public long hashSeed() {
+        return region.header().hashSeed();
+    }
+
+    @Override
+    public long itemsAdded() {
+        return region.itemsAdded();
+    }
+
+    @Override
+    public long memoryBytes() {
+        return region.header().payloadLength();
+    }
+
+    @Override
+    public void force() {
+        region.force();
+    }
+
+    @Override
+    public boolean isClosed() {
+        return region.isClosed();
+    }
+
+    @Override
+    public void close() throws IOException {
+        region.close();
+    }
+
+    /**
+     * Tells whether the file was closed cleanly by every writer before this open.
+     *
+     * @return {@code false} if a writer died while it had the file open
+     */
+    public boolean wasCleanlyClosed() {
+        return region.wasCleanlyClosed();
+    }
+
+    /** Throws a clear error before a write to a read-only sketch touches memory. */
+    final void requireWritable() {
+        if (readOnly) {
+            throw new IllegalStateException(describe() + " is open READ_ONLY; open it SHARED or EXCLUSIVE to update it");
+        }
+    }
+
+    final void countItems(long items) {
+        region.addItems(items);
+    }
+
+    /**
+     * Refuses to combine with a sketch of another kind, hash scheme or seed, or whose header
+     * parameters named here differ (index i of the header is called {@code names[i]}).
+     */
+    final void requireCompatible(RegionSketch other, String... names) {
+        SketchHeader mine = region.header();
+        SketchHeader theirs = other.region.header();
+        if (mine.kind() != theirs.kind()) {
+            throw new IncompatibleSketchException("kind", mine.kind(), theirs.kind());
+        }
+        if (mine.hashScheme() != theirs.hashScheme()) {
+            throw new IncompatibleSketchException("hash scheme", mine.hashScheme(), theirs.hashScheme());
+        }
+        if (mine.hashSeed() != theirs.hashSeed()) {
+            throw new IncompatibleSketchException("hash seed", mine.hashSeed(), theirs.hashSeed());
+        }
+        for (int i = 0; i < names.length; i++) {
+            if (mine.parameter(i) != theirs.parameter(i)) {
+                throw new IncompatibleSketchException(names[i], mine.parameter(i), theirs.parameter(i));
+            }
+        }
+    }
+
+    final String describe() {
+        return region.file().map(f -> "sketch file " + f).orElse("anonymous " + kind() + " sketch");
+    }
+
+    /** Reads a sketch from a region, validating its parameters; may refuse the file. */
+    @FunctionalInterface
+    interface RegionReader<S> {
+        S read(SketchRegion region) throws IOException;
+    }
+
+    /** Opens a file of one kind and hands it to the reader; the region is closed if the reader refuses it. */
+    static <S> S open(Path file, AccessMode mode, SketchKind kind, RegionReader<S> reader) throws IOException {
+        SketchRegion region = SketchRegion.open(file, mode, kind);
+        try {
+            return reader.read(region);
+        } catch (IOException | RuntimeException e) {
+            region.close();
+            throw e;
+        }
+    }
+
+    /** Reads a header parameter and refuses the file if it is outside [min, max]. */
+    static long parameter(SketchRegion region, int index, String name, long min, long max)
+            throws CorruptSketchFileException {
+        long value = region.header().parameter(index);
+        if (value < min || value > max) {
+            throw new CorruptSketchFileException(region.file().orElse(null), "header parameter '" + name
+                    + "' (index " + index + ") is " + value + ", expected a value in [" + min + ", " + max + "]");
+        }
+        return value;
+    }
+
+    /** Reads a header parameter stored as a double's bits and refuses it outside the open interval (min, max). */
+    static double openIntervalParameter(SketchRegion region, int index, String name, double min, double max)
+            throws CorruptSketchFileException {
+        double value = Double.longBitsToDouble(region.header().parameter(index));
+        if (!(value > min && value < max)) {
+            throw new CorruptSketchFileException(region.file().orElse(null), "header parameter '" + name
+                    + "' (index " + index + ") is " + value + ", expected a value in (" + min + ", " + max + ")");
+        }
+        return value;
+    }
+
+    /** Refuses the file if the payload is not the size its parameters imply. */
+    static void requirePayload(SketchRegion region, long expectedBytes, String derivation)
+            throws CorruptSketchFileException {
+        long actual = region.header().payloadLength();
+        if (actual != expectedBytes) {
+            throw new CorruptSketchFileException(region.file().orElse(null), "payload length is " + actual
+                    + " bytes, expected " + expectedBytes + " (" + derivation + ")");
+        }
+    }
+}

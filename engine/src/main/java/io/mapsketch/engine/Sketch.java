@@ -1,0 +1,84 @@
+package io.mapsketch.engine;
+
+import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.SketchKind;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * What every mapsketch sketch answers about itself: where it lives, how it was opened, how much
+ * it holds and how much memory it takes. Each sketch states its error in its own terms next to
+ * these ({@code expectedFalsePositiveRate()}, {@code errorBound()}, {@code relativeStandardError()}).
+ *
+ * <p>A sketch is open until {@link #close()}; afterwards every method except {@link #isClosed()},
+ * {@link #kind()}, {@link #mode()}, {@link #file()} and {@link #memoryBytes()} throws
+ * {@link IllegalStateException}.
+ */
+public interface Sketch extends AutoCloseable {
+
+    /**
+     * Returns the sketch's kind, as stored in its file header.
+     *
+     * @return the kind
+     */
+    SketchKind kind();
+
+    /**
+     * Returns how this sketch was opened: read-only, one of several shared writers, or the
+     * exclusive writer.
+     *
+     * @return the access mode
+     */
+    AccessMode mode();
+
+    /**
+     * Returns the file the sketch is mapped from.
+     *
+     * @return the file, or empty for an anonymous (off-heap, not persisted) sketch
+     */
+    Optional<Path> file();
+
+    /**
+     * Returns the hash seed stored in the header; every process that opens the file hashes with it.
+     *
+     * @return the seed
+     */
+    long hashSeed();
+
+    /**
+     * Returns how many items all writers of this sketch, in every process, have added (each call to
+     * an add method counts its items, repeats included). Cost: one acquire load.
+     *
+     * @return the items added so far
+     */
+    long itemsAdded();
+
+    /**
+     * Returns the size of the sketch's state: the payload in bytes, without the 4096-byte header.
+     *
+     * @return bytes of sketch memory
+     */
+    long memoryBytes();
+
+    /**
+     * Makes every update so far durable on the storage device. Cost: an {@code msync} of the
+     * mapping; call it at checkpoints. No effect on anonymous or read-only sketches.
+     */
+    void force();
+
+    /**
+     * Tells whether this sketch has been closed.
+     *
+     * @return {@code true} after {@link #close()}
+     */
+    boolean isClosed();
+
+    /**
+     * Unmaps (or frees) the sketch and releases its file lock. Idempotent.
+     *
+     * @throws IOException if the file lock cannot be released
+     */
+    @Override
+    void close() throws IOException;
+}

@@ -1,0 +1,95 @@
+package io.mapsketch.engine;
+
+import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.CreateOption;
+import io.mapsketch.memory.HashScheme;
+import io.mapsketch.memory.SketchHeader;
+import io.mapsketch.memory.SketchKind;
+import io.mapsketch.memory.SketchRegion;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * What every sketch builder shares: the hash seed and the two ways to create the sketch, mapped
+ * to a new file or anonymous. Subclasses add the parameters of their question (items and error
+ * rate, epsilon and delta, precision) and validate them when set.
+ *
+ * @param <B> the concrete builder, returned by the chaining methods
+ * @param <S> the sketch it builds
+ */
+public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Sketch> {
+
+    /** The seed used when none is set; documented so that the same items give the same file. */
+    public static final long DEFAULT_SEED = 0;
+
+    private long seed = DEFAULT_SEED;
+
+    SketchBuilder() {
+    }
+
+    /**
+     * Sets the hash seed stored in the file. Sketches merge only with sketches of the same seed.
+     *
+     * @param seed any value; {@link #DEFAULT_SEED} when not set
+     * @return this builder
+     */
+    public B seed(long seed) {
+        this.seed = seed;
+        return self();
+    }
+
+    /**
+     * Creates the sketch in a new file and opens it. The file appears complete or not at all.
+     *
+     * @param file where to create it
+     * @param mode {@code SHARED} (several writers, in any process) or {@code EXCLUSIVE} (one writer)
+     * @param options {@link CreateOption#OVERWRITE_EXISTING} to replace an existing file
+     * @return the open sketch, empty
+     * @throws java.nio.file.FileAlreadyExistsException if the file exists and overwriting was not asked for
+     * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
+     * @throws IllegalStateException if a required parameter was not set
+     * @throws IOException if the file cannot be written
+     */
+    public S create(Path file, AccessMode mode, CreateOption... options) throws IOException {
+        return wrap(SketchRegion.create(file, header(), mode, options));
+    }
+
+    /**
+     * Creates the sketch off-heap, not backed by any file; freed by {@code close()}.
+     *
+     * @param mode {@code SHARED} if several threads write it, {@code EXCLUSIVE} if one does
+     * @return the sketch, empty
+     * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
+     * @throws IllegalStateException if a required parameter was not set
+     */
+    public S createAnonymous(AccessMode mode) {
+        SketchRegion region = SketchRegion.anonymous(header(), mode);
+        try {
+            return wrap(region);
+        } catch (IOException e) {
+            throw new IllegalStateException("a new sketch's own header was refused: " + e.getMessage(), e);
+        }
+    }
+
+    private SketchHeader header() {
+        return SketchHeader.forNewSketch(kind(), HashScheme.XXH3_64, seed, parameters(), payloadBytes());
+    }
+
+    abstract B self();
+
+    abstract SketchKind kind();
+
+    /** The header parameters of the new sketch, in the order its {@code open} reads them. */
+    abstract long[] parameters();
+
+    abstract long payloadBytes();
+
+    /** Reads the new region as the sketch, with the same checks as opening a file. */
+    abstract S wrap(SketchRegion region) throws IOException;
+
+    static void requireSet(String name, boolean set) {
+        if (!set) {
+            throw new IllegalStateException(name + " was not set; it is required to size the sketch");
+        }
+    }
+}

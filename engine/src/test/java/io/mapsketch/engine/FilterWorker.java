@@ -1,0 +1,42 @@
+package io.mapsketch.engine;
+
+import io.mapsketch.memory.AccessMode;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+
+/**
+ * Main class of the child JVMs in {@link BlockedBloomCrossProcessTest}:
+ * {@code FILE SEED COUNT} opens the blocked filter SHARED, says {@code ready}, waits for a line on
+ * standard input, adds COUNT keys drawn from SEED (every other key singly, the rest in batches),
+ * and says {@code done}.
+ */
+public final class FilterWorker {
+
+    private FilterWorker() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path file = Path.of(args[0]);
+        long[] keys = keys(Long.parseLong(args[1]), Integer.parseInt(args[2]));
+        try (BlockedBloomFilter filter = BlockedBloomFilter.open(file, AccessMode.SHARED)) {
+            System.out.println("ready");
+            if (System.in.read() < 0) {
+                return;
+            }
+            long[] batch = new long[keys.length / 2];
+            for (int i = 0; i < keys.length; i++) {
+                if (i % 2 == 0) {
+                    filter.add(keys[i]);
+                } else {
+                    batch[i / 2] = keys[i];
+                }
+            }
+            filter.addAll(batch);
+            System.out.println("done");
+        }
+    }
+
+    static long[] keys(long seed, int count) {
+        return new SplittableRandom(seed).longs(count).toArray();
+    }
+}
