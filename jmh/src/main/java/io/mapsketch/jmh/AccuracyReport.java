@@ -52,7 +52,7 @@ public final class AccuracyReport {
         SplittableRandom keys = new SplittableRandom(2);
         filter.addAll(keys.longs(ITEMS).toArray());
         double formulaAtCapacity = filter.expectedFalsePositiveRate();
-        long probes = PROBE_BATCH * (long) Math.ceil(Math.min(200_000_000, 400 / rate) / PROBE_BATCH);
+        long probes = PROBE_BATCH * (long) Math.ceil(Math.min(200_000_000, 10_000 / rate) / PROBE_BATCH);
         double atCapacity = measure(filter, probes, 3);
         filter.addAll(keys.longs(ITEMS).toArray());
         double atTwice = measure(filter, probes, 4);
