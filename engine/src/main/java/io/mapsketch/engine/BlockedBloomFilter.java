@@ -105,11 +105,11 @@ public final class BlockedBloomFilter extends MembershipFilter {
     }
 
     @Override
-    void addHashes(long[] hashes, int count) {
+    void addHashes(long[] hashes, int from, int count) {
         if (sharedWriters) {
-            BlockedBloomKernels.addAtomic(payload.segment(), 0, blocks, bitsPerKey, hashes, 0, count);
+            BlockedBloomKernels.addAtomic(payload.segment(), 0, blocks, bitsPerKey, hashes, from, count);
         } else {
-            BlockedBloomKernels.add(payload.segment(), 0, blocks, bitsPerKey, hashes, 0, count);
+            BlockedBloomKernels.add(payload.segment(), 0, blocks, bitsPerKey, hashes, from, count);
         }
     }
 

@@ -81,8 +81,8 @@ public final class BloomFilter extends MembershipFilter {
     }
 
     @Override
-    void addHashes(long[] hashes, int count) {
-        for (int i = 0; i < count; i++) {
+    void addHashes(long[] hashes, int from, int count) {
+        for (int i = from; i < from + count; i++) {
             addHash(hashes[i]);
         }
     }

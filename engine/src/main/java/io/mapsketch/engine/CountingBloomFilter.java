@@ -210,8 +210,8 @@ public final class CountingBloomFilter extends RemovableFilter {
     }
 
     @Override
-    void addHashes(long[] hashes, int count) {
-        for (int i = 0; i < count; i++) {
+    void addHashes(long[] hashes, int from, int count) {
+        for (int i = from; i < from + count; i++) {
             addHash(hashes[i]);
         }
     }

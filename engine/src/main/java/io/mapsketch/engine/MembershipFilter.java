@@ -20,7 +20,7 @@ import org.agrona.DirectBuffer;
  * arrays with the SIMD hash kernel and probe in phases, and update the items counter once.
  */
 public abstract sealed class MembershipFilter extends RegionSketch
-        permits BloomFilter, BlockedBloomFilter, RemovableFilter {
+        permits BloomFilter, BlockedBloomFilter, RemovableFilter, ScalableBloomFilter {
 
     /** Keys hashed per batch step: large enough to amortise, small enough to stay in L1. */
     static final int BATCH = 512;
@@ -43,8 +43,8 @@ public abstract sealed class MembershipFilter extends RegionSketch
 
     abstract boolean containsHash(long hash);
 
-    /** Sets the bits of {@code hashes[0, count)}. */
-    abstract void addHashes(long[] hashes, int count);
+    /** Sets the bits of {@code hashes[from, from + count)}. */
+    abstract void addHashes(long[] hashes, int from, int count);
 
     /** Looks up {@code hashes[0, count)} into {@code results[resultsFrom, resultsFrom + count)}. */
     abstract void containsHashes(long[] hashes, int count, boolean[] results, int resultsFrom);
@@ -80,7 +80,7 @@ public abstract sealed class MembershipFilter extends RegionSketch
      *
      * @return {@code true} once past capacity
      */
-    public final boolean isOverCapacity() {
+    public boolean isOverCapacity() {
         return itemsAdded() > expectedItems || expectedFalsePositiveRate() > targetFalsePositiveRate;
     }
 
@@ -221,7 +221,7 @@ public abstract sealed class MembershipFilter extends RegionSketch
         for (int from = 0; from < keys.length; from += BATCH) {
             int count = Math.min(BATCH, keys.length - from);
             HashKernels.xxh3(hasher.seed(), keys, from, hashes, 0, count);
-            addHashes(hashes, count);
+            addHashes(hashes, 0, count);
         }
         countItems(keys.length);
     }
@@ -244,7 +244,7 @@ public abstract sealed class MembershipFilter extends RegionSketch
             int n = (int) Math.min(BATCH, count - done);
             MemorySegment.copy(keys, KEY_LAYOUT, offset + done * Long.BYTES, hashes, 0, n);
             HashKernels.xxh3(hasher.seed(), hashes, 0, hashes, 0, n);
-            addHashes(hashes, n);
+            addHashes(hashes, 0, n);
         }
         countItems(count);
     }

@@ -32,7 +32,7 @@ class BlockedBloomCrossProcessTest {
         List<ChildJvm> children = new ArrayList<>();
         try {
             for (long seed : new long[] {1, 2}) {
-                children.add(ChildJvm.start(dir, FilterWorker.class, file.toString(), Long.toString(seed),
+                children.add(ChildJvm.start(dir, FilterWorker.class, "blocked", file.toString(), Long.toString(seed),
                         Integer.toString(KEYS_PER_CHILD)));
             }
             for (ChildJvm child : children) {
@@ -63,7 +63,7 @@ class BlockedBloomCrossProcessTest {
         }
     }
 
-    private static void go(ChildJvm child) throws IOException {
+    static void go(ChildJvm child) throws IOException {
         OutputStream in = child.input();
         in.write('\n');
         in.flush();

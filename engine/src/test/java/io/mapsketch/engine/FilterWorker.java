@@ -5,10 +5,10 @@ import java.nio.file.Path;
 import java.util.SplittableRandom;
 
 /**
- * Main class of the child JVMs in {@link BlockedBloomCrossProcessTest}:
- * {@code FILE SEED COUNT} opens the blocked filter SHARED, says {@code ready}, waits for a line on
- * standard input, adds COUNT keys drawn from SEED (every other key singly, the rest in batches),
- * and says {@code done}.
+ * Main class of the child JVMs of the cross-process filter tests:
+ * {@code blocked|scalable PATH SEED COUNT} opens the blocked filter file (or scalable filter
+ * directory) SHARED, says {@code ready}, waits for a line on standard input, adds COUNT keys drawn
+ * from SEED (every other key singly, the rest in batches), and says {@code done}.
  */
 public final class FilterWorker {
 
@@ -16,9 +16,10 @@ public final class FilterWorker {
     }
 
     public static void main(String[] args) throws Exception {
-        Path file = Path.of(args[0]);
-        long[] keys = keys(Long.parseLong(args[1]), Integer.parseInt(args[2]));
-        try (BlockedBloomFilter filter = BlockedBloomFilter.open(file, AccessMode.SHARED)) {
+        Path path = Path.of(args[1]);
+        long[] keys = keys(Long.parseLong(args[2]), Integer.parseInt(args[3]));
+        try (MembershipFilter filter = args[0].equals("scalable") ? ScalableBloomFilter.open(path, AccessMode.SHARED)
+                : BlockedBloomFilter.open(path, AccessMode.SHARED)) {
             System.out.println("ready");
             if (System.in.read() < 0) {
                 return;
