@@ -1,12 +1,18 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.SketchSizing;
-
+import io.mapsketch.engine.MembershipFilter;
+import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.SketchFileException;
+import java.io.IOException;
 import java.io.PrintStream;
-import java.util.Locale;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
- * Entry point of the {@code mapsketch} command. Exit status 0 on success, 2 on a usage error.
+ * Entry point of the {@code mapsketch} command. Exit status 0 on success, 1 for a bad or
+ * incompatible file or an I/O error (one line on standard error naming the file and the fault),
+ * 2 for a usage error.
  */
 public final class Main {
 
@@ -24,46 +30,50 @@ public final class Main {
 
     static int run(String[] args, PrintStream out, PrintStream err) {
         String verb = args.length == 0 ? "help" : args[0];
-        switch (verb) {
-            case "demo" -> {
-                printSizingTable(out);
-                return 0;
-            }
-            case "help", "--help", "-h" -> {
-                printUsage(out);
-                return 0;
-            }
-            default -> {
-                err.println("mapsketch: unknown verb '" + verb + "'");
-                printUsage(err);
-                return 2;
+        try {
+            return switch (verb) {
+                case "demo" -> new Demo(out).run();
+                case "bf" -> bloom(Arrays.copyOfRange(args, 1, args.length), out, err);
+                case "help", "--help", "-h" -> {
+                    printUsage(out);
+                    yield 0;
+                }
+                default -> usageError(err, "unknown verb '" + verb + "'");
+            };
+        } catch (NoSuchFileException e) {
+            err.println("mapsketch: no such file: " + e.getFile());
+            return 1;
+        } catch (SketchFileException e) {
+            err.println("mapsketch: " + e.getMessage());
+            return 1;
+        } catch (IOException e) {
+            err.println("mapsketch: " + e);
+            return 1;
+        }
+    }
+
+    private static int bloom(String[] args, PrintStream out, PrintStream err) throws IOException {
+        if (args.length < 2 || !args[0].equals("exists")) {
+            return usageError(err, "expected: bf exists FILE ITEM...");
+        }
+        try (MembershipFilter filter = MembershipFilter.open(Path.of(args[1]), AccessMode.READ_ONLY)) {
+            for (int i = 2; i < args.length; i++) {
+                out.println(filter.mightContain(args[i]) ? 1 : 0);
             }
         }
+        return 0;
+    }
+
+    private static int usageError(PrintStream err, String message) {
+        err.println("mapsketch: " + message);
+        printUsage(err);
+        return 2;
     }
 
     private static void printUsage(PrintStream out) {
         out.println("usage: mapsketch <verb>");
-        out.println("  demo   the sizes and error rates of the seed sketches");
-        out.println("  help   this text");
-    }
-
-    /** The seed sizes of DESIGN.md, computed by the same formulas the builders use. */
-    static void printSizingTable(PrintStream out) {
-        out.println("mapsketch sizing (the formulas every builder uses)");
-        out.println();
-        long bits = SketchSizing.bloomBits(10_000, 0.01);
-        int hashes = SketchSizing.bloomHashes(bits, 10_000);
-        out.printf(Locale.ROOT, "Bloom filter, 10,000 items at 1%%: %,d bits (%.1f KB), %d hashes%n",
-                bits, bits / 8.0 / 1024, hashes);
-        out.printf(Locale.ROOT, "  expected FPR at capacity %.2f%%, at twice capacity %.2f%%%n",
-                100 * SketchSizing.bloomFalsePositiveRate(bits, hashes, 10_000),
-                100 * SketchSizing.bloomFalsePositiveRate(bits, hashes, 20_000));
-        int width = SketchSizing.countMinWidth(0.001);
-        int depth = SketchSizing.countMinDepth(0.01);
-        out.printf(Locale.ROOT, "Count-Min, eps 0.001, delta 0.01: %,d x %d = %,d counters (%.1f KB at 4 bytes)%n",
-                width, depth, (long) width * depth, width * depth * 4 / 1024.0);
-        int registers = SketchSizing.hyperLogLogRegisters(14);
-        out.printf(Locale.ROOT, "HyperLogLog, p = 14: %,d registers (%d KB), %.2f%% relative standard error%n",
-                registers, registers / 1024, 100 * SketchSizing.hyperLogLogRelativeStandardError(14));
+        out.println("  demo                     Bloom filters on real files, measured next to their formulas");
+        out.println("  bf exists FILE ITEM...   1 or 0 per item: may the filter contain it (UTF-8 strings)");
+        out.println("  help                     this text");
     }
 }

@@ -3,13 +3,24 @@ package io.mapsketch.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.engine.BlockedBloomFilter;
+import io.mapsketch.memory.AccessMode;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The command's verbs, their output and their exit status. */
 class MainTest {
+
+    @TempDir
+    Path dir;
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -19,18 +30,44 @@ class MainTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
-    @Test
-    void demoPrintsTheSeedSizes() {
-        assertEquals(0, run("demo"));
-        String text = out.toString(StandardCharsets.UTF_8);
-        assertTrue(text.contains("95,851 bits (11.7 KB), 7 hashes"), text);
-        assertTrue(text.contains("2,719 x 5 = 13,595 counters"), text);
-        assertTrue(text.contains("16,384 registers (16 KB), 0.81% relative standard error"), text);
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     @Test
-    void unknownVerbIsAUsageError() {
+    void demoMeasuresTheSeedFiltersAndASecondJvmFindsTheKeys() {
+        assertEquals(0, run("demo"), err.toString(StandardCharsets.UTF_8));
+        String text = out();
+        assertTrue(text.contains("95,851 bits (11.7 KB), k = 7, 9.6 bits per item"), text);
+        assertTrue(text.contains("added   10,000 items; false negatives: 0"), text);
+        Matcher measured = Pattern.compile("FPR at capacity\\s+measured ([0-9.]+)%").matcher(text);
+        assertTrue(measured.find(), text);
+        assertEquals(1.0, Double.parseDouble(measured.group(1)), 0.1, "classic filter at capacity, in percent");
+        assertTrue(text.contains("formula 15.75%"), text);
+        assertTrue(text.contains("10.1 bits per item"), text);
+        assertTrue(text.contains("kept items found 5,000 of 5,000"), text);
+        assertTrue(text.contains("user-17 visitor-17  ->  1 0"), text);
+        assertTrue(text.contains("2,719 x 5 = 13,595 counters"), text);
+    }
+
+    @Test
+    void bloomExistsAnswersPerItem() throws IOException {
+        Path file = dir.resolve("f.bbf");
+        try (BlockedBloomFilter filter = BlockedBloomFilter.builder().expectedItems(100).falsePositiveRate(0.001)
+                .create(file, AccessMode.EXCLUSIVE)) {
+            filter.add("present");
+        }
+        assertEquals(0, run("bf", "exists", file.toString(), "present", "absent"));
+        assertEquals("1\n0", out().strip().replace("\r", ""));
+    }
+
+    @Test
+    void badFilesAndUsageGiveTheirExitCodes() throws IOException {
         assertEquals(2, run("frobnicate"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown verb 'frobnicate'"));
+        assertEquals(1, run("bf", "exists", dir.resolve("missing").toString(), "x"));
+        Path junk = Files.write(dir.resolve("junk"), new byte[5000]);
+        assertEquals(1, run("bf", "exists", junk.toString(), "x"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("not a mapsketch file"));
     }
 }

@@ -2,10 +2,16 @@ package io.mapsketch.engine;
 
 import io.mapsketch.kernels.BitSetKernels;
 import io.mapsketch.kernels.HashKernels;
+import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.IncompatibleSketchFileException;
+import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Objects;
 import org.agrona.DirectBuffer;
 
@@ -36,6 +42,35 @@ public abstract sealed class MembershipFilter extends RegionSketch
         super(region);
         this.expectedItems = expectedItems;
         this.targetFalsePositiveRate = targetFalsePositiveRate;
+    }
+
+    /**
+     * Opens any membership filter from its path, choosing the layout from the file's header: a
+     * directory is a {@link ScalableBloomFilter}; a file is a classic, blocked or counting Bloom
+     * filter as its kind says.
+     *
+     * @param path a filter file, or a scalable filter's directory
+     * @param mode read-only, shared writer or exclusive writer
+     * @return the open filter
+     * @throws IncompatibleSketchFileException if the file holds a sketch that is not a membership filter
+     * @throws io.mapsketch.memory.SketchFileException if the file is not valid or is locked
+     * @throws IOException if the file cannot be read
+     */
+    public static MembershipFilter open(Path path, AccessMode mode) throws IOException {
+        if (Files.isDirectory(path)) {
+            return ScalableBloomFilter.open(path, mode);
+        }
+        SketchKind kind;
+        try (SketchRegion peek = SketchRegion.open(path, AccessMode.READ_ONLY)) {
+            kind = peek.header().kind();
+        }
+        return switch (kind) {
+            case BLOOM -> BloomFilter.open(path, mode);
+            case BLOCKED_BLOOM -> BlockedBloomFilter.open(path, mode);
+            case COUNTING_BLOOM -> CountingBloomFilter.open(path, mode);
+            default -> throw new IncompatibleSketchFileException(path, "header field 'sketch kind' is " + kind
+                    + ", expected a Bloom filter (BLOOM, BLOCKED_BLOOM or COUNTING_BLOOM)");
+        };
     }
 
     /** Sets the key's bits; returns whether one was clear. Callers check writability and count items. */

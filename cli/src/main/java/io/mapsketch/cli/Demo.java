@@ -1,0 +1,182 @@
+package io.mapsketch.cli;
+
+import io.mapsketch.engine.BlockedBloomFilter;
+import io.mapsketch.engine.BloomFilter;
+import io.mapsketch.engine.CountingBloomFilter;
+import io.mapsketch.engine.MembershipFilter;
+import io.mapsketch.engine.SketchSizing;
+import io.mapsketch.memory.AccessMode;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * {@code mapsketch demo}: builds the seed's filters as real files in a temporary directory and
+ * prints what was measured next to what the formulas say, then has a second JVM open one of the
+ * files. Seeded: the same figures on every run.
+ */
+final class Demo {
+
+    private static final int ITEMS = 10_000;
+    private static final double RATE = 0.01;
+    private static final int PROBES = 1_000_000;
+
+    private final PrintStream out;
+
+    Demo(PrintStream out) {
+        this.out = out;
+    }
+
+    int run() throws IOException {
+        Path dir = Files.createTempDirectory("mapsketch-demo-");
+        out.println("mapsketch demo: real sketch files in " + dir);
+        out.println();
+        Path classic = classicBloom(dir.resolve("members.bloom"));
+        blockedBloom(dir.resolve("members.bbf"));
+        countingBloom(dir.resolve("members.cbf"));
+        secondJvm(classic);
+        sizingOfWhatComesNext();
+        out.println();
+        out.println("files:");
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.sorted().toList()) {
+                out.printf(Locale.ROOT, "  %-14s %,10d bytes%n", file.getFileName(), Files.size(file));
+            }
+        }
+        return 0;
+    }
+
+    private static String member(int i) {
+        return "user-" + i;
+    }
+
+    private static String absent(int i) {
+        return "visitor-" + i;
+    }
+
+    private Path classicBloom(Path file) throws IOException {
+        try (BloomFilter filter = BloomFilter.builder().expectedItems(ITEMS).falsePositiveRate(RATE)
+                .create(file, AccessMode.EXCLUSIVE)) {
+            out.printf(Locale.ROOT, "Bloom filter (classic), %,d items at %.0f%%%n", ITEMS, 100 * RATE);
+            out.printf(Locale.ROOT, "  sized   %,d bits (%.1f KB), k = %d, %.1f bits per item"
+                    + "   [m = -n ln p / (ln 2)^2, k = (m/n) ln 2]%n", filter.bitCount(),
+                    filter.bitCount() / 8.0 / 1024, filter.hashCount(), (double) filter.bitCount() / ITEMS);
+            addMembers(filter, 0, ITEMS);
+            out.printf(Locale.ROOT, "  added   %,d items; false negatives: %d%n", ITEMS, falseNegatives(filter));
+            printRate("at capacity", filter, SketchSizing.bloomFalsePositiveRate(filter.bitCount(),
+                    filter.hashCount(), ITEMS));
+            addMembers(filter, ITEMS, 2 * ITEMS);
+            printRate("at twice capacity", filter, SketchSizing.bloomFalsePositiveRate(filter.bitCount(),
+                    filter.hashCount(), 2L * ITEMS));
+        }
+        return file;
+    }
+
+    private void blockedBloom(Path file) throws IOException {
+        try (BlockedBloomFilter filter = BlockedBloomFilter.builder().expectedItems(ITEMS).falsePositiveRate(RATE)
+                .create(file, AccessMode.SHARED)) {
+            long bits = filter.blockCount() * 512;
+            out.printf(Locale.ROOT, "Blocked Bloom filter (one cache line per key), %,d items at %.0f%%%n", ITEMS,
+                    100 * RATE);
+            out.printf(Locale.ROOT, "  sized   %,d blocks of 64 bytes, %.1f bits per item   [Poisson mixture over"
+                    + " block loads]%n", filter.blockCount(), (double) bits / ITEMS);
+            addMembers(filter, 0, ITEMS);
+            out.printf(Locale.ROOT, "  added   %,d items; false negatives: %d%n", ITEMS, falseNegatives(filter));
+            printRate("at capacity", filter, SketchSizing.blockedBloomFalsePositiveRate(filter.blockCount(),
+                    filter.bitsPerKey(), ITEMS));
+        }
+    }
+
+    private void countingBloom(Path file) throws IOException {
+        try (CountingBloomFilter filter = CountingBloomFilter.builder().expectedItems(ITEMS).falsePositiveRate(RATE)
+                .create(file, AccessMode.EXCLUSIVE)) {
+            out.printf(Locale.ROOT, "Counting Bloom filter (4-bit counters), %,d items at %.0f%%%n", ITEMS,
+                    100 * RATE);
+            addMembers(filter, 0, ITEMS);
+            for (int i = 0; i < ITEMS / 2; i++) {
+                filter.remove(member(i));
+            }
+            int kept = 0;
+            int stillReported = 0;
+            for (int i = 0; i < ITEMS; i++) {
+                boolean found = filter.mightContain(member(i));
+                if (i < ITEMS / 2) {
+                    stillReported += found ? 1 : 0;
+                } else {
+                    kept += found ? 1 : 0;
+                }
+            }
+            out.printf(Locale.ROOT, "  added %,d, removed %,d: kept items found %,d of %,d; removed items still"
+                    + " reported %d (false positives, about %.2f%% expected)%n", ITEMS, ITEMS / 2, kept, ITEMS / 2,
+                    stillReported, 100 * filter.expectedFalsePositiveRate());
+        }
+    }
+
+    private void secondJvm(Path file) throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "--add-modules", "jdk.incubator.vector"));
+        String modulePath = System.getProperty("jdk.module.path");
+        if (modulePath != null) {
+            command.addAll(List.of("--module-path", modulePath, "--module", "io.mapsketch.cli/" + Main.class.getName()));
+        } else {
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        }
+        command.addAll(List.of("bf", "exists", file.toString(), member(17), absent(17)));
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IOException("the second JVM did not answer within 60 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for the second JVM", e);
+        }
+        String answers = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip()
+                .replace('\n', ' ');
+        out.printf(Locale.ROOT, "Second JVM (pid %d): mapsketch bf exists %s %s %s  ->  %s   (1 = may contain,"
+                + " 0 = certainly not)%n", process.pid(), file.getFileName(), member(17), absent(17), answers);
+    }
+
+    private void sizingOfWhatComesNext() {
+        int width = SketchSizing.countMinWidth(0.001);
+        int depth = SketchSizing.countMinDepth(0.01);
+        out.printf(Locale.ROOT, "Count-Min, eps 0.001, delta 0.01: %,d x %d = %,d counters (%.1f KB at 4 bytes)"
+                + "   [sizing only: the sketch is not built yet]%n", width, depth, (long) width * depth,
+                width * depth * 4 / 1024.0);
+        int registers = SketchSizing.hyperLogLogRegisters(14);
+        out.printf(Locale.ROOT, "HyperLogLog, p = 14: %,d registers (%d KB), %.2f%% relative standard error"
+                + "   [sizing only: the sketch is not built yet]%n", registers, registers / 1024,
+                100 * SketchSizing.hyperLogLogRelativeStandardError(14));
+    }
+
+    private static void addMembers(MembershipFilter filter, int from, int to) {
+        for (int i = from; i < to; i++) {
+            filter.add(member(i));
+        }
+    }
+
+    private static int falseNegatives(MembershipFilter filter) {
+        int missing = 0;
+        for (int i = 0; i < ITEMS; i++) {
+            missing += filter.mightContain(member(i)) ? 0 : 1;
+        }
+        return missing;
+    }
+
+    private void printRate(String when, MembershipFilter filter, double formula) {
+        int positives = 0;
+        for (int i = 0; i < PROBES; i++) {
+            positives += filter.mightContain(absent(i)) ? 1 : 0;
+        }
+        out.printf(Locale.ROOT, "  FPR %-18s measured %.2f%% over %,d absent items, formula %.2f%%%n", when,
+                100.0 * positives / PROBES, PROBES, 100 * formula);
+    }
+}
