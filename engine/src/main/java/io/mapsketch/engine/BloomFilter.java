@@ -28,20 +28,15 @@ import java.nio.file.Path;
  */
 public final class BloomFilter extends MembershipFilter {
 
-    private static final int BITS = 0;
-    private static final int HASHES = 1;
-    private static final int EXPECTED_ITEMS = 2;
-    private static final int FALSE_POSITIVE_RATE = 3;
     private static final String[] PARAMETER_NAMES = {"bits", "hashes"};
-    private static final int MAX_HASHES = 64;
 
     private final long bits;
     private final int hashes;
 
-    private BloomFilter(SketchRegion region, long bits, int hashes, long expectedItems, double targetRate) {
-        super(region, expectedItems, targetRate);
-        this.bits = bits;
-        this.hashes = hashes;
+    private BloomFilter(SketchRegion region, ProbedLayout layout) {
+        super(region, layout.expectedItems(), layout.falsePositiveRate());
+        this.bits = layout.cells();
+        this.hashes = layout.hashes();
     }
 
     /**
@@ -68,12 +63,9 @@ public final class BloomFilter extends MembershipFilter {
     }
 
     private static BloomFilter read(SketchRegion region) throws IOException {
-        long bits = parameter(region, BITS, "bits", 1, Long.MAX_VALUE - 511);
-        int hashes = (int) parameter(region, HASHES, "hashes", 1, MAX_HASHES);
-        long expected = parameter(region, EXPECTED_ITEMS, "expected items", 1, Long.MAX_VALUE);
-        double rate = openIntervalParameter(region, FALSE_POSITIVE_RATE, "false-positive rate", 0, 1);
-        requirePayload(region, payloadBytes(bits), "bits rounded up to whole 64-byte lines");
-        return new BloomFilter(region, bits, hashes, expected, rate);
+        ProbedLayout layout = ProbedLayout.read(region, "bits", Long.MAX_VALUE - 511);
+        requirePayload(region, payloadBytes(layout.cells()), "bits rounded up to whole 64-byte lines");
+        return new BloomFilter(region, layout);
     }
 
     static long payloadBytes(long bits) {
@@ -193,20 +185,14 @@ public final class BloomFilter extends MembershipFilter {
             return SketchKind.BLOOM;
         }
 
-        private long bits() {
-            return SketchSizing.bloomBits(expectedItems(), falsePositiveRate());
-        }
-
         @Override
         long[] parameters() {
-            long bits = bits();
-            int hashes = Math.min(MAX_HASHES, SketchSizing.bloomHashes(bits, expectedItems()));
-            return new long[] {bits, hashes, expectedItems(), Double.doubleToLongBits(falsePositiveRate())};
+            return ProbedLayout.sized(expectedItems(), falsePositiveRate()).parameters();
         }
 
         @Override
         long payloadBytes() {
-            return BloomFilter.payloadBytes(bits());
+            return BloomFilter.payloadBytes(ProbedLayout.sized(expectedItems(), falsePositiveRate()).cells());
         }
 
         @Override

@@ -30,12 +30,7 @@ import java.util.Objects;
  */
 public final class CountingBloomFilter extends RemovableFilter {
 
-    private static final int COUNTERS = 0;
-    private static final int HASHES = 1;
-    private static final int EXPECTED_ITEMS = 2;
-    private static final int FALSE_POSITIVE_RATE = 3;
     private static final String[] PARAMETER_NAMES = {"counters", "hashes"};
-    private static final int MAX_HASHES = 64;
     private static final long MAX_COUNT = 15;
     private static final long LOW_NIBBLES = 0x0F0F0F0F0F0F0F0FL;
     private static final long CARRY_BITS = 0x1010101010101010L;
@@ -44,10 +39,10 @@ public final class CountingBloomFilter extends RemovableFilter {
     private final long counters;
     private final int hashes;
 
-    private CountingBloomFilter(SketchRegion region, long counters, int hashes, long expectedItems, double rate) {
-        super(region, expectedItems, rate);
-        this.counters = counters;
-        this.hashes = hashes;
+    private CountingBloomFilter(SketchRegion region, ProbedLayout layout) {
+        super(region, layout.expectedItems(), layout.falsePositiveRate());
+        this.counters = layout.cells();
+        this.hashes = layout.hashes();
     }
 
     /**
@@ -74,12 +69,9 @@ public final class CountingBloomFilter extends RemovableFilter {
     }
 
     private static CountingBloomFilter read(SketchRegion region) throws IOException {
-        long counters = parameter(region, COUNTERS, "counters", 1, Long.MAX_VALUE / 4 - 127);
-        int hashes = (int) parameter(region, HASHES, "hashes", 1, MAX_HASHES);
-        long expected = parameter(region, EXPECTED_ITEMS, "expected items", 1, Long.MAX_VALUE);
-        double rate = openIntervalParameter(region, FALSE_POSITIVE_RATE, "false-positive rate", 0, 1);
-        requirePayload(region, payloadBytes(counters), "4-bit counters rounded up to whole 64-byte lines");
-        return new CountingBloomFilter(region, counters, hashes, expected, rate);
+        ProbedLayout layout = ProbedLayout.read(region, "counters", Long.MAX_VALUE / 4 - 127);
+        requirePayload(region, payloadBytes(layout.cells()), "4-bit counters rounded up to whole 64-byte lines");
+        return new CountingBloomFilter(region, layout);
     }
 
     static long payloadBytes(long counters) {
@@ -332,20 +324,14 @@ public final class CountingBloomFilter extends RemovableFilter {
             return SketchKind.COUNTING_BLOOM;
         }
 
-        private long counters() {
-            return SketchSizing.bloomBits(expectedItems(), falsePositiveRate());
-        }
-
         @Override
         long[] parameters() {
-            long counters = counters();
-            int hashes = Math.min(MAX_HASHES, SketchSizing.bloomHashes(counters, expectedItems()));
-            return new long[] {counters, hashes, expectedItems(), Double.doubleToLongBits(falsePositiveRate())};
+            return ProbedLayout.sized(expectedItems(), falsePositiveRate()).parameters();
         }
 
         @Override
         long payloadBytes() {
-            return CountingBloomFilter.payloadBytes(counters());
+            return CountingBloomFilter.payloadBytes(ProbedLayout.sized(expectedItems(), falsePositiveRate()).cells());
         }
 
         @Override

@@ -1,0 +1,40 @@
+package io.mapsketch.engine;
+
+import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.memory.SketchRegion;
+
+/**
+ * The shape of the layouts probed by enhanced double hashing (the classic and the counting Bloom
+ * filter): m cells, k probes per key, sized from n items at rate p with the textbook formulas. Its
+ * four values are header parameters 0 to 3, in this order.
+ *
+ * @param cells m, bits or counters
+ * @param hashes k, probes per key, in [1, {@value #MAX_HASHES}]
+ * @param expectedItems n, the capacity
+ * @param falsePositiveRate p, the rate at capacity
+ */
+record ProbedLayout(long cells, int hashes, long expectedItems, double falsePositiveRate) {
+
+    /** Most probes per key: beyond this, rates below 10^-19 are asked for, which no filter needs. */
+    static final int MAX_HASHES = 64;
+
+    /** Sizes a layout: {@code m = -n ln p / (ln 2)^2}, {@code k = round((m / n) ln 2)}. */
+    static ProbedLayout sized(long expectedItems, double falsePositiveRate) {
+        long cells = SketchSizing.bloomBits(expectedItems, falsePositiveRate);
+        int hashes = Math.min(MAX_HASHES, SketchSizing.bloomHashes(cells, expectedItems));
+        return new ProbedLayout(cells, hashes, expectedItems, falsePositiveRate);
+    }
+
+    /** Reads and checks the four parameters of a file; {@code cellName} names m in messages. */
+    static ProbedLayout read(SketchRegion region, String cellName, long maxCells) throws CorruptSketchFileException {
+        return new ProbedLayout(
+                RegionSketch.parameter(region, 0, cellName, 1, maxCells),
+                (int) RegionSketch.parameter(region, 1, "hashes", 1, MAX_HASHES),
+                RegionSketch.parameter(region, 2, "expected items", 1, Long.MAX_VALUE),
+                RegionSketch.openIntervalParameter(region, 3, "false-positive rate", 0, 1));
+    }
+
+    long[] parameters() {
+        return new long[] {cells, hashes, expectedItems, Double.doubleToLongBits(falsePositiveRate)};
+    }
+}
