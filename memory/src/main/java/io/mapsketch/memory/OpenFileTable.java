@@ -9,94 +9,119 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The sketch files this JVM has open, one entry per file (by file key), holding its channels and
- * the writer lock.
+ * the writer locks.
  *
  * <p>Why one entry per file rather than one channel per region: Java's file locks are POSIX
  * record locks on Linux, which belong to the process and are dropped when <em>any</em> descriptor
  * of the file in that process is closed. A second region that opened and closed its own channel
  * would silently release the first region's lock. Here a file's channels stay open until its last
  * region in this JVM is closed, and locks are counted across regions.
+ *
+ * <p>Two lock ranges of the file are used. The <em>writer range</em> is held shared by every
+ * {@code SHARED} writer and exclusively by an {@code EXCLUSIVE} one, for as long as they are open.
+ * The <em>gate</em> is held exclusively by one writer at a time, in any process or thread, while it
+ * registers in the header's live line: a {@code SHARED} writer that can take the writer range
+ * exclusively for a moment knows it is the only writer and may reset the writer count left by
+ * writers that died; the gate makes sure no other writer registers between that probe and its
+ * trade for a shared lock.
  */
 final class OpenFileTable {
 
-    /** How long a refused lock is retried before it counts as held by a writer (see {@link #pauseUntil}). */
-    static final long PROBE_WAIT_NANOS = 250_000_000L;
+    /** Start of the gate's one-byte lock range; the writer range is everything below it. */
+    static final long GATE = Long.MAX_VALUE - 1;
+    /** How long a writer waits for another to finish registering before reporting the file locked. */
+    static final long GATE_WAIT_MILLIS = 10_000;
 
+    private static final Object MONITOR = new Object();
     private static final Map<Object, OpenFile> FILES = new HashMap<>();
 
     private OpenFileTable() {
     }
 
     /**
-     * Attaches to a file in a mode, taking the lock the mode needs.
+     * Attaches to a file in a mode, taking the lock the mode needs. A writer's attachment also holds
+     * the gate until {@link #endRegistration}, which the caller must call once it has registered in
+     * the live line (or {@link #detach} if opening fails).
      *
-     * @throws SketchFileLockedException if the mode is excluded by a writer in this or another process
+     * @throws SketchFileLockedException if the mode is excluded by a writer in this or another process,
+     *     or another writer kept the gate for {@value #GATE_WAIT_MILLIS} ms
      */
-    static synchronized Attachment attach(Path file, AccessMode mode) throws IOException {
-        Object key = fileKey(file);
-        OpenFile open = FILES.get(key);
-        if (open == null) {
-            open = new OpenFile(file);
-            FILES.put(key, open);
+    static Attachment attach(Path file, AccessMode mode) throws IOException {
+        synchronized (MONITOR) {
+            Object key = fileKey(file);
+            OpenFile open = FILES.computeIfAbsent(key, k -> new OpenFile(file));
+            open.references++;
+            try {
+                if (mode.isWritable()) {
+                    open.enterGate();
+                }
+            } catch (InterruptedException e) {
+                release(key, open);
+                Thread.currentThread().interrupt();
+                throw new SketchFileLockedException(file, "interrupted while waiting for another writer to finish"
+                        + " opening the file");
+            } catch (IOException | RuntimeException e) {
+                release(key, open);
+                throw e;
+            }
+            try {
+                return open.attach(key, mode);
+            } catch (IOException | RuntimeException e) {
+                if (mode.isWritable()) {
+                    open.leaveGate();
+                }
+                release(key, open);
+                throw e;
+            }
         }
-        try {
-            return open.attach(key, mode);
-        } finally {
-            if (open.references == 0) {
-                open.closeChannels();
-                FILES.remove(key);
+    }
+
+    /**
+     * Ends a writer's registration: a sole {@code SHARED} writer trades its exclusive probe for the
+     * shared lock, and the gate opens for the next writer.
+     */
+    static void endRegistration(Attachment attachment) throws IOException {
+        synchronized (MONITOR) {
+            OpenFile open = attachment.file;
+            try {
+                if (attachment.mode == AccessMode.SHARED && attachment.soleWriter) {
+                    open.lock.release();
+                    open.lock = open.writeChannel.tryLock(0, GATE, true);
+                    if (open.lock == null) {
+                        throw new SketchFileLockedException(open.path, "the shared writer lock was refused"
+                                + " while this process held the gate; another program locks the file");
+                    }
+                }
+            } finally {
+                open.leaveGate();
             }
         }
     }
 
     /** Releases what {@link #attach} took; channels close when the file's last region detaches. */
-    static synchronized void detach(Attachment attachment) throws IOException {
-        OpenFile open = attachment.file;
-        try {
-            open.release(attachment.mode);
-        } finally {
-            open.references--;
-            if (open.references == 0) {
-                FILES.remove(attachment.key);
-                open.closeChannels();
+    static void detach(Attachment attachment) throws IOException {
+        synchronized (MONITOR) {
+            OpenFile open = attachment.file;
+            try {
+                if (open.gateHolder == attachment) {
+                    open.leaveGate();
+                }
+                open.release(attachment.mode);
+            } finally {
+                release(attachment.key, open);
             }
         }
     }
 
-    /**
-     * Ends a sole writer's probe: trades the exclusive lock taken for a {@code SHARED} attach for
-     * the shared lock the mode needs.
-     *
-     * @throws SketchFileLockedException if an exclusive writer took the file in between; the
-     *     attachment must then be detached as usual
-     */
-    static synchronized void endSoleWriterProbe(Attachment attachment) throws IOException {
-        OpenFile open = attachment.file;
-        open.lock.release();
-        long deadline = System.nanoTime() + PROBE_WAIT_NANOS;
-        while ((open.lock = open.writeChannel.tryLock(0, Long.MAX_VALUE, true)) == null) {
-            if (!pauseUntil(deadline)) {
-                throw new SketchFileLockedException(open.path, "an EXCLUSIVE writer in another process took the"
-                        + " file while this SHARED writer was attaching");
-            }
+    private static void release(Object key, OpenFile open) throws IOException {
+        open.references--;
+        if (open.references == 0) {
+            FILES.remove(key);
+            open.closeChannels();
         }
-    }
-
-    /**
-     * Sleeps a millisecond unless the deadline has passed. A lock refused now may be another
-     * process's sole-writer probe, which holds the exclusive lock for well under a millisecond, so a
-     * lock is only reported as held once it stays refused until the deadline.
-     */
-    private static boolean pauseUntil(long deadline) {
-        if (System.nanoTime() - deadline >= 0) {
-            return false;
-        }
-        LockSupport.parkNanos(1_000_000);
-        return true;
     }
 
     private static Object fileKey(Path file) throws IOException {
@@ -111,19 +136,19 @@ final class OpenFileTable {
      * @param file the table entry
      * @param mode the mode attached in
      * @param channel the channel to read the header from and to map
-     * @param soleWriter {@code true} when no other writer, in any process, has the file: for
-     *     {@code SHARED} the file is then held under an exclusive lock until
-     *     {@link #endSoleWriterProbe} is called
+     * @param soleWriter {@code true} when no other writer, in any process, has the file
      */
     record Attachment(Object key, OpenFile file, AccessMode mode, FileChannel channel, boolean soleWriter) {
     }
 
-    /** A file's channels and lock state in this JVM. Guarded by the table's monitor. */
+    /** A file's channels and lock state in this JVM. Guarded by {@link #MONITOR}. */
     static final class OpenFile {
         private final Path path;
         private FileChannel readChannel;
         private FileChannel writeChannel;
         private FileLock lock;
+        private FileLock gate;
+        private Object gateHolder;
         private int sharedWriters;
         private boolean exclusiveWriter;
         private int references;
@@ -132,13 +157,42 @@ final class OpenFileTable {
             this.path = path;
         }
 
+        /**
+         * Takes the gate: waits (releasing the monitor) while another thread of this JVM holds it,
+         * then takes the gate's file lock, retrying while another process holds it.
+         */
+        void enterGate() throws IOException, InterruptedException {
+            long deadline = System.currentTimeMillis() + GATE_WAIT_MILLIS;
+            while (gateHolder != null || (gate = writableChannel().tryLock(GATE, 1, false)) == null) {
+                long left = deadline - System.currentTimeMillis();
+                if (left <= 0) {
+                    throw new SketchFileLockedException(path, "another writer has been opening the file for "
+                            + GATE_WAIT_MILLIS + " ms; it may be stopped");
+                }
+                MONITOR.wait(Math.min(left, 1));
+            }
+            gateHolder = this;
+        }
+
+        void leaveGate() throws IOException {
+            gateHolder = null;
+            FileLock held = gate;
+            gate = null;
+            MONITOR.notifyAll();
+            if (held != null) {
+                held.release();
+            }
+        }
+
         Attachment attach(Object key, AccessMode mode) throws IOException {
             Attachment attachment = switch (mode) {
                 case READ_ONLY -> new Attachment(key, this, mode, readableChannel(), false);
                 case SHARED -> attachShared(key);
                 case EXCLUSIVE -> attachExclusive(key);
             };
-            references++;
+            if (mode.isWritable()) {
+                gateHolder = attachment;
+            }
             return attachment;
         }
 
@@ -150,14 +204,11 @@ final class OpenFileTable {
             FileChannel channel = writableChannel();
             boolean sole = false;
             if (sharedWriters == 0) {
-                long deadline = System.nanoTime() + PROBE_WAIT_NANOS;
-                while (lock == null) {
-                    lock = channel.tryLock(0, Long.MAX_VALUE, false);
-                    sole = lock != null;
-                    if (!sole) {
-                        lock = channel.tryLock(0, Long.MAX_VALUE, true);
-                    }
-                    if (lock == null && !pauseUntil(deadline)) {
+                lock = channel.tryLock(0, GATE, false);
+                sole = lock != null;
+                if (!sole) {
+                    lock = channel.tryLock(0, GATE, true);
+                    if (lock == null) {
                         throw new SketchFileLockedException(path,
                                 "an EXCLUSIVE writer in another process holds the file; cannot open it SHARED");
                     }
@@ -174,12 +225,10 @@ final class OpenFileTable {
                         + ") holds the file; cannot open it EXCLUSIVE");
             }
             FileChannel channel = writableChannel();
-            long deadline = System.nanoTime() + PROBE_WAIT_NANOS;
-            while ((lock = channel.tryLock(0, Long.MAX_VALUE, false)) == null) {
-                if (!pauseUntil(deadline)) {
-                    throw new SketchFileLockedException(path,
-                            "another process holds the file as a writer; cannot open it EXCLUSIVE");
-                }
+            lock = channel.tryLock(0, GATE, false);
+            if (lock == null) {
+                throw new SketchFileLockedException(path,
+                        "another process holds the file as a writer; cannot open it EXCLUSIVE");
             }
             exclusiveWriter = true;
             return new Attachment(key, this, AccessMode.EXCLUSIVE, channel, true);
@@ -224,6 +273,7 @@ final class OpenFileTable {
             readChannel = null;
             writeChannel = null;
             lock = null;
+            gate = null;
             try {
                 if (read != null) {
                     read.close();

@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Concurrency: the payload is shared by every thread and every process that maps the file.
  * Writers in {@link AccessMode#SHARED} mode must use the atomic operations of
  * {@link #payload()}; an {@link AccessMode#EXCLUSIVE} writer is the only writer and may use plain
- * stores. The live counters ({@link #itemsAdded()}, {@link #totalWeight()}) are atomic in every mode.
+ * stores. The live counters ({@link #itemsAdded()}, {@link #totalWeight()}) follow the same rule:
+ * atomic adds by {@code SHARED} writers, release stores by the {@code EXCLUSIVE} writer, acquire
+ * loads by readers.
  * Closing while other threads of this process still use the region makes their later accesses
  * throw {@link IllegalStateException}, never crash.
  *
@@ -124,8 +126,8 @@ public final class SketchRegion implements AutoCloseable {
             AtomicSegment page = new AtomicSegment(mapping.asSlice(0, HEADER_LENGTH));
             boolean clean = mode.isWritable() ? attachWriter(page, attachment.soleWriter())
                     : (page.getIntAcquire(FLAGS_OFFSET) & FLAG_CLEAN_CLOSE) != 0;
-            if (mode == AccessMode.SHARED && attachment.soleWriter()) {
-                OpenFileTable.endSoleWriterProbe(attachment);
+            if (mode.isWritable()) {
+                OpenFileTable.endRegistration(attachment);
             }
             return new SketchRegion(file, mode, header, arena, mapping, attachment, clean);
         } catch (IOException | RuntimeException | Error e) {
@@ -235,6 +237,17 @@ public final class SketchRegion implements AutoCloseable {
     }
 
     /**
+     * Reads the number of writers registered in the live line (acquire): the writers that have the
+     * file open now, plus any that died while open since the last sole writer opened it.
+     *
+     * @return registered writers, 0 when no writer has the file open
+     * @throws IllegalStateException if the region is closed
+     */
+    public int attachedWriters() {
+        return liveHeader().getIntAcquire(WRITERS_OFFSET);
+    }
+
+    /**
      * Reads the items-added counter from the live line (acquire).
      *
      * @return the number of items recorded by all writers of this file so far
@@ -245,7 +258,8 @@ public final class SketchRegion implements AutoCloseable {
     }
 
     /**
-     * Atomically adds to the items-added counter; safe across threads and processes.
+     * Adds to the items-added counter: atomically for {@code SHARED} writers (safe across threads
+     * and processes), with a release store for the one {@code EXCLUSIVE} writer.
      *
      * @param delta items added, non-negative
      * @return the counter after the addition
@@ -257,8 +271,8 @@ public final class SketchRegion implements AutoCloseable {
     }
 
     /**
-     * Atomically subtracts from the items-added counter, for sketches that support removal and keep
-     * the counter net; safe across threads and processes.
+     * Subtracts from the items-added counter, for sketches that support removal and keep the counter
+     * net; atomic for {@code SHARED} writers, a release store for the {@code EXCLUSIVE} writer.
      *
      * @param count items removed, non-negative
      * @return the counter after the subtraction
@@ -280,7 +294,8 @@ public final class SketchRegion implements AutoCloseable {
     }
 
     /**
-     * Atomically adds to the total-weight counter; safe across threads and processes.
+     * Adds to the total-weight counter: atomically for {@code SHARED} writers, with a release store
+     * for the {@code EXCLUSIVE} writer.
      *
      * @param delta weight added, non-negative
      * @return the counter after the addition
@@ -297,6 +312,12 @@ public final class SketchRegion implements AutoCloseable {
         }
         requireWriter();
         long delta = sign * amount;
+        if (mode == AccessMode.EXCLUSIVE) {
+            // The only writer: a release store publishes the count without a locked instruction.
+            long updated = headerPage.getLong(offset) + delta;
+            headerPage.putLongRelease(offset, updated);
+            return updated;
+        }
         return headerPage.getAndAddLong(offset, delta) + delta;
     }
 

@@ -107,6 +107,38 @@ class CrossProcessTest {
         }
     }
 
+    /**
+     * Writers register in the live line one at a time (the gate), so a writer that finds itself
+     * alone and resets the count cannot overwrite another's registration.
+     */
+    @Test
+    void writersOpeningAndClosingAtOnceKeepTheWriterCountExact() throws Exception {
+        Path file = newFile();
+        List<ChildJvm> children = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                children.add(ChildJvm.start(dir, RegionWorker.class, "churn", file.toString(), "300"));
+            }
+            for (ChildJvm child : children) {
+                assertEquals("ready", child.readLine());
+            }
+            for (ChildJvm child : children) {
+                child.input().write('\n');
+                child.input().flush();
+            }
+            for (ChildJvm child : children) {
+                assertEquals("done", child.readLine());
+                assertEquals(0, child.waitFor(TIMEOUT));
+            }
+        } finally {
+            children.forEach(ChildJvm::close);
+        }
+        try (SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+            assertTrue(reader.wasCleanlyClosed(), "every writer closed, so the last close set the flag");
+            assertEquals(0, reader.attachedWriters(), "attached writers after all closed");
+        }
+    }
+
     /** POSIX locks vanish when any descriptor of the file closes; the lock must survive that. */
     @Test
     void closingOneOfTwoRegionsOfTheSameFileKeepsTheLock() throws Exception {

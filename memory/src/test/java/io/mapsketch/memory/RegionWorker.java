@@ -12,6 +12,9 @@ import java.nio.file.Path;
  *       on the words of {@link #ADD_LONG} and following, and says {@code done}.</li>
  *   <li>{@code try-open FILE MODE}: says {@code opened} or {@code locked} and exits.</li>
  *   <li>{@code hold FILE MODE}: opens, says {@code held}, and sleeps until killed.</li>
+ *   <li>{@code churn FILE N}: says {@code ready}, waits for a line on standard input, then N times
+ *       opens the file SHARED, checks that the live line counts at least one writer, and closes
+ *       it; says {@code done}.</li>
  * </ul>
  */
 public final class RegionWorker {
@@ -41,6 +44,23 @@ public final class RegionWorker {
                 SketchRegion region = SketchRegion.open(file, AccessMode.valueOf(args[2]));
                 System.out.println("held " + region.mode());
                 Thread.sleep(Long.MAX_VALUE);
+            }
+            case "churn" -> {
+                System.out.println("ready");
+                if (System.in.read() < 0) {
+                    return;
+                }
+                for (int i = Integer.parseInt(args[2]); i > 0; i--) {
+                    try (SketchRegion writer = SketchRegion.open(file, AccessMode.SHARED);
+                         SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+                        int writers = reader.attachedWriters();
+                        if (writers < 1) {
+                            throw new IllegalStateException("attached writers = " + writers + " while " + writer
+                                    + " is open");
+                        }
+                    }
+                }
+                System.out.println("done");
             }
             default -> throw new IllegalArgumentException("unknown command " + args[0]);
         }
