@@ -1,15 +1,12 @@
 package io.mapsketch.engine;
 
 import io.mapsketch.kernels.BitSetKernels;
-import io.mapsketch.kernels.HashKernels;
 import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.IncompatibleSketchFileException;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -25,15 +22,9 @@ import org.agrona.DirectBuffer;
  * array, segment slice or Agrona {@code DirectBuffer} range its bytes. Batch methods hash whole
  * arrays with the SIMD hash kernel and probe in phases, and update the items counter once.
  */
-public abstract sealed class MembershipFilter extends RegionSketch
+public abstract sealed class MembershipFilter extends KeyedSketch
         permits BloomFilter, BlockedBloomFilter, RemovableFilter, ScalableBloomFilter {
 
-    /** Keys hashed per batch step: large enough to amortise, small enough to stay in L1. */
-    static final int BATCH = 512;
-
-    private static final ValueLayout.OfLong KEY_LAYOUT =
-            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ThreadLocal<long[]> HASHES = ThreadLocal.withInitial(() -> new long[BATCH]);
 
     private final long expectedItems;
     private final double targetFalsePositiveRate;
@@ -73,13 +64,7 @@ public abstract sealed class MembershipFilter extends RegionSketch
         };
     }
 
-    /** Sets the key's bits; returns whether one was clear. Callers check writability and count items. */
-    abstract boolean addHash(long hash);
-
     abstract boolean containsHash(long hash);
-
-    /** Sets the bits of {@code hashes[from, from + count)}. */
-    abstract void addHashes(long[] hashes, int from, int count);
 
     /** Looks up {@code hashes[0, count)} into {@code results[resultsFrom, resultsFrom + count)}. */
     abstract void containsHashes(long[] hashes, int count, boolean[] results, int resultsFrom);
@@ -117,70 +102,6 @@ public abstract sealed class MembershipFilter extends RegionSketch
      */
     public boolean isOverCapacity() {
         return itemsAdded() > expectedItems || expectedFalsePositiveRate() > targetFalsePositiveRate;
-    }
-
-    /**
-     * Adds a key.
-     *
-     * @param key the key, hashed as its eight little-endian bytes
-     * @return {@code true} if a bit changed (the key was certainly not present before)
-     * @throws IllegalStateException if the filter is read-only or closed
-     */
-    public final boolean add(long key) {
-        return addCounted(hasher.hash(key));
-    }
-
-    /**
-     * Adds the bytes {@code key[offset, offset + length)}.
-     *
-     * @param key the array
-     * @param offset first byte
-     * @param length number of bytes
-     * @return {@code true} if a bit changed
-     * @throws IndexOutOfBoundsException if the range is outside the array
-     * @throws IllegalStateException if the filter is read-only or closed
-     */
-    public final boolean add(byte[] key, int offset, int length) {
-        return addCounted(hasher.hash(key, offset, length));
-    }
-
-    /**
-     * Adds a string by its UTF-8 bytes.
-     *
-     * @param key the characters
-     * @return {@code true} if a bit changed
-     * @throws IllegalStateException if the filter is read-only or closed
-     */
-    public final boolean add(CharSequence key) {
-        return addCounted(hasher.hash(key));
-    }
-
-    /**
-     * Adds the bytes of a segment slice.
-     *
-     * @param key the segment
-     * @param offset first byte
-     * @param length number of bytes
-     * @return {@code true} if a bit changed
-     * @throws IndexOutOfBoundsException if the range is outside the segment
-     * @throws IllegalStateException if the filter is read-only or closed
-     */
-    public final boolean add(MemorySegment key, long offset, long length) {
-        return addCounted(hasher.hash(key, offset, length));
-    }
-
-    /**
-     * Adds the bytes of an Agrona buffer range.
-     *
-     * @param key the buffer
-     * @param index first byte
-     * @param length number of bytes
-     * @return {@code true} if a bit changed
-     * @throws IndexOutOfBoundsException if the range is outside the buffer
-     * @throws IllegalStateException if the filter is read-only or closed
-     */
-    public final boolean add(DirectBuffer key, int index, int length) {
-        return addCounted(hasher.hash(key, index, length));
     }
 
     /**
@@ -244,47 +165,6 @@ public abstract sealed class MembershipFilter extends RegionSketch
     }
 
     /**
-     * Adds every key of an array, as {@link #add(long)} would one by one; the items counter is
-     * updated once. Cost: the keys are hashed with the SIMD kernel in batches of {@value #BATCH}.
-     *
-     * @param keys the keys
-     * @throws IllegalStateException if the filter is read-only or closed
-     */
-    public final void addAll(long[] keys) {
-        requireWritable();
-        long[] hashes = HASHES.get();
-        for (int from = 0; from < keys.length; from += BATCH) {
-            int count = Math.min(BATCH, keys.length - from);
-            HashKernels.xxh3(hasher.seed(), keys, from, hashes, 0, count);
-            addHashes(hashes, 0, count);
-        }
-        countItems(keys.length);
-    }
-
-    /**
-     * Adds {@code count} keys stored as little-endian 64-bit values in a segment (for example a
-     * network or file buffer), as {@link #add(long)} would one by one.
-     *
-     * @param keys the segment
-     * @param offset byte offset of the first key
-     * @param count number of keys
-     * @throws IndexOutOfBoundsException if the keys are outside the segment
-     * @throws IllegalStateException if the filter is read-only or closed
-     */
-    public final void addAll(MemorySegment keys, long offset, long count) {
-        requireWritable();
-        Objects.checkFromIndexSize(offset, Math.multiplyExact(count, Long.BYTES), keys.byteSize());
-        long[] hashes = HASHES.get();
-        for (long done = 0; done < count; done += BATCH) {
-            int n = (int) Math.min(BATCH, count - done);
-            MemorySegment.copy(keys, KEY_LAYOUT, offset + done * Long.BYTES, hashes, 0, n);
-            HashKernels.xxh3(hasher.seed(), hashes, 0, hashes, 0, n);
-            addHashes(hashes, 0, n);
-        }
-        countItems(count);
-    }
-
-    /**
      * Looks up every key of an array.
      *
      * @param keys the keys
@@ -297,11 +177,9 @@ public abstract sealed class MembershipFilter extends RegionSketch
             throw new IllegalArgumentException("results.length = " + results.length + ", must be >= keys.length = "
                     + keys.length);
         }
-        long[] hashes = HASHES.get();
         for (int from = 0; from < keys.length; from += BATCH) {
             int count = Math.min(BATCH, keys.length - from);
-            HashKernels.xxh3(hasher.seed(), keys, from, hashes, 0, count);
-            containsHashes(hashes, count, results, from);
+            containsHashes(hashBatch(keys, from, count), count, results, from);
         }
     }
 
@@ -359,10 +237,4 @@ public abstract sealed class MembershipFilter extends RegionSketch
         return (double) BitSetKernels.popcount(payload.segment(), 0, payload.byteSize() / Long.BYTES) / bits;
     }
 
-    private boolean addCounted(long hash) {
-        requireWritable();
-        boolean changed = addHash(hash);
-        countItems(1);
-        return changed;
-    }
 }

@@ -1,0 +1,153 @@
+package io.mapsketch.engine;
+
+import io.mapsketch.kernels.HashKernels;
+import io.mapsketch.memory.SketchRegion;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.Objects;
+import org.agrona.DirectBuffer;
+
+/**
+ * A sketch that takes keys one at a time (membership filters, HyperLogLog): every form a key may
+ * arrive in, and the batch paths. The same bytes count as the same key whatever the form: a
+ * {@code long} is its eight little-endian bytes, a {@code CharSequence} its UTF-8 bytes, a byte
+ * array, segment slice or Agrona {@code DirectBuffer} range its bytes. Batch methods hash whole
+ * arrays with the SIMD hash kernel and update the items counter once.
+ */
+abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter, HyperLogLog {
+
+    /** Keys hashed per batch step: large enough to amortise, small enough to stay in L1. */
+    static final int BATCH = 512;
+
+    private static final ValueLayout.OfLong KEY_LAYOUT =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ThreadLocal<long[]> HASHES = ThreadLocal.withInitial(() -> new long[BATCH]);
+
+    KeyedSketch(SketchRegion region) {
+        super(region);
+    }
+
+    /** Adds the key of this hash; returns whether the sketch changed. Callers check writability and count items. */
+    abstract boolean addHash(long hash);
+
+    /** Adds the keys of {@code hashes[from, from + count)}. */
+    abstract void addHashes(long[] hashes, int from, int count);
+
+    /**
+     * Adds a key.
+     *
+     * @param key the key, hashed as its eight little-endian bytes
+     * @return {@code true} if the sketch changed (a filter bit or a register: the key was certainly not added before)
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public final boolean add(long key) {
+        return addCounted(hasher.hash(key));
+    }
+
+    /**
+     * Adds the bytes {@code key[offset, offset + length)}.
+     *
+     * @param key the array
+     * @param offset first byte
+     * @param length number of bytes
+     * @return {@code true} if the sketch changed
+     * @throws IndexOutOfBoundsException if the range is outside the array
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public final boolean add(byte[] key, int offset, int length) {
+        return addCounted(hasher.hash(key, offset, length));
+    }
+
+    /**
+     * Adds a string by its UTF-8 bytes.
+     *
+     * @param key the characters
+     * @return {@code true} if the sketch changed
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public final boolean add(CharSequence key) {
+        return addCounted(hasher.hash(key));
+    }
+
+    /**
+     * Adds the bytes of a segment slice.
+     *
+     * @param key the segment
+     * @param offset first byte
+     * @param length number of bytes
+     * @return {@code true} if the sketch changed
+     * @throws IndexOutOfBoundsException if the range is outside the segment
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public final boolean add(MemorySegment key, long offset, long length) {
+        return addCounted(hasher.hash(key, offset, length));
+    }
+
+    /**
+     * Adds the bytes of an Agrona buffer range.
+     *
+     * @param key the buffer
+     * @param index first byte
+     * @param length number of bytes
+     * @return {@code true} if the sketch changed
+     * @throws IndexOutOfBoundsException if the range is outside the buffer
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public final boolean add(DirectBuffer key, int index, int length) {
+        return addCounted(hasher.hash(key, index, length));
+    }
+
+    /**
+     * Adds every key of an array, as {@link #add(long)} would one by one; the items counter is
+     * updated once. Cost: the keys are hashed with the SIMD kernel in batches of {@value #BATCH}.
+     *
+     * @param keys the keys
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public final void addAll(long[] keys) {
+        requireWritable();
+        for (int from = 0; from < keys.length; from += BATCH) {
+            int count = Math.min(BATCH, keys.length - from);
+            addHashes(hashBatch(keys, from, count), 0, count);
+        }
+        countItems(keys.length);
+    }
+
+    /**
+     * Adds {@code count} keys stored as little-endian 64-bit values in a segment (for example a
+     * network or file buffer), as {@link #add(long)} would one by one.
+     *
+     * @param keys the segment
+     * @param offset byte offset of the first key
+     * @param count number of keys
+     * @throws IndexOutOfBoundsException if the keys are outside the segment
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public final void addAll(MemorySegment keys, long offset, long count) {
+        requireWritable();
+        Objects.checkFromIndexSize(offset, Math.multiplyExact(count, Long.BYTES), keys.byteSize());
+        long[] hashes = HASHES.get();
+        for (long done = 0; done < count; done += BATCH) {
+            int n = (int) Math.min(BATCH, count - done);
+            MemorySegment.copy(keys, KEY_LAYOUT, offset + done * Long.BYTES, hashes, 0, n);
+            HashKernels.xxh3(hasher.seed(), hashes, 0, hashes, 0, n);
+            addHashes(hashes, 0, n);
+        }
+        countItems(count);
+    }
+
+    /** Hashes {@code keys[from, from + count)}, at most {@value #BATCH}, into this thread's scratch array. */
+    final long[] hashBatch(long[] keys, int from, int count) {
+        long[] hashes = HASHES.get();
+        HashKernels.xxh3(hasher.seed(), keys, from, hashes, 0, count);
+        return hashes;
+    }
+
+    private boolean addCounted(long hash) {
+        requireWritable();
+        boolean changed = addHash(hash);
+        countItems(1);
+        return changed;
+    }
+}
