@@ -1,0 +1,408 @@
+package io.mapsketch.jmh;
+
+import com.google.common.hash.Funnels;
+import io.mapsketch.engine.BlockedBloomFilter;
+import io.mapsketch.engine.BloomFilter;
+import io.mapsketch.engine.MembershipFilter;
+import io.mapsketch.memory.AccessMode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Constructor;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.apache.datasketches.filters.bloomfilter.BloomFilterBuilder;
+import org.fastfilter.bloom.BlockedBloom;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * Bloom filters at a 1% false-positive rate, mapsketch's blocked and classic filters (in
+ * {@code EXCLUSIVE} and {@code SHARED} mode) against Guava's {@code BloomFilter<Long>}, DataSketches'
+ * {@code BloomFilter} and fastfilter's {@code BlockedBloom}, each sized for {@code items} keys.
+ * Scores are keys per second.
+ *
+ * <p><b>Keys.</b> Key {@code i} is the {@code i}-th output of a SplitMix64 generator with a fixed
+ * seed ({@link #key}); the generator is a bijection of {@code i}, so different indices give
+ * different keys and a present key can be drawn without storing all of them. The filter under a
+ * lookup holds keys {@code 0 .. items - 1}. Lookups walk, with a cursor, a probe array of 2^24 keys
+ * (128 MiB): half of them drawn at random among the present keys, half absent keys (indices from
+ * {@code items} on), shuffled with a fixed seed. At 50M keys every filter is larger than the L3 cache
+ * and each lookup touches a cold line.
+ *
+ * <p><b>Lookups.</b> {@link #mightContain} asks one key at a time, {@value #BATCH} keys per call;
+ * {@link #mightContainAll} copies the next {@value #BATCH} probes into a batch array and asks them
+ * at once: mapsketch's {@code mightContainAll} (SIMD hashing, phased probing for the blocked
+ * filter). The peers have no batch lookup, so for them {@code mightContainAll} is the loop a user
+ * would write over the batch array (the same work as {@code mightContain}, plus the copy).
+ *
+ * <p><b>Adds.</b> {@link #add} and {@link #addAll} add fresh keys (indices from 2^40 on, never
+ * repeated) {@value #BATCH} per call, key by key or with mapsketch's batch {@code addAll} (a loop for
+ * the peers). So that a filter is never filled beyond what it was sized for, the call that brings a
+ * filter to {@code items} keys replaces it with a new empty one (close and create: a zeroed
+ * allocation of the filter's size, part of the score, at most a nanosecond per key); the filter
+ * otherwise lives across iterations, so the score is the mean cost of filling filters from empty to
+ * capacity.
+ *
+ * <p><b>Peers.</b> Guava: {@code BloomFilter.create(Funnels.longFunnel(), items, 0.01)}, boxed
+ * {@code Long} keys as its API takes them. DataSketches: {@code
+ * BloomFilterBuilder.createByAccuracy(items, 0.01, seed)}, {@code update(long)} and
+ * {@code query(long)}. fastfilter: {@code BlockedBloom} with {@value #FASTFILTER_BITS_PER_KEY} bits
+ * per key, the least that keeps its rate at or below 1% (10 bits per key give about 1.3%); its only
+ * public factory, {@code construct(keys, bitsPerKey)}, sizes the filter from a key array and adds
+ * them, so the benchmark calls the constructor it uses, {@code (entryCount, bitsPerKey)}, by
+ * reflection (it is package-private) and adds the keys itself. The lookup setup checks that every
+ * present probe is found and prints each filter's measured false-positive rate over the 2^23 absent
+ * probes, as a line starting with {@code bloom-fpr}.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Thread)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "-Xmx4g"})
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 5, time = 1)
+public class BloomBenchmark {
+
+    /** Keys per benchmark call. */
+    static final int BATCH = 1024;
+
+    private static final int PROBES = 1 << 24;
+    private static final double FALSE_POSITIVE_RATE = 0.01;
+    private static final int FASTFILTER_BITS_PER_KEY = 11;
+    private static final long KEY_SEED = 0x2545_F491_4F6C_DD1DL;
+    private static final long FILTER_SEED = 0x5EED_1234_5678_9ABCL;
+    private static final long SHUFFLE_SEED = 20_261_130L;
+    private static final long FIRST_ADD_INDEX = 1L << 40;
+    private static final int SETUP_CHUNK = 1 << 16;
+
+    /**
+     * Implementation: {@code mapsketch-blocked}, {@code mapsketch-blocked-shared},
+     * {@code mapsketch-classic}, {@code mapsketch-classic-shared}, {@code guava},
+     * {@code datasketches} or {@code fastfilter-blocked}.
+     */
+    @Param({"mapsketch-blocked", "mapsketch-blocked-shared", "mapsketch-classic", "mapsketch-classic-shared", "guava",
+            "datasketches", "fastfilter-blocked"})
+    public String impl;
+
+    /** Keys the filter is sized for (and, for lookups, holds). */
+    @Param({"1000000", "50000000"})
+    public int items;
+
+    private Filter filter;
+    private long[] probes;
+    private int cursor;
+    private final long[] batch = new long[BATCH];
+    private final boolean[] results = new boolean[BATCH];
+    private long nextAddIndex = FIRST_ADD_INDEX;
+    private long keysInFilter;
+
+    /** Creates the state; JMH calls this once per fork. */
+    public BloomBenchmark() {
+    }
+
+    /**
+     * Creates the filter; for the lookups, fills it with the present keys and builds the probes.
+     *
+     * @param params tells which benchmark method runs in this fork
+     */
+    @Setup(Level.Trial)
+    public void setUp(BenchmarkParams params) {
+        filter = newFilter();
+        String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
+        if (method.startsWith("add")) {
+            return;
+        }
+        long[] chunk = new long[SETUP_CHUNK];
+        for (long from = 0; from < items; from += SETUP_CHUNK) {
+            int count = (int) Math.min(SETUP_CHUNK, items - from);
+            for (int i = 0; i < count; i++) {
+                chunk[i] = key(from + i);
+            }
+            filter.addAll(chunk, count);
+        }
+        SplittableRandom random = new SplittableRandom(SHUFFLE_SEED);
+        probes = new long[PROBES];
+        for (int i = 0; i < PROBES / 2; i++) {
+            probes[i] = key(random.nextLong(items));
+            probes[PROBES / 2 + i] = key(items + (long) i);
+        }
+        long falsePositives = 0;
+        for (int i = 0; i < PROBES; i++) {
+            boolean found = filter.mightContain(probes[i]);
+            if (i < PROBES / 2 && !found) {
+                throw new IllegalStateException(impl + " lost present key " + probes[i]);
+            }
+            if (i >= PROBES / 2 && found) {
+                falsePositives++;
+            }
+        }
+        System.out.printf("%nbloom-fpr impl=%s items=%d fpr=%.5f%n", impl, items,
+                falsePositives / (double) (PROBES / 2));
+        for (int i = PROBES - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            long swap = probes[i];
+            probes[i] = probes[j];
+            probes[j] = swap;
+        }
+    }
+
+    /** Frees the filter. */
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        filter.close();
+    }
+
+    /**
+     * Looks up the next {@value #BATCH} probes one key at a time, storing the answers as
+     * {@link #mightContainAll} does (no branch on an answer, so a lookup need not wait for the
+     * previous one's cache miss).
+     *
+     * @return the answers
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public boolean[] mightContain() {
+        long[] keys = probes;
+        boolean[] answers = results;
+        int from = cursor;
+        for (int i = 0; i < BATCH; i++) {
+            answers[i] = filter.mightContain(keys[from + i]);
+        }
+        cursor = (from + BATCH) & (PROBES - 1);
+        return answers;
+    }
+
+    /**
+     * Looks up the next {@value #BATCH} probes as one batch (a loop for the peers).
+     *
+     * @return the answers
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public boolean[] mightContainAll() {
+        System.arraycopy(probes, cursor, batch, 0, BATCH);
+        cursor = (cursor + BATCH) & (PROBES - 1);
+        filter.mightContainAll(batch, results);
+        return results;
+    }
+
+    /**
+     * Adds {@value #BATCH} fresh keys one at a time.
+     *
+     * @return the filter, so the work is not dead
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public Object add() {
+        long[] keys = nextAddBatch();
+        for (int i = 0; i < BATCH; i++) {
+            filter.add(keys[i]);
+        }
+        return afterAdds();
+    }
+
+    /**
+     * Adds {@value #BATCH} fresh keys as one batch (a loop for the peers).
+     *
+     * @return the filter, so the work is not dead
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public Object addAll() {
+        filter.addAll(nextAddBatch(), BATCH);
+        return afterAdds();
+    }
+
+    private long[] nextAddBatch() {
+        long index = nextAddIndex;
+        for (int i = 0; i < BATCH; i++) {
+            batch[i] = key(index + i);
+        }
+        nextAddIndex = index + BATCH;
+        return batch;
+    }
+
+    /** Counts the batch just added; replaces the filter by an empty one once it holds {@code items} keys. */
+    private Object afterAdds() {
+        keysInFilter += BATCH;
+        if (keysInFilter >= items) {
+            filter.close();
+            filter = newFilter();
+            keysInFilter = 0;
+        }
+        return filter;
+    }
+
+    /** Key {@code index} of the benchmark's key space: SplitMix64's output for that index. */
+    static long key(long index) {
+        long z = KEY_SEED + (index + 1) * 0x9E37_79B9_7F4A_7C15L;
+        z = (z ^ z >>> 30) * 0xBF58_476D_1CE4_E5B9L;
+        z = (z ^ z >>> 27) * 0x94D0_49BB_1331_11EBL;
+        return z ^ z >>> 31;
+    }
+
+    private Filter newFilter() {
+        return switch (impl) {
+            case "mapsketch-blocked" -> new Mapsketch(BlockedBloomFilter.builder().expectedItems(items)
+                    .falsePositiveRate(FALSE_POSITIVE_RATE).seed(FILTER_SEED).createAnonymous(AccessMode.EXCLUSIVE));
+            case "mapsketch-blocked-shared" -> new Mapsketch(BlockedBloomFilter.builder().expectedItems(items)
+                    .falsePositiveRate(FALSE_POSITIVE_RATE).seed(FILTER_SEED).createAnonymous(AccessMode.SHARED));
+            case "mapsketch-classic" -> new Mapsketch(BloomFilter.builder().expectedItems(items)
+                    .falsePositiveRate(FALSE_POSITIVE_RATE).seed(FILTER_SEED).createAnonymous(AccessMode.EXCLUSIVE));
+            case "mapsketch-classic-shared" -> new Mapsketch(BloomFilter.builder().expectedItems(items)
+                    .falsePositiveRate(FALSE_POSITIVE_RATE).seed(FILTER_SEED).createAnonymous(AccessMode.SHARED));
+            case "guava" -> new Guava(items);
+            case "datasketches" -> new DataSketches(items);
+            case "fastfilter-blocked" -> new FastFilter(items);
+            default -> throw new IllegalArgumentException("unknown impl " + impl);
+        };
+    }
+
+    /** The operations the benchmark needs, over each library's own API. */
+    private interface Filter {
+
+        void add(long key);
+
+        boolean mightContain(long key);
+
+        /** Adds {@code keys[0, count)}; a loop unless the library has a batch add. */
+        default void addAll(long[] keys, int count) {
+            for (int i = 0; i < count; i++) {
+                add(keys[i]);
+            }
+        }
+
+        /** Looks up every key of {@code keys}; a loop unless the library has a batch lookup. */
+        default void mightContainAll(long[] keys, boolean[] answers) {
+            for (int i = 0; i < keys.length; i++) {
+                answers[i] = mightContain(keys[i]);
+            }
+        }
+
+        default void close() {
+        }
+    }
+
+    private static final class Mapsketch implements Filter {
+
+        private final MembershipFilter filter;
+
+        Mapsketch(MembershipFilter filter) {
+            this.filter = filter;
+        }
+
+        @Override
+        public void add(long key) {
+            filter.add(key);
+        }
+
+        @Override
+        public boolean mightContain(long key) {
+            return filter.mightContain(key);
+        }
+
+        @Override
+        public void addAll(long[] keys, int count) {
+            filter.addAll(count == keys.length ? keys : Arrays.copyOf(keys, count));
+        }
+
+        @Override
+        public void mightContainAll(long[] keys, boolean[] answers) {
+            filter.mightContainAll(keys, answers);
+        }
+
+        @Override
+        public void close() {
+            try {
+                filter.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private static final class Guava implements Filter {
+
+        private final com.google.common.hash.BloomFilter<Long> filter;
+
+        Guava(int items) {
+            filter = com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), items, FALSE_POSITIVE_RATE);
+        }
+
+        @Override
+        public void add(long key) {
+            filter.put(key);
+        }
+
+        @Override
+        public boolean mightContain(long key) {
+            return filter.mightContain(key);
+        }
+    }
+
+    private static final class DataSketches implements Filter {
+
+        private final org.apache.datasketches.filters.bloomfilter.BloomFilter filter;
+
+        DataSketches(int items) {
+            filter = BloomFilterBuilder.createByAccuracy(items, FALSE_POSITIVE_RATE, FILTER_SEED);
+        }
+
+        @Override
+        public void add(long key) {
+            filter.update(key);
+        }
+
+        @Override
+        public boolean mightContain(long key) {
+            return filter.query(key);
+        }
+    }
+
+    private static final class FastFilter implements Filter {
+
+        private static final Constructor<BlockedBloom> CONSTRUCTOR;
+
+        static {
+            try {
+                CONSTRUCTOR = BlockedBloom.class.getDeclaredConstructor(int.class, int.class);
+                CONSTRUCTOR.setAccessible(true);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private final BlockedBloom filter;
+
+        FastFilter(int items) {
+            try {
+                filter = CONSTRUCTOR.newInstance(items, FASTFILTER_BITS_PER_KEY);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot create fastfilter's BlockedBloom", e);
+            }
+        }
+
+        @Override
+        public void add(long key) {
+            filter.add(key);
+        }
+
+        @Override
+        public boolean mightContain(long key) {
+            return filter.mayContain(key);
+        }
+    }
+}
