@@ -123,6 +123,74 @@ public final class BlockedBloomKernels {
     public static long addAtomic(MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes,
             int from, int count) {
         checkFilter(filter, offset, blocks, bitsPerKey, hashes, from, count);
+        checkAtomicWrites(filter, offset);
+        return OPS.addAtomic(filter, offset, blocks, bitsPerKey, hashes, from, count);
+    }
+
+    /**
+     * Adds one key with plain stores, for a single writer: {@link #add} for a batch of one, without
+     * the batch's phases. The block is written only if a bit is missing.
+     *
+     * @param filter the segment holding the filter
+     * @param offset byte offset of block 0
+     * @param blocks number of blocks, {@code >= 1}
+     * @param bitsPerKey 8 or 16
+     * @param hash the key's 64-bit hash
+     * @return whether a bit of the key was missing before
+     * @throws IllegalArgumentException if an argument is out of range or {@code filter} is read-only
+     * @throws IndexOutOfBoundsException if the filter is out of bounds
+     */
+    public static boolean addOne(MemorySegment filter, long offset, long blocks, int bitsPerKey, long hash) {
+        checkFilter(filter, offset, blocks, bitsPerKey);
+        Checks.writable("filter", filter);
+        long block = BlockedBloomLayout.blockOffset(offset, hash, blocks);
+        if (OPS.contains(filter, block, hash, bitsPerKey)) {
+            return false;
+        }
+        OPS.setBits(filter, block, hash, bitsPerKey);
+        return true;
+    }
+
+    /**
+     * Adds one key with atomic ORs, for any number of concurrent writers: {@link #addAtomic} for a
+     * batch of one. A present key costs one block load and no write.
+     *
+     * @param filter the segment holding the filter
+     * @param offset byte offset of block 0; {@code filter.address() + offset} must be a multiple of 8
+     * @param blocks number of blocks, {@code >= 1}
+     * @param bitsPerKey 8 or 16
+     * @param hash the key's 64-bit hash
+     * @return whether this call set a bit that was not set before
+     * @throws IllegalArgumentException if an argument is out of range, {@code filter} is read-only or
+     *     its words are not 8-byte aligned
+     * @throws IndexOutOfBoundsException if the filter is out of bounds
+     */
+    public static boolean addOneAtomic(MemorySegment filter, long offset, long blocks, int bitsPerKey, long hash) {
+        checkFilter(filter, offset, blocks, bitsPerKey);
+        checkAtomicWrites(filter, offset);
+        long block = BlockedBloomLayout.blockOffset(offset, hash, blocks);
+        return !OPS.contains(filter, block, hash, bitsPerKey)
+                && BlockedBloomLayout.addAtomic(filter, block, hash, bitsPerKey);
+    }
+
+    /**
+     * Looks up one key: {@link #mightContain} for a batch of one. Cost: one block (cache line) load.
+     *
+     * @param filter the segment holding the filter
+     * @param offset byte offset of block 0
+     * @param blocks number of blocks, {@code >= 1}
+     * @param bitsPerKey 8 or 16, as when the keys were added
+     * @param hash the key's 64-bit hash
+     * @return {@code true} if all of the key's bits are set (it may have been added)
+     * @throws IllegalArgumentException if an argument is out of range
+     * @throws IndexOutOfBoundsException if the filter is out of bounds
+     */
+    public static boolean mightContainOne(MemorySegment filter, long offset, long blocks, int bitsPerKey, long hash) {
+        checkFilter(filter, offset, blocks, bitsPerKey);
+        return OPS.contains(filter, BlockedBloomLayout.blockOffset(offset, hash, blocks), hash, bitsPerKey);
+    }
+
+    private static void checkAtomicWrites(MemorySegment filter, long offset) {
         Checks.writable("filter", filter);
         if (filter.maxByteAlignment() < Long.BYTES || ((filter.address() + offset) & (Long.BYTES - 1)) != 0) {
             throw new IllegalArgumentException("offset = " + offset + " puts the filter's words at address "
@@ -130,7 +198,6 @@ public final class BlockedBloomKernels {
                     + " bytes: atomic adds need 8-byte aligned words (a native or mapped segment and an"
                     + " offset that is a multiple of 8)");
         }
-        return OPS.addAtomic(filter, offset, blocks, bitsPerKey, hashes, from, count);
     }
 
     /**
@@ -162,10 +229,14 @@ public final class BlockedBloomKernels {
 
     private static void checkFilter(MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes,
             int from, int count) {
+        checkFilter(filter, offset, blocks, bitsPerKey);
+        Checks.arrayRange("hashes", Objects.requireNonNull(hashes, "hashes").length, "from", from, "count", count);
+    }
+
+    private static void checkFilter(MemorySegment filter, long offset, long blocks, int bitsPerKey) {
         checkBlocks(blocks);
         checkBitsPerKey(bitsPerKey);
         Checks.slice("filter", filter, "offset", offset, "blocks", blocks, BLOCK_BYTES);
-        Checks.arrayRange("hashes", Objects.requireNonNull(hashes, "hashes").length, "from", from, "count", count);
     }
 
     private static void checkBlocks(long blocks) {
