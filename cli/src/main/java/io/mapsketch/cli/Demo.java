@@ -3,6 +3,7 @@ package io.mapsketch.cli;
 import io.mapsketch.engine.BlockedBloomFilter;
 import io.mapsketch.engine.BloomFilter;
 import io.mapsketch.engine.CountingBloomFilter;
+import io.mapsketch.engine.HyperLogLog;
 import io.mapsketch.engine.MembershipFilter;
 import io.mapsketch.engine.SketchSizing;
 import io.mapsketch.memory.AccessMode;
@@ -18,9 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * {@code mapsketch demo}: builds the seed's filters as real files in a temporary directory and
- * prints what was measured next to what the formulas say, then has a second JVM open one of the
- * files. Seeded: the same figures on every run.
+ * {@code mapsketch demo}: builds the seed's Bloom filters and HyperLogLog sketches as real files in
+ * a temporary directory and prints what was measured next to what the formulas say, then has a
+ * second JVM open one of the files. Seeded: the same figures on every run.
  */
 final class Demo {
 
@@ -42,12 +43,13 @@ final class Demo {
         blockedBloom(dir.resolve("members.bbf"));
         countingBloom(dir.resolve("members.cbf"));
         secondJvm(classic);
+        hyperLogLog(dir);
         sizingOfWhatComesNext();
         out.println();
         out.println("files:");
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : files.sorted().toList()) {
-                out.printf(Locale.ROOT, "  %-14s %,10d bytes%n", file.getFileName(), Files.size(file));
+                out.printf(Locale.ROOT, "  %-18s %,10d bytes%n", file.getFileName(), Files.size(file));
             }
         }
         return 0;
@@ -145,16 +147,47 @@ final class Demo {
                 + " 0 = certainly not)%n", process.pid(), file.getFileName(), member(17), absent(17), answers);
     }
 
+    private void hyperLogLog(Path dir) throws IOException {
+        out.println("HyperLogLog");
+        for (int precision : new int[] {14, 10}) {
+            try (HyperLogLog sketch = HyperLogLog.builder().precision(precision)
+                    .create(dir.resolve("visitors-p" + precision + ".hll"), AccessMode.EXCLUSIVE)) {
+                for (int i = 0; i < 300_000; i++) {
+                    sketch.add(member(i % 200_000));
+                }
+                out.printf(Locale.ROOT, "  p = %d (%,d bytes, %.2f%% standard error): 200,000 distinct in 300,000"
+                        + " adds, estimate %,.0f (%+.2f%%)%n", precision, sketch.memoryBytes(),
+                        100 * sketch.relativeStandardError(), sketch.estimate(),
+                        100 * (sketch.estimate() / 200_000 - 1));
+            }
+        }
+        try (HyperLogLog small = HyperLogLog.builder().precision(14).createAnonymous(AccessMode.EXCLUSIVE)) {
+            for (int i = 0; i < 1_000; i++) {
+                small.add(member(i));
+            }
+            out.printf(Locale.ROOT, "  1,000 distinct: estimate %,.1f (classic raw + linear counting: %,.1f)%n",
+                    small.estimate(), small.classicEstimate());
+        }
+        try (HyperLogLog left = HyperLogLog.builder().precision(14).create(dir.resolve("shard-a.hll"),
+                AccessMode.EXCLUSIVE);
+             HyperLogLog right = HyperLogLog.builder().precision(14).create(dir.resolve("shard-b.hll"),
+                     AccessMode.EXCLUSIVE)) {
+            for (int i = 0; i < 60_000; i++) {
+                left.add(member(i));
+                right.add(member(40_000 + i));
+            }
+            out.printf(Locale.ROOT, "  two shards of 60,000 sharing 20,000: union estimate %,.0f (truth 100,000),"
+                    + " shards unchanged at %,.0f and %,.0f%n", HyperLogLog.estimateUnion(left, right),
+                    left.estimate(), right.estimate());
+        }
+    }
+
     private void sizingOfWhatComesNext() {
         int width = SketchSizing.countMinWidth(0.001);
         int depth = SketchSizing.countMinDepth(0.01);
         out.printf(Locale.ROOT, "Count-Min, eps 0.001, delta 0.01: %,d x %d = %,d counters (%.1f KB at 4 bytes)"
                 + "   [sizing only: the sketch is not built yet]%n", width, depth, (long) width * depth,
                 width * depth * 4 / 1024.0);
-        int registers = SketchSizing.hyperLogLogRegisters(14);
-        out.printf(Locale.ROOT, "HyperLogLog, p = 14: %,d registers (%d KB), %.2f%% relative standard error"
-                + "   [sizing only: the sketch is not built yet]%n", registers, registers / 1024,
-                100 * SketchSizing.hyperLogLogRelativeStandardError(14));
     }
 
     private static void addMembers(MembershipFilter filter, int from, int to) {

@@ -72,7 +72,7 @@ public final class Main {
 
     private static void printUsage(PrintStream out) {
         out.println("usage: mapsketch <verb>");
-        out.println("  demo                     Bloom filters on real files, measured next to their formulas");
+        out.println("  demo                     Bloom filters and HyperLogLog on real files, measured next to their formulas");
         out.println("  bf exists FILE ITEM...   1 or 0 per item: may the filter contain it (UTF-8 strings)");
         out.println("  help                     this text");
     }

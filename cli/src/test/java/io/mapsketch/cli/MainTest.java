@@ -48,6 +48,13 @@ class MainTest {
         assertTrue(text.contains("kept items found 5,000 of 5,000"), text);
         assertTrue(text.contains("user-17 visitor-17  ->  1 0"), text);
         assertTrue(text.contains("2,719 x 5 = 13,595 counters"), text);
+        Matcher distinct = Pattern.compile("p = 14 \\(16,384 bytes, 0.81% standard error\\): 200,000 distinct in"
+                + " 300,000 adds, estimate ([0-9,]+)").matcher(text);
+        assertTrue(distinct.find(), text);
+        assertEquals(200_000, Double.parseDouble(distinct.group(1).replace(",", "")), 3 * 0.0081 * 200_000);
+        Matcher union = Pattern.compile("union estimate ([0-9,]+) \\(truth 100,000\\)").matcher(text);
+        assertTrue(union.find(), text);
+        assertEquals(100_000, Double.parseDouble(union.group(1).replace(",", "")), 3 * 0.0081 * 100_000);
     }
 
     @Test
