@@ -34,6 +34,7 @@ public final class Main {
             return switch (verb) {
                 case "demo" -> new Demo(out).run();
                 case "bf" -> bloom(Arrays.copyOfRange(args, 1, args.length), out, err);
+                case "info" -> info(Arrays.copyOfRange(args, 1, args.length), out, err);
                 case "help", "--help", "-h" -> {
                     printUsage(out);
                     yield 0;
@@ -64,6 +65,15 @@ public final class Main {
         return 0;
     }
 
+    private static int info(String[] args, PrintStream out, PrintStream err) throws IOException {
+        boolean json = args.length == 2 && args[1].equals("--json");
+        if (args.length != 1 && !json) {
+            return usageError(err, "expected: info FILE [--json]");
+        }
+        Info.print(Path.of(args[0]), json, out);
+        return 0;
+    }
+
     private static int usageError(PrintStream err, String message) {
         err.println("mapsketch: " + message);
         printUsage(err);
@@ -74,6 +84,7 @@ public final class Main {
         out.println("usage: mapsketch <verb>");
         out.println("  demo                     Bloom filters and HyperLogLog on real files, measured next to their formulas");
         out.println("  bf exists FILE ITEM...   1 or 0 per item: may the filter contain it (UTF-8 strings)");
+        out.println("  info FILE [--json]       kind, parameters, counters, clean close, fill and error of a sketch");
         out.println("  help                     this text");
     }
 }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.engine.BlockedBloomFilter;
+import io.mapsketch.engine.BloomFilter;
+import io.mapsketch.engine.HyperLogLog;
 import io.mapsketch.memory.AccessMode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -66,6 +68,32 @@ class MainTest {
         }
         assertEquals(0, run("bf", "exists", file.toString(), "present", "absent"));
         assertEquals("1\n0", out().strip().replace("\r", ""));
+    }
+
+    @Test
+    void infoDescribesFiltersAndHyperLogLogs() throws IOException {
+        Path filter = dir.resolve("f.bloom");
+        try (BloomFilter bloom = BloomFilter.builder().expectedItems(10_000).falsePositiveRate(0.01).seed(9)
+                .create(filter, AccessMode.EXCLUSIVE)) {
+            bloom.add("a");
+        }
+        assertEquals(0, run("info", filter.toString()));
+        String text = out();
+        assertTrue(text.contains("kind:                    BLOOM"), text);
+        assertTrue(text.contains("hash seed:               9"), text);
+        assertTrue(text.contains("bits:                    95851"), text);
+        assertTrue(text.contains("items added:             1"), text);
+        assertTrue(text.contains("cleanly closed:          true"), text);
+        out.reset();
+        Path hll = dir.resolve("h.hll");
+        try (HyperLogLog sketch = HyperLogLog.builder().precision(12).create(hll, AccessMode.SHARED)) {
+            sketch.addAll(new long[] {1, 2, 3});
+        }
+        assertEquals(0, run("info", hll.toString(), "--json"));
+        String json = out().strip();
+        assertTrue(json.startsWith("{\"file\": ") && json.endsWith("}"), json);
+        assertTrue(json.contains("\"kind\": \"HYPERLOGLOG\", ") && json.contains("\"estimate\": 3, "), json);
+        assertTrue(json.contains("\"precision\": 12"), json);
     }
 
     @Test

@@ -51,7 +51,13 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
      * @throws IOException if the file cannot be written
      */
     public S create(Path file, AccessMode mode, CreateOption... options) throws IOException {
-        return wrap(SketchRegion.create(file, header(), mode, options));
+        SketchRegion region = SketchRegion.create(file, header(), mode, options);
+        try {
+            return wrap(region);
+        } catch (IOException | RuntimeException e) {
+            region.close();
+            throw e;
+        }
     }
 
     /**
@@ -66,7 +72,15 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
         SketchRegion region = SketchRegion.anonymous(header(), mode);
         try {
             return wrap(region);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            try {
+                region.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            if (e instanceof RuntimeException runtime) {
+                throw runtime;
+            }
             throw new IllegalStateException("a new sketch's own header was refused: " + e.getMessage(), e);
         }
     }
