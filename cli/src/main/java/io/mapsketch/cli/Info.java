@@ -62,7 +62,7 @@ final class Info {
         if (json) {
             out.println(toJson(facts));
         } else {
-            facts.forEach((name, value) -> out.printf(Locale.ROOT, "%-24s %s%n", name + ":", value));
+            facts.forEach((name, value) -> out.printf(Locale.ROOT, "%-29s %s%n", name + ":", value));
         }
     }
 

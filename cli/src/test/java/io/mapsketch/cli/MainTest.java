@@ -79,11 +79,11 @@ class MainTest {
         }
         assertEquals(0, run("info", filter.toString()));
         String text = out();
-        assertTrue(text.contains("kind:                    BLOOM"), text);
-        assertTrue(text.contains("hash seed:               9"), text);
-        assertTrue(text.contains("bits:                    95851"), text);
-        assertTrue(text.contains("items added:             1"), text);
-        assertTrue(text.contains("cleanly closed:          true"), text);
+        assertTrue(text.matches("(?s).*\nkind: +BLOOM\n.*"), text);
+        assertTrue(text.matches("(?s).*\nhash seed: +9\n.*"), text);
+        assertTrue(text.matches("(?s).*\nbits: +95851\n.*"), text);
+        assertTrue(text.matches("(?s).*\nitems added: +1\n.*"), text);
+        assertTrue(text.matches("(?s).*\ncleanly closed: +true\n.*"), text);
         out.reset();
         Path hll = dir.resolve("h.hll");
         try (HyperLogLog sketch = HyperLogLog.builder().precision(12).create(hll, AccessMode.SHARED)) {
