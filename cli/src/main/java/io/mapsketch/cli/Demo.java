@@ -2,6 +2,7 @@ package io.mapsketch.cli;
 
 import io.mapsketch.engine.BlockedBloomFilter;
 import io.mapsketch.engine.BloomFilter;
+import io.mapsketch.engine.CountMinSketch;
 import io.mapsketch.engine.CountingBloomFilter;
 import io.mapsketch.engine.HyperLogLog;
 import io.mapsketch.engine.MembershipFilter;
@@ -13,14 +14,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * {@code mapsketch demo}: builds the seed's Bloom filters and HyperLogLog sketches as real files in
- * a temporary directory and prints what was measured next to what the formulas say, then has a
+ * {@code mapsketch demo}: builds the seed's Bloom filters, Count-Min and HyperLogLog sketches as real
+ * files in a temporary directory and prints what was measured next to what the formulas say, then has a
  * second JVM open one of the files. Seeded: the same figures on every run.
  */
 final class Demo {
@@ -43,8 +46,8 @@ final class Demo {
         blockedBloom(dir.resolve("members.bbf"));
         countingBloom(dir.resolve("members.cbf"));
         secondJvm(classic);
+        countMin(dir.resolve("events.cms"));
         hyperLogLog(dir);
-        sizingOfWhatComesNext();
         out.println();
         out.println("files:");
         try (Stream<Path> files = Files.list(dir)) {
@@ -182,12 +185,56 @@ final class Demo {
         }
     }
 
-    private void sizingOfWhatComesNext() {
-        int width = SketchSizing.countMinWidth(0.001);
-        int depth = SketchSizing.countMinDepth(0.01);
-        out.printf(Locale.ROOT, "Count-Min, eps 0.001, delta 0.01: %,d x %d = %,d counters (%.1f KB at 4 bytes)"
-                + "   [sizing only: the sketch is not built yet]%n", width, depth, (long) width * depth,
-                width * depth * 4 / 1024.0);
+    /** 50,000 events over 10,000 keys, Zipf with exponent 1, seeded: the seed's frequency demo. */
+    private void countMin(Path file) throws IOException {
+        int keys = 10_000;
+        int events = 50_000;
+        double[] cumulative = new double[keys];
+        double total = 0;
+        for (int rank = 1; rank <= keys; rank++) {
+            total += 1.0 / rank;
+            cumulative[rank - 1] = total;
+        }
+        long[] truth = new long[keys];
+        SplittableRandom random = new SplittableRandom(2026);
+        try (CountMinSketch sketch = CountMinSketch.builder().epsilon(0.001).delta(0.01)
+                .create(file, AccessMode.EXCLUSIVE)) {
+            for (int e = 0; e < events; e++) {
+                int index = Arrays.binarySearch(cumulative, random.nextDouble() * total);
+                int rank = index >= 0 ? index : -index - 1;
+                truth[rank]++;
+                sketch.add("item-" + (rank + 1));
+            }
+            long maxOver = 0;
+            long sumOver = 0;
+            int seen = 0;
+            int beyondBound = 0;
+            Integer[] bySketch = new Integer[keys];
+            long[] estimates = new long[keys];
+            for (int rank = 0; rank < keys; rank++) {
+                bySketch[rank] = rank;
+                estimates[rank] = sketch.estimate("item-" + (rank + 1));
+                if (truth[rank] > 0) {
+                    long over = estimates[rank] - truth[rank];
+                    maxOver = Math.max(maxOver, over);
+                    sumOver += over;
+                    seen++;
+                    beyondBound += over > sketch.errorBound() ? 1 : 0;
+                }
+            }
+            Arrays.sort(bySketch, (a, b) -> Long.compare(estimates[b], estimates[a]));
+            out.printf(Locale.ROOT, "Count-Min, eps 0.001, delta 0.01: %,d x %d counters (%,d bytes)   [w = ceil(e/eps),"
+                    + " d = ceil(ln 1/delta)]%n", sketch.width(), sketch.depth(), sketch.memoryBytes());
+            out.printf(Locale.ROOT, "  %,d Zipf events over %,d keys (%,d seen): bound eps x N = %d; overestimate max %d,"
+                    + " mean %.2f; keys beyond the bound %d (at most %.0f%% may be)%n", events, keys, seen,
+                    sketch.errorBound(), maxOver, (double) sumOver / seen, beyondBound, 100 * sketch.delta());
+            StringBuilder top = new StringBuilder();
+            for (int i = 0; i < 5; i++) {
+                int rank = bySketch[i];
+                top.append(String.format(Locale.ROOT, "  item-%d %d (exact %d)", rank + 1, estimates[rank], truth[rank]));
+            }
+            out.println("  top 5 by sketch:" + top);
+        }
     }
 
     private static void addMembers(MembershipFilter filter, int from, int to) {

@@ -82,7 +82,7 @@ public final class Main {
 
     private static void printUsage(PrintStream out) {
         out.println("usage: mapsketch <verb>");
-        out.println("  demo                     Bloom filters and HyperLogLog on real files, measured next to their formulas");
+        out.println("  demo                     Bloom, Count-Min and HyperLogLog on real files, measured against formulas");
         out.println("  bf exists FILE ITEM...   1 or 0 per item: may the filter contain it (UTF-8 strings)");
         out.println("  info FILE [--json]       kind, parameters, counters, clean close, fill and error of a sketch");
         out.println("  help                     this text");

@@ -49,7 +49,10 @@ class MainTest {
         assertTrue(text.contains("10.1 bits per item"), text);
         assertTrue(text.contains("kept items found 5,000 of 5,000"), text);
         assertTrue(text.contains("user-17 visitor-17  ->  1 0"), text);
-        assertTrue(text.contains("2,719 x 5 = 13,595 counters"), text);
+        assertTrue(text.contains("Count-Min, eps 0.001, delta 0.01: 2,719 x 5 counters"), text);
+        assertTrue(text.contains("bound eps x N = 50;"), text);
+        assertTrue(text.contains("keys beyond the bound 0"), text);
+        assertTrue(text.contains("top 5 by sketch:  item-1 "), text);
         Matcher distinct = Pattern.compile("p = 14 \\(16,384 bytes, 0.81% standard error\\): 200,000 distinct in"
                 + " 300,000 adds, estimate ([0-9,]+)").matcher(text);
         assertTrue(distinct.find(), text);
