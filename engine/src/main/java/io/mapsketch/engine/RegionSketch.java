@@ -16,12 +16,17 @@ import java.util.Optional;
  */
 abstract class RegionSketch implements Sketch {
 
+    /** How many items an exclusive writer counts before publishing them to the file's header. */
+    static final int PUBLISH_EVERY = 4096;
+
     final SketchRegion region;
     final AtomicSegment payload;
     final KeyHasher hasher;
     /** Updates must be hardware atomics: other writers may update the same words concurrently. */
     final boolean sharedWriters;
     final boolean readOnly;
+    /** Items counted by the exclusive writer and not yet published to the file (see countItems). */
+    private long pendingItems;
 
     RegionSketch(SketchRegion region) {
         this.region = region;
@@ -51,9 +56,13 @@ abstract class RegionSketch implements Sketch {
         return region.header().hashSeed();
     }
 
+    /**
+     * Returns the items added: the file's count plus what this {@code EXCLUSIVE} writer has not
+     * published to it yet, so the writer's own view is exact.
+     */
     @Override
     public long itemsAdded() {
-        return region.itemsAdded();
+        return region.itemsAdded() + pendingItems;
     }
 
     @Override
@@ -63,6 +72,7 @@ abstract class RegionSketch implements Sketch {
 
     @Override
     public void force() {
+        publishItems();
         region.force();
     }
 
@@ -73,6 +83,9 @@ abstract class RegionSketch implements Sketch {
 
     @Override
     public void close() throws IOException {
+        if (!region.isClosed()) {
+            publishItems();
+        }
         region.close();
     }
 
@@ -92,8 +105,38 @@ abstract class RegionSketch implements Sketch {
         }
     }
 
+    /**
+     * Counts items added (negative: removed). Shared writers add to the file's counter atomically at
+     * once. The exclusive writer, alone by contract, keeps a plain running count and publishes it
+     * every {@value #PUBLISH_EVERY} items and on {@link #force()} and {@link #close()}: an atomic or
+     * even a store to the header line per single-key add cost more than the add itself.
+     */
     final void countItems(long items) {
-        region.addItems(items);
+        if (sharedWriters) {
+            if (items >= 0) {
+                region.addItems(items);
+            } else {
+                region.removeItems(-items);
+            }
+            return;
+        }
+        pendingItems += items;
+        if (pendingItems >= PUBLISH_EVERY || pendingItems <= -PUBLISH_EVERY) {
+            publishItems();
+        }
+    }
+
+    private void publishItems() {
+        long pending = pendingItems;
+        if (pending == 0) {
+            return;
+        }
+        pendingItems = 0;
+        if (pending > 0) {
+            region.addItems(pending);
+        } else {
+            region.removeItems(-pending);
+        }
     }
 
     /**

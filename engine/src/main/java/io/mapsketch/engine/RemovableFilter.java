@@ -89,6 +89,6 @@ public abstract sealed class RemovableFilter extends MembershipFilter permits Co
     private void removeCounted(long hash) {
         requireWritable();
         removeHash(hash);
-        region.removeItems(1);
+        countItems(-1);
     }
 }
