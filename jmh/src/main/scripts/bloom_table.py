@@ -11,7 +11,7 @@ later file replacing an earlier one's row. Ratios compare rows of the same metho
 verdicts.
 """
 import argparse
-import json
+import jmh_results
 import re
 
 IMPLS = ["mapsketch-blocked", "mapsketch-blocked-shared", "mapsketch-classic", "mapsketch-classic-shared",
@@ -23,17 +23,7 @@ CLASSIC = ["mapsketch-classic", "mapsketch-classic-shared"]
 
 
 def load(paths):
-    rows = {}
-    for path in paths:
-        with open(path) as f:
-            for r in json.load(f):
-                method = r["benchmark"].rsplit(".", 1)[1]
-                key = (method, int(r["params"]["items"]), r["params"]["impl"])
-                m = r["primaryMetric"]
-                if m["scoreUnit"] != "ops/s":
-                    raise SystemExit(f"{path}: unit {m['scoreUnit']}, expected ops/s")
-                rows[key] = (m["score"], m["scoreError"])
-    return rows
+    return jmh_results.load(paths, "items")
 
 
 def items_label(items):

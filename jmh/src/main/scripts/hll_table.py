@@ -11,7 +11,7 @@ HyperLogLog and UltraLogLog), "vs hash4j" by the faster of hash4j's two sketches
 DataSketches' HLL_8. --rows-only omits the target verdicts.
 """
 import argparse
-import json
+import jmh_results
 
 OURS = ["mapsketch", "mapsketch-shared"]
 PEERS = ["datasketches-hll8", "datasketches-hll4", "hash4j-hll", "hash4j-ull"]
@@ -22,17 +22,7 @@ UNITS = {"add": "keys/s", "addAll": "keys/s", "estimate": "estimates/s", "merge"
 
 
 def load(paths):
-    rows = {}
-    for path in paths:
-        with open(path) as f:
-            for r in json.load(f):
-                method = r["benchmark"].rsplit(".", 1)[1]
-                key = (method, int(r["params"]["precision"]), r["params"]["impl"])
-                m = r["primaryMetric"]
-                if m["scoreUnit"] != "ops/s":
-                    raise SystemExit(f"{path}: unit {m['scoreUnit']}, expected ops/s")
-                rows[key] = (m["score"], m["scoreError"])
-    return rows
+    return jmh_results.load(paths, "precision")
 
 
 def rate(value):
