@@ -1,6 +1,5 @@
 package io.mapsketch.engine;
 
-import io.mapsketch.kernels.CounterKernels;
 import io.mapsketch.kernels.HashKernels;
 import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.CorruptSketchFileException;
@@ -79,9 +78,7 @@ public final class CountMinSketch extends RegionSketch {
     private final boolean conservative;
     private final double epsilon;
     private final double delta;
-    private final long rowStride;
-    /** The largest counter value, unsigned: 2^32 - 1 or 2^64 - 1 (-1L). */
-    private final long counterMax;
+    private final CounterMatrix counters;
 
     private CountMinSketch(SketchRegion region, int width, int depth, int counterBytes, boolean conservative,
             double epsilon, double delta) {
@@ -92,8 +89,7 @@ public final class CountMinSketch extends RegionSketch {
         this.conservative = conservative;
         this.epsilon = epsilon;
         this.delta = delta;
-        this.rowStride = rowStride(width, counterBytes);
-        this.counterMax = counterBytes == Integer.BYTES ? MAX_32 : -1L;
+        this.counters = new CounterMatrix(payload, width, depth, counterBytes, sharedWriters);
     }
 
     /**
@@ -149,13 +145,9 @@ public final class CountMinSketch extends RegionSketch {
         return new CorruptSketchFileException(region.file().orElse(null), message);
     }
 
-    static long rowStride(int width, int counterBytes) {
-        long bytes = (long) width * counterBytes;
-        return (bytes + 63) & -64L;
-    }
 
     static long payloadBytes(int width, int depth, int counterBytes) {
-        return depth * rowStride(width, counterBytes);
+        return depth * CounterMatrix.rowStride(width, counterBytes);
     }
 
     // ---------------------------------------------------------------- adds
@@ -353,9 +345,9 @@ public final class CountMinSketch extends RegionSketch {
         long y = DoubleHashing.step(hash);
         long min = -1L;
         for (int row = 0; row < depth; row++) {
-            long offset = offset(row, x);
-            long updated = sharedWriters ? addShared(offset, count) : addPlain(offset, count);
-            min = unsignedMin(min, updated);
+            long offset = counters.offset(row, x);
+            long updated = counters.add(offset, count);
+            min = CounterMatrix.unsignedMin(min, updated);
             x += y;
             y += row;
         }
@@ -364,13 +356,13 @@ public final class CountMinSketch extends RegionSketch {
 
     private long conservativeExclusive(long hash, long count) {
         long min = estimateRaw(hash);
-        long target = saturatingAdd(min, count);
+        long target = counters.saturatingAdd(min, count);
         long x = hash;
         long y = DoubleHashing.step(hash);
         for (int row = 0; row < depth; row++) {
-            long offset = offset(row, x);
-            if (Long.compareUnsigned(load(offset), target) < 0) {
-                store(offset, target);
+            long offset = counters.offset(row, x);
+            if (Long.compareUnsigned(counters.load(offset), target) < 0) {
+                counters.store(offset, target);
             }
             x += y;
             y += row;
@@ -391,21 +383,21 @@ public final class CountMinSketch extends RegionSketch {
             long y = step;
             long min = -1L;
             for (int row = 0; row < depth; row++) {
-                long offset = offset(row, x);
-                long value = load(offset);
+                long offset = counters.offset(row, x);
+                long value = counters.load(offset);
                 scratch[2 * row] = offset;
                 scratch[2 * row + 1] = value;
-                min = unsignedMin(min, value);
+                min = CounterMatrix.unsignedMin(min, value);
                 x += y;
                 y += row;
             }
-            long target = saturatingAdd(min, count);
+            long target = counters.saturatingAdd(min, count);
             for (int row = 0; row < depth; row++) {
                 long offset = scratch[2 * row];
                 long seen = scratch[2 * row + 1];
                 boolean unchanged = Long.compareUnsigned(seen, target) < 0
-                        ? compareAndSet(offset, seen, target)
-                        : load(offset) == seen;
+                        ? counters.compareAndSet(offset, seen, target)
+                        : counters.load(offset) == seen;
                 if (!unchanged) {
                     continue retry;
                 }
@@ -423,67 +415,14 @@ public final class CountMinSketch extends RegionSketch {
         return scratch;
     }
 
-    private long addPlain(long offset, long count) {
-        long updated = saturatingAdd(load(offset), count);
-        store(offset, updated);
-        return updated;
-    }
 
-    /** Saturating add by compare-and-set: exact under any interleaving, never wraps. */
-    private long addShared(long offset, long count) {
-        long current = load(offset);
-        while (true) {
-            long updated = saturatingAdd(current, count);
-            if (updated == current || compareAndSet(offset, current, updated)) {
-                return updated;
-            }
-            current = loadAcquire(offset);
-        }
-    }
 
-    // ---------------------------------------------------------------- counters
 
-    private long offset(int row, long x) {
-        return row * rowStride + DoubleHashing.reduce(x, width) * counterBytes;
-    }
 
-    /** Reads a counter as an unsigned value in a long. */
-    private long load(long offset) {
-        return counterBytes == Integer.BYTES ? Integer.toUnsignedLong(payload.getInt(offset)) : payload.getLong(offset);
-    }
 
-    private long loadAcquire(long offset) {
-        return counterBytes == Integer.BYTES
-                ? Integer.toUnsignedLong(payload.getIntAcquire(offset))
-                : payload.getLongAcquire(offset);
-    }
 
-    private void store(long offset, long value) {
-        if (counterBytes == Integer.BYTES) {
-            payload.putInt(offset, (int) value);
-        } else {
-            payload.putLong(offset, value);
-        }
-    }
 
-    private boolean compareAndSet(long offset, long expected, long value) {
-        return counterBytes == Integer.BYTES
-                ? payload.compareAndSetInt(offset, (int) expected, (int) value)
-                : payload.compareAndSetLong(offset, expected, value);
-    }
 
-    /** {@code min(value + amount, counterMax)}, both read as unsigned; never wraps. */
-    private long saturatingAdd(long value, long amount) {
-        long sum = value + amount;
-        if (Long.compareUnsigned(sum, value) < 0 || Long.compareUnsigned(sum, counterMax) > 0) {
-            return counterMax;
-        }
-        return sum;
-    }
-
-    private static long unsignedMin(long a, long b) {
-        return Long.compareUnsigned(a, b) <= 0 ? a : b;
-    }
 
     private long cap(long unsignedValue) {
         long max = maxEstimate();
@@ -496,7 +435,7 @@ public final class CountMinSketch extends RegionSketch {
         long y = DoubleHashing.step(hash);
         long min = -1L;
         for (int row = 0; row < depth; row++) {
-            min = unsignedMin(min, load(offset(row, x)));
+            min = CounterMatrix.unsignedMin(min, counters.load(counters.offset(row, x)));
             x += y;
             y += row;
         }
@@ -510,9 +449,7 @@ public final class CountMinSketch extends RegionSketch {
 
     /** Reads counter {@code column} of {@code row}, unsigned; for tests and the file format. */
     long counter(int row, long column) {
-        Objects.checkIndex(row, depth);
-        Objects.checkIndex(column, width);
-        return load(row * rowStride + column * counterBytes);
+        return counters.counter(row, column);
     }
 
     // ---------------------------------------------------------------- estimates
@@ -719,23 +656,7 @@ public final class CountMinSketch extends RegionSketch {
         long weight = other.totalWeight();
         requireWeightRoom(weight, "the other sketch's total weight");
         long items = other.itemsAdded();
-        long counters = region.header().payloadLength() / counterBytes;
-        MemorySegment mine = payload.segment();
-        MemorySegment theirs = other.payload.segment();
-        if (!sharedWriters) {
-            if (counterBytes == Integer.BYTES) {
-                CounterKernels.addSaturatingUnsignedInts(mine, 0, theirs, 0, counters);
-            } else {
-                CounterKernels.addSaturatingUnsignedLongs(mine, 0, theirs, 0, counters);
-            }
-        } else {
-            for (long offset = 0; offset < counters * counterBytes; offset += counterBytes) {
-                long value = other.load(offset);
-                if (value != 0) {
-                    addShared(offset, value);
-                }
-            }
-        }
+        counters.addAll(other.counters);
         countItems(items);
         region.addWeight(weight);
     }
