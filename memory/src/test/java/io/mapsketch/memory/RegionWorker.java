@@ -15,6 +15,11 @@ import java.nio.file.Path;
  *   <li>{@code churn FILE N}: says {@code ready}, waits for a line on standard input, then N times
  *       opens the file SHARED, checks that the live line counts at least one writer, and closes
  *       it; says {@code done}.</li>
+ *   <li>{@code lock-hold FILE}: opens SHARED, takes the {@link RegionLock} at {@link #LOCK}, says
+ *       {@code locked PID} and sleeps until killed.</li>
+ *   <li>{@code lock-count FILE N}: opens SHARED, says {@code ready}, waits for the parent's go
+ *       word, then N times takes the lock, increments the plain word at {@link #LOCKED_COUNT} with
+ *       a separate load and store, and releases; says {@code done}.</li>
  * </ul>
  */
 public final class RegionWorker {
@@ -25,6 +30,8 @@ public final class RegionWorker {
     static final long GO = 24;
     static final long OR_WORDS = 64;
     static final int OR_WORD_COUNT = 64;
+    static final long LOCK = 1024;
+    static final long LOCKED_COUNT = 1032;
 
     private RegionWorker() {
     }
@@ -62,6 +69,13 @@ public final class RegionWorker {
                 }
                 System.out.println("done");
             }
+            case "lock-hold" -> {
+                SketchRegion region = SketchRegion.open(file, AccessMode.SHARED);
+                new RegionLock(region.payload(), LOCK).lock();
+                System.out.println("locked " + ProcessHandle.current().pid());
+                Thread.sleep(Long.MAX_VALUE);
+            }
+            case "lock-count" -> lockCount(file, Integer.parseInt(args[2]));
             default -> throw new IllegalArgumentException("unknown command " + args[0]);
         }
     }
@@ -84,6 +98,23 @@ public final class RegionWorker {
                 } while (!words.compareAndSetLong(CAS_LONG, seen, seen + 1));
             }
             region.addItems(iterations);
+            System.out.println("done");
+        }
+    }
+
+    private static void lockCount(Path file, int iterations) throws Exception {
+        try (SketchRegion region = SketchRegion.open(file, AccessMode.SHARED)) {
+            AtomicSegment words = region.payload();
+            RegionLock lock = new RegionLock(words, LOCK);
+            System.out.println("ready");
+            while (words.getLongAcquire(GO) == 0) {
+                Thread.onSpinWait();
+            }
+            for (int i = 0; i < iterations; i++) {
+                lock.lock();
+                words.putLong(LOCKED_COUNT, words.getLong(LOCKED_COUNT) + 1);
+                lock.unlock();
+            }
             System.out.println("done");
         }
     }
