@@ -40,21 +40,34 @@ final class KeyHasher {
     }
 
     long hash(CharSequence key) {
-        byte[] scratch = scratch(Utf8.maxEncodedLength(key.length()));
-        int length = Utf8.encode(key, scratch);
-        return HashKernels.xxh3Bytes(seed, MemorySegment.ofArray(scratch), 0, length);
+        MemorySegment bytes = utf8(key);
+        return HashKernels.xxh3Bytes(seed, bytes, 0, bytes.byteSize());
     }
 
     long hash(DirectBuffer key, int index, int length) {
+        return HashKernels.xxh3Bytes(seed, bytes(key, index, length), 0, length);
+    }
+
+    /** The UTF-8 bytes of {@code key}, in this thread's scratch array: valid until the thread's next key. */
+    static MemorySegment utf8(CharSequence key) {
+        byte[] scratch = scratch(Utf8.maxEncodedLength(key.length()));
+        int length = Utf8.encode(key, scratch);
+        return MemorySegment.ofArray(scratch).asSlice(0, length);
+    }
+
+    /**
+     * The bytes of a buffer range: a view of its array when it wraps one, otherwise a copy in this
+     * thread's scratch array, valid until the thread's next key.
+     */
+    static MemorySegment bytes(DirectBuffer key, int index, int length) {
         key.boundsCheck(index, length);
         byte[] array = key.byteArray();
         if (array != null) {
-            long start = (long) key.wrapAdjustment() + index;
-            return HashKernels.xxh3Bytes(seed, MemorySegment.ofArray(array), start, length);
+            return MemorySegment.ofArray(array).asSlice((long) key.wrapAdjustment() + index, length);
         }
         byte[] scratch = scratch(length);
         key.getBytes(index, scratch, 0, length);
-        return HashKernels.xxh3Bytes(seed, MemorySegment.ofArray(scratch), 0, length);
+        return MemorySegment.ofArray(scratch).asSlice(0, length);
     }
 
     private static byte[] scratch(int capacity) {

@@ -318,7 +318,7 @@ class CountMinSketchTest {
     void headerParametersThatDisagreeAreRefusedAsCorrupt() throws IOException {
         long eps = Double.doubleToLongBits(0.01);
         long delta = Double.doubleToLongBits(0.05);
-        long good = CountMinSketch.payloadBytes(272, 3, 4);
+        long good = 3 * CounterMatrix.rowStride(272, 4);
         assertEquals("header parameter 'width' (index 0) is 0, expected a value in [1, 2147483647]",
                 corruptMessage(new long[] {0, 3, 4, 0, eps, delta}, good));
         assertEquals("header parameter 'depth' (index 1) is 746, expected a value in [1, 745]",

@@ -1,0 +1,606 @@
+package io.mapsketch.engine;
+
+import io.mapsketch.kernels.HashKernels;
+import io.mapsketch.memory.SketchRegion;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+import org.agrona.DirectBuffer;
+
+/**
+ * The Count-Min mechanics shared by {@link CountMinSketch} and {@link TopK} (a Count-Min sketch
+ * that also keeps its heaviest keys): "how often does X occur?" in {@code d} rows of {@code w} unsigned counters,
+ * sized from the question's terms: {@code w = ceil(e / epsilon)}, {@code d = ceil(ln(1 / delta))}.
+ * Epsilon 0.001 and delta 0.01 give 2,719 x 5 = 13,595 counters, 54,400 bytes with 32-bit counters
+ * (each row padded to a 64-byte line). The key's 64-bit hash picks one counter per row by enhanced
+ * double hashing ({@link DoubleHashing}); the layout is drawn in {@code docs/file-format.md}.
+ *
+ * <p>Error direction: overcount only. {@link #estimate(long)} is the minimum of the key's d
+ * counters: never below the true count of the key (unless {@link #isSaturated(long) saturated}),
+ * and above it by at most {@link #errorBound()} = {@code ceil(epsilon N)} with probability at
+ * least {@code 1 - delta}, where N = {@link #totalWeight()} is the sum of all counts added.
+ *
+ * <p>Counters are unsigned 32-bit or 64-bit integers, chosen at creation. They saturate, never
+ * wrap: a counter that would pass the largest value ({@code 2^32 - 1}, or {@code 2^64 - 1}) stays
+ * there. Estimates are returned as a {@code long}, at most {@link #maxEstimate()} ({@code 2^32 - 1},
+ * or {@code 2^63 - 1}); an estimate at that value is saturated, the one case in which it may be
+ * below the truth, and {@link #isSaturated(long)} says so. N itself is refused past {@code 2^63 - 1}.
+ *
+ * <p>Conservative update (a builder option) raises only the counters below {@code estimate + count},
+ * to that value, instead of adding to all d: estimates are never below the truth and overestimate
+ * less, often much less on skewed streams. What it gives up: sketches no longer add up exactly
+ * (the sketch of two streams is not the sum of their sketches), so a merge of conservative sketches
+ * is still never below the truth but is bounded only by the plain sketch's {@code ceil(epsilon N)};
+ * and concurrent conservative updates are not bit-identical to a sequential run (see below).
+ *
+ * <p>Concurrency: in {@code SHARED} mode a plain update adds to each counter with a saturating
+ * compare-and-set, so any number of threads and processes adding at once leave the counters
+ * exactly as sequential adds would (saturating addition is commutative). A conservative update in
+ * {@code SHARED} mode is optimistic: it reads the key's d counters, then raises each one with a
+ * compare-and-set from the value it read (or confirms it unchanged), and starts again from fresh
+ * reads if any of them changed in between. A completed update therefore acted on counters that no
+ * other writer changed between its reads and its writes, so no concurrent update of the same key is
+ * lost and estimates are never below the truth; raises made by a pass that then restarted can leave
+ * counters higher, so the result is not bit-identical to a sequential run. (Raising to
+ * {@code estimate-before + count} without the restart is not enough: two writers that read the same
+ * estimate would both raise to it plus their count, and one count would be lost.) The {@code EXCLUSIVE} writer updates with plain loads
+ * and stores, and merges with the SIMD saturating-sum kernel. Readers may estimate while writers
+ * add: each counter is read once, at some value it held during the call.
+ *
+ * <p>Cost: an add or estimate is one hash and d counter accesses, one cache miss per row on a
+ * large sketch; a {@code SHARED} add is d compare-and-sets. Batch adds of {@code long} keys hash
+ * with the SIMD kernel. A merge is one pass over both payloads.
+ */
+public abstract sealed class FrequencySketch extends RegionSketch permits CountMinSketch, TopK {
+
+    /** The largest depth: {@code ceil(ln(1 / delta))} for the smallest positive double delta. */
+    public static final int MAX_DEPTH = 745;
+
+    private static final int BATCH = 512;
+    private static final long MAX_32 = 0xFFFF_FFFFL;
+    private static final ThreadLocal<long[]> HASHES = ThreadLocal.withInitial(() -> new long[BATCH]);
+    private static final ThreadLocal<long[]> SCRATCH = ThreadLocal.withInitial(() -> new long[2 * 8]);
+
+    private final int width;
+    private final int depth;
+    private final int counterBytes;
+    private final boolean conservative;
+    private final double epsilon;
+    private final double delta;
+    private final CounterMatrix counters;
+
+    FrequencySketch(SketchRegion region, CountMinParameters shape) {
+        super(region);
+        this.width = shape.width();
+        this.depth = shape.depth();
+        this.counterBytes = shape.counterBytes();
+        this.conservative = shape.conservative();
+        this.epsilon = shape.epsilon();
+        this.delta = shape.delta();
+        this.counters = new CounterMatrix(payload, width, depth, counterBytes, sharedWriters);
+    }
+
+    // ---------------------------------------------------------------- adds
+
+    /**
+     * Adds one occurrence of a key ({@code count} 1).
+     *
+     * @param key the key, hashed as its eight little-endian bytes
+     * @return the key's estimate right after this add, as seen by this writer (see {@link #add(long, long)})
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public long add(long key) {
+        return add(key, 1);
+    }
+
+    /**
+     * Adds {@code count} occurrences of a key. Cost: one hash and d counter updates (d
+     * compare-and-sets in {@code SHARED} mode) and one update of the live total N.
+     *
+     * @param key the key, hashed as its eight little-endian bytes
+     * @param count occurrences, in [1, 2^63 - 1]
+     * @return the key's estimate right after this add as this writer's updates left it: at least
+     *     the truth (unless saturated); concurrent adds may since have raised it
+     * @throws IllegalArgumentException if {@code count} is out of range or would take N past 2^63 - 1
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public long add(long key, long count) {
+        long hash = hasher.hash(key);
+        long estimate = addCounted(hash, count);
+        offer(hash, estimate, key);
+        return estimate;
+    }
+
+    /**
+     * Adds one occurrence of the bytes {@code key[offset, offset + length)}.
+     *
+     * @param key the array
+     * @param offset first byte
+     * @param length number of bytes
+     * @return the key's estimate right after this add
+     * @throws IndexOutOfBoundsException if the range is outside the array
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public long add(byte[] key, int offset, int length) {
+        return add(key, offset, length, 1);
+    }
+
+    /**
+     * Adds {@code count} occurrences of the bytes {@code key[offset, offset + length)}.
+     *
+     * @param key the array
+     * @param offset first byte
+     * @param length number of bytes
+     * @param count occurrences, in [1, 2^63 - 1]
+     * @return the key's estimate right after this add
+     * @throws IllegalArgumentException if {@code count} is out of range
+     * @throws IndexOutOfBoundsException if the range is outside the array
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public long add(byte[] key, int offset, int length, long count) {
+        return addBytes(MemorySegment.ofArray(key), offset, length, count);
+    }
+
+    /**
+     * Adds one occurrence of a string, by its UTF-8 bytes.
+     *
+     * @param key the characters
+     * @return the key's estimate right after this add
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public long add(CharSequence key) {
+        return add(key, 1);
+    }
+
+    /**
+     * Adds {@code count} occurrences of a string, by its UTF-8 bytes.
+     *
+     * @param key the characters
+     * @param count occurrences, in [1, 2^63 - 1]
+     * @return the key's estimate right after this add
+     * @throws IllegalArgumentException if {@code count} is out of range
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public long add(CharSequence key, long count) {
+        MemorySegment utf8 = KeyHasher.utf8(key);
+        return addBytes(utf8, 0, utf8.byteSize(), count);
+    }
+
+    /**
+     * Adds one occurrence of the bytes of a segment slice.
+     *
+     * @param key the segment
+     * @param offset first byte
+     * @param length number of bytes
+     * @return the key's estimate right after this add
+     * @throws IndexOutOfBoundsException if the range is outside the segment
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public long add(MemorySegment key, long offset, long length) {
+        return add(key, offset, length, 1);
+    }
+
+    /**
+     * Adds {@code count} occurrences of the bytes of a segment slice.
+     *
+     * @param key the segment
+     * @param offset first byte
+     * @param length number of bytes
+     * @param count occurrences, in [1, 2^63 - 1]
+     * @return the key's estimate right after this add
+     * @throws IllegalArgumentException if {@code count} is out of range
+     * @throws IndexOutOfBoundsException if the range is outside the segment
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public long add(MemorySegment key, long offset, long length, long count) {
+        return addBytes(key, offset, length, count);
+    }
+
+    /**
+     * Adds one occurrence of the bytes of an Agrona buffer range.
+     *
+     * @param key the buffer
+     * @param index first byte
+     * @param length number of bytes
+     * @return the key's estimate right after this add
+     * @throws IndexOutOfBoundsException if the range is outside the buffer
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public long add(DirectBuffer key, int index, int length) {
+        return add(key, index, length, 1);
+    }
+
+    /**
+     * Adds {@code count} occurrences of the bytes of an Agrona buffer range.
+     *
+     * @param key the buffer
+     * @param index first byte
+     * @param length number of bytes
+     * @param count occurrences, in [1, 2^63 - 1]
+     * @return the key's estimate right after this add
+     * @throws IllegalArgumentException if {@code count} is out of range
+     * @throws IndexOutOfBoundsException if the range is outside the buffer
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public long add(DirectBuffer key, int index, int length, long count) {
+        MemorySegment bytes = KeyHasher.bytes(key, index, length);
+        return addBytes(bytes, 0, bytes.byteSize(), count);
+    }
+
+    /**
+     * Adds one occurrence of every key of an array, as {@link #add(long)} would one by one; the
+     * items counter and N are updated once. Cost: the keys are hashed with the SIMD kernel in
+     * batches of {@value #BATCH}, then each costs d counter updates.
+     *
+     * @param keys the keys
+     * @throws IllegalArgumentException if the keys would take N past 2^63 - 1
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public void addAll(long[] keys) {
+        requireWritable();
+        requireWeightRoom(keys.length, "keys.length");
+        long[] hashes = HASHES.get();
+        for (int from = 0; from < keys.length; from += BATCH) {
+            int n = Math.min(BATCH, keys.length - from);
+            HashKernels.xxh3(hasher.seed(), keys, from, hashes, 0, n);
+            for (int i = 0; i < n; i++) {
+                offer(hashes[i], addHash(hashes[i], 1), keys[from + i]);
+            }
+        }
+        countItems(keys.length);
+        region.addWeight(keys.length);
+    }
+
+    private long addBytes(MemorySegment key, long offset, long length, long count) {
+        Objects.checkFromIndexSize(offset, length, key.byteSize());
+        checkKeyLength(length);
+        long hash = hasher.hash(key, offset, length);
+        long estimate = addCounted(hash, count);
+        offer(hash, estimate, key, offset, length);
+        return estimate;
+    }
+
+    /** Refuses a key before anything changes; a Top-K sketch refuses keys longer than it can store. */
+    void checkKeyLength(long length) {
+    }
+
+    /** Called after each add of a {@code long} key with its estimate; a Top-K sketch considers it as a candidate. */
+    void offer(long hash, long estimate, long key) {
+    }
+
+    /** Called after each add of a key of bytes with its estimate; a Top-K sketch considers it as a candidate. */
+    void offer(long hash, long estimate, MemorySegment key, long offset, long length) {
+    }
+
+    private long addCounted(long hash, long count) {
+        requireWritable();
+        if (count < 1) {
+            throw new IllegalArgumentException("count = " + count + ", must be in [1, " + Long.MAX_VALUE + "]");
+        }
+        requireWeightRoom(count, "count");
+        long estimate = addHash(hash, count);
+        countItems(1);
+        region.addWeight(count);
+        return estimate;
+    }
+
+    private void requireWeightRoom(long weight, String name) {
+        long total = region.totalWeight();
+        if (weight > Long.MAX_VALUE - total) {
+            throw new IllegalArgumentException(name + " = " + weight + " would take the total weight N = " + total
+                    + " past 2^63 - 1 = " + Long.MAX_VALUE);
+        }
+    }
+
+    /** Adds {@code count} to the key of this hash; returns its estimate afterwards (capped). */
+    long addHash(long hash, long count) {
+        if (conservative) {
+            return sharedWriters ? conservativeShared(hash, count) : conservativeExclusive(hash, count);
+        }
+        long x = hash;
+        long y = DoubleHashing.step(hash);
+        long min = -1L;
+        for (int row = 0; row < depth; row++) {
+            long offset = counters.offset(row, x);
+            long updated = counters.add(offset, count);
+            min = CounterMatrix.unsignedMin(min, updated);
+            x += y;
+            y += row;
+        }
+        return cap(min);
+    }
+
+    private long conservativeExclusive(long hash, long count) {
+        long min = estimateRaw(hash);
+        long target = counters.saturatingAdd(min, count);
+        long x = hash;
+        long y = DoubleHashing.step(hash);
+        for (int row = 0; row < depth; row++) {
+            long offset = counters.offset(row, x);
+            if (Long.compareUnsigned(counters.load(offset), target) < 0) {
+                counters.store(offset, target);
+            }
+            x += y;
+            y += row;
+        }
+        return cap(target);
+    }
+
+    /**
+     * Optimistic conservative update: snapshot the d counters, then raise each from the value read
+     * (or confirm it unchanged); any change in between restarts from fresh reads.
+     */
+    private long conservativeShared(long hash, long count) {
+        long[] scratch = scratch();
+        long step = DoubleHashing.step(hash);
+        retry:
+        while (true) {
+            long x = hash;
+            long y = step;
+            long min = -1L;
+            for (int row = 0; row < depth; row++) {
+                long offset = counters.offset(row, x);
+                long value = counters.load(offset);
+                scratch[2 * row] = offset;
+                scratch[2 * row + 1] = value;
+                min = CounterMatrix.unsignedMin(min, value);
+                x += y;
+                y += row;
+            }
+            long target = counters.saturatingAdd(min, count);
+            for (int row = 0; row < depth; row++) {
+                long offset = scratch[2 * row];
+                long seen = scratch[2 * row + 1];
+                boolean unchanged = Long.compareUnsigned(seen, target) < 0
+                        ? counters.compareAndSet(offset, seen, target)
+                        : counters.load(offset) == seen;
+                if (!unchanged) {
+                    continue retry;
+                }
+            }
+            return cap(target);
+        }
+    }
+
+    private long[] scratch() {
+        long[] scratch = SCRATCH.get();
+        if (scratch.length < 2 * depth) {
+            scratch = new long[2 * depth];
+            SCRATCH.set(scratch);
+        }
+        return scratch;
+    }
+
+    private long cap(long unsignedValue) {
+        long max = maxEstimate();
+        return Long.compareUnsigned(unsignedValue, max) >= 0 ? max : unsignedValue;
+    }
+
+    /** The minimum of the key's counters, unsigned. */
+    private long estimateRaw(long hash) {
+        long x = hash;
+        long y = DoubleHashing.step(hash);
+        long min = -1L;
+        for (int row = 0; row < depth; row++) {
+            min = CounterMatrix.unsignedMin(min, counters.load(counters.offset(row, x)));
+            x += y;
+            y += row;
+        }
+        return min;
+    }
+
+    /** Estimate of the key of this hash: the minimum of its counters, capped at {@link #maxEstimate()}. */
+    long estimateHash(long hash) {
+        return cap(estimateRaw(hash));
+    }
+
+    /** Reads counter {@code column} of {@code row}, unsigned; for tests and the file format. */
+    long counter(int row, long column) {
+        return counters.counter(row, column);
+    }
+
+    // ---------------------------------------------------------------- estimates
+
+    /**
+     * Estimates how often a key was added: the minimum of its d counters. Never below the truth
+     * unless {@link #isSaturated(long) saturated}; above it by at most {@link #errorBound()} with
+     * probability at least {@code 1 - delta}. Cost: one hash and d counter loads.
+     *
+     * @param key the key, hashed as its eight little-endian bytes
+     * @return the estimate, in [0, {@link #maxEstimate()}]
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public long estimate(long key) {
+        return estimateHash(hasher.hash(key));
+    }
+
+    /**
+     * Estimates how often the bytes {@code key[offset, offset + length)} were added; as {@link #estimate(long)}.
+     *
+     * @param key the array
+     * @param offset first byte
+     * @param length number of bytes
+     * @return the estimate, never below the truth unless saturated
+     * @throws IndexOutOfBoundsException if the range is outside the array
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public long estimate(byte[] key, int offset, int length) {
+        return estimateHash(hasher.hash(key, offset, length));
+    }
+
+    /**
+     * Estimates how often a string (its UTF-8 bytes) was added; as {@link #estimate(long)}.
+     *
+     * @param key the characters
+     * @return the estimate, never below the truth unless saturated
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public long estimate(CharSequence key) {
+        return estimateHash(hasher.hash(key));
+    }
+
+    /**
+     * Estimates how often the bytes of a segment slice were added; as {@link #estimate(long)}.
+     *
+     * @param key the segment
+     * @param offset first byte
+     * @param length number of bytes
+     * @return the estimate, never below the truth unless saturated
+     * @throws IndexOutOfBoundsException if the range is outside the segment
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public long estimate(MemorySegment key, long offset, long length) {
+        return estimateHash(hasher.hash(key, offset, length));
+    }
+
+    /**
+     * Estimates how often the bytes of an Agrona buffer range were added; as {@link #estimate(long)}.
+     *
+     * @param key the buffer
+     * @param index first byte
+     * @param length number of bytes
+     * @return the estimate, never below the truth unless saturated
+     * @throws IndexOutOfBoundsException if the range is outside the buffer
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public long estimate(DirectBuffer key, int index, int length) {
+        return estimateHash(hasher.hash(key, index, length));
+    }
+
+    /**
+     * Tells whether a key's estimate is saturated: it equals {@link #maxEstimate()}, so the true
+     * count may be larger (the one case in which an estimate may be below the truth). Cost: as
+     * {@link #estimate(long)}.
+     *
+     * @param key the key, hashed as its eight little-endian bytes
+     * @return {@code true} if the estimate is at its largest value
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public boolean isSaturated(long key) {
+        return estimate(key) == maxEstimate();
+    }
+
+    /**
+     * Tells whether a string's estimate is saturated; as {@link #isSaturated(long)}.
+     *
+     * @param key the characters
+     * @return {@code true} if the estimate is at its largest value
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public boolean isSaturated(CharSequence key) {
+        return estimate(key) == maxEstimate();
+    }
+
+    /**
+     * Returns the largest estimate: {@code 2^32 - 1} for 32-bit counters, {@code 2^63 - 1} for
+     * 64-bit counters (whose counters go on to {@code 2^64 - 1}, but an estimate is a {@code long}).
+     * An estimate at this value is saturated.
+     *
+     * @return the largest estimate
+     */
+    public long maxEstimate() {
+        return counterBytes == Integer.BYTES ? MAX_32 : Long.MAX_VALUE;
+    }
+
+    /**
+     * Returns the additive error bound {@code ceil(epsilon N)}: an estimate exceeds the truth by
+     * more than this with probability at most {@code delta} (for conservative sketches too, whose
+     * overestimates are smaller). Cost: one acquire load of N.
+     *
+     * @return the bound, at least 0
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public long errorBound() {
+        return (long) Math.ceil(epsilon * totalWeight());
+    }
+
+    /**
+     * Returns N, the sum of all counts added by all writers in every process, merges included.
+     * Cost: one acquire load of the header's live counter.
+     *
+     * @return N
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public long totalWeight() {
+        return region.totalWeight();
+    }
+
+    /**
+     * Returns epsilon, the error as a fraction of N, stored in the header.
+     *
+     * @return epsilon, in (0, 1)
+     */
+    public double epsilon() {
+        return epsilon;
+    }
+
+    /**
+     * Returns delta, the probability that an estimate exceeds {@link #errorBound()}.
+     *
+     * @return delta, in (0, 1)
+     */
+    public double delta() {
+        return delta;
+    }
+
+    /**
+     * Returns w, the counters per row: {@code ceil(e / epsilon)}.
+     *
+     * @return w
+     */
+    public int width() {
+        return width;
+    }
+
+    /**
+     * Returns d, the rows: {@code ceil(ln(1 / delta))}.
+     *
+     * @return d
+     */
+    public int depth() {
+        return depth;
+    }
+
+    /**
+     * Returns the counter width in bits.
+     *
+     * @return 32 or 64
+     */
+    public int counterBits() {
+        return counterBytes * Byte.SIZE;
+    }
+
+    /**
+     * Tells whether this sketch uses conservative update (smaller overestimates; see the class
+     * description for what it gives up).
+     *
+     * @return {@code true} if conservative
+     */
+    public boolean isConservative() {
+        return conservative;
+    }
+
+    // ---------------------------------------------------------------- merge
+
+    /**
+     * Adds every counter of {@code other} to this sketch's (saturating); N and the items counter add
+     * up. Cost: one pass over both payloads: the SIMD saturating-sum kernel in {@code EXCLUSIVE}
+     * mode, a compare-and-set of each non-zero counter in {@code SHARED} mode.
+     */
+    final void mergeCounters(FrequencySketch other) {
+        Objects.requireNonNull(other, "other");
+        requireWritable();
+        requireCompatible(other, CountMinParameters.MERGE_NAMES);
+        long weight = other.totalWeight();
+        requireWeightRoom(weight, "the other sketch's total weight");
+        long items = other.itemsAdded();
+        counters.addAll(other.counters);
+        countItems(items);
+        region.addWeight(weight);
+    }
+
+    /** Width, depth, counter width, update rule and N, for {@code toString}. */
+    final String shape() {
+        return width + " x " + depth + " x " + counterBits() + "-bit" + (conservative ? ", conservative" : "")
+                + ", N " + totalWeight();
+    }
+}
