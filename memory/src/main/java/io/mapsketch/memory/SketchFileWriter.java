@@ -4,21 +4,27 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Writes a new sketch file so that it appears at its name complete or not at all: the header and
  * a zero-filled payload go to a temporary file in the same directory, which is forced and then
- * linked (or, when overwriting, renamed) into place.
+ * linked (or, when overwriting, renamed) into place. The temporary file's name carries the
+ * creator's pid ({@code .NAME.PID.RANDOM.creating}); a creator killed half-way leaves it behind, and
+ * the next creation of the same name deletes the leftovers of creators that are no longer alive.
  */
 final class SketchFileWriter {
 
     private static final int ZERO_CHUNK = 1 << 20;
+    private static final String TEMPORARY_SUFFIX = ".creating";
 
     private SketchFileWriter() {
     }
@@ -29,7 +35,9 @@ final class SketchFileWriter {
         if (!overwrite && Files.exists(target)) {
             throw alreadyExists(file);
         }
-        Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".creating");
+        deleteAbandonedTemporaries(target);
+        Path temporary = Files.createTempFile(target.getParent(),
+                temporaryPrefix(target) + ProcessHandle.current().pid() + ".", TEMPORARY_SUFFIX);
         try {
             write(temporary, header);
             if (overwrite) {
@@ -39,6 +47,25 @@ final class SketchFileWriter {
             }
         } finally {
             Files.deleteIfExists(temporary);
+        }
+    }
+
+    private static String temporaryPrefix(Path target) {
+        return "." + target.getFileName() + ".";
+    }
+
+    /** Deletes {@code .NAME.PID.RANDOM.creating} files of this target whose creating process is gone. */
+    private static void deleteAbandonedTemporaries(Path target) throws IOException {
+        Pattern ours = Pattern.compile(Pattern.quote(temporaryPrefix(target)) + "(\\d{1,18})\\.\\d+"
+                + Pattern.quote(TEMPORARY_SUFFIX));
+        try (DirectoryStream<Path> candidates = Files.newDirectoryStream(target.getParent(),
+                path -> ours.matcher(path.getFileName().toString()).matches())) {
+            for (Path candidate : candidates) {
+                Matcher name = ours.matcher(candidate.getFileName().toString());
+                if (name.matches() && ProcessHandle.of(Long.parseLong(name.group(1))).isEmpty()) {
+                    Files.deleteIfExists(candidate);
+                }
+            }
         }
     }
 

@@ -76,6 +76,24 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
+     * Reads every line the child wrote that has not been read yet, up to the end of its output (for
+     * example after {@link #kill()}: what it printed before it died).
+     *
+     * @return the lines, in order
+     */
+    public List<String> remainingLines() {
+        try {
+            List<String> lines = new ArrayList<>();
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                lines.add(line);
+            }
+            return lines;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
      * Waits for the child to exit, killing it and failing if it takes longer than {@code timeout}.
      *
      * @param timeout how long to wait
@@ -101,9 +119,12 @@ public final class ChildJvm implements AutoCloseable {
         return process.getOutputStream();
     }
 
-    /** SIGKILL: the child gets no chance to close anything. Returns once it is gone. */
+    /**
+     * SIGKILL: the child gets no chance to close anything. Returns once it is gone; what it printed
+     * before it died can still be read ({@link #remainingLines()}).
+     */
     public void kill() {
-        process.destroyForcibly();
+        process.toHandle().destroyForcibly();
         try {
             process.waitFor();
         } catch (InterruptedException e) {

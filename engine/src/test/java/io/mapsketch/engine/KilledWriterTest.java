@@ -1,0 +1,148 @@
+package io.mapsketch.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.CreateOption;
+import io.mapsketch.testing.ChildJvm;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Writers killed with SIGKILL at random moments lose nothing they acknowledged. A child JVM adds
+ * batches of keys to five sketch files (classic, blocked and counting Bloom, Count-Min, HyperLogLog)
+ * and reports each batch once it is in all five; the parent kills it after a random number of
+ * acknowledgements plus a random delay, so that most kills land in the middle of a batch, then opens
+ * every file and checks it against what was acknowledged; the next child goes on from there, in the
+ * other mode. A creation killed half-way leaves no file under the sketch's name, and its
+ * temporary file is deleted by the next creation of that name.
+ */
+class KilledWriterTest {
+
+    private static final int KILLS = 30;
+    private static final int CREATION_KILLS = 10;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyAcknowledgedBatchSurvivesThirtyKillsOfEveryKind() throws Exception {
+        KilledWriterFiles.create(dir).close();
+        SplittableRandom random = new SplittableRandom(30);
+        long acknowledged = -1;
+        for (int kill = 0; kill < KILLS; kill++) {
+            AccessMode mode = kill % 2 == 0 ? AccessMode.SHARED : AccessMode.EXCLUSIVE;
+            long lastAck;
+            try (ChildJvm writer = ChildJvm.start(dir, KillWorker.class, "add", dir.toString(), mode.name(),
+                    Long.toString(acknowledged + 1))) {
+                assertEquals("ready", writer.readLine());
+                int waitFor = 1 + random.nextInt(4);
+                lastAck = acknowledged;
+                for (int i = 0; i < waitFor; i++) {
+                    lastAck = ack(writer.readLine());
+                }
+                Thread.sleep(random.nextInt(4));
+                writer.kill();
+                for (String line : writer.remainingLines()) {
+                    lastAck = ack(line);
+                }
+            }
+            acknowledged = lastAck;
+            verify(acknowledged, "after kill " + kill + " (" + mode + ")");
+        }
+    }
+
+    private static long ack(String line) {
+        assertTrue(line.startsWith("ack "), line);
+        return Long.parseLong(line.substring(4));
+    }
+
+    /** Opens every file and checks it holds at least batches 0..acknowledged. */
+    private void verify(long acknowledged, String when) throws IOException {
+        try (KilledWriterFiles files = KilledWriterFiles.open(dir, AccessMode.READ_ONLY);
+             HyperLogLog expectedRegisters = HyperLogLog.builder().precision(14).seed(3)
+                     .createAnonymous(AccessMode.EXCLUSIVE)) {
+            for (RegionSketch sketch : files.all()) {
+                assertFalse(sketch.wasCleanlyClosed(), when + ": " + sketch + " reports the writer that died");
+            }
+            boolean[] found = new boolean[KilledWriterFiles.BATCH];
+            for (long batch = 0; batch <= acknowledged; batch++) {
+                long[] keys = KilledWriterFiles.keys(batch);
+                for (MembershipFilter filter : files.filters()) {
+                    filter.mightContainAll(keys, found);
+                    for (int i = 0; i < keys.length; i++) {
+                        assertTrue(found[i], when + ": " + filter + " lost key " + i + " of batch " + batch);
+                    }
+                }
+                for (int i = 0; i < keys.length; i++) {
+                    long estimate = files.countMin().estimate(keys[i]);
+                    assertTrue(estimate >= KilledWriterFiles.count(i),
+                            when + ": Count-Min estimate " + estimate + " of key " + i + " of batch " + batch);
+                }
+                expectedRegisters.addAll(keys);
+            }
+            MemorySegment registers = files.hyperLogLog().payload.segment();
+            MemorySegment expected = expectedRegisters.payload.segment();
+            for (long r = 0; r < expected.byteSize(); r++) {
+                int have = Byte.toUnsignedInt(registers.get(ValueLayout.JAVA_BYTE, r));
+                int want = Byte.toUnsignedInt(expected.get(ValueLayout.JAVA_BYTE, r));
+                assertTrue(have >= want, when + ": HyperLogLog register " + r + " is " + have + ", below " + want);
+            }
+        }
+    }
+
+    @Test
+    void aCreationKilledHalfWayLeavesNoFileUnderTheSketchName() throws Exception {
+        SplittableRandom random = new SplittableRandom(31);
+        int opened = 0;
+        Set<String> interrupted = new TreeSet<>();
+        for (int kill = 0; kill < CREATION_KILLS; kill++) {
+            try (ChildJvm creator = ChildJvm.start(dir, KillWorker.class, "create", dir.toString())) {
+                assertEquals("created 0", creator.readLine());
+                Thread.sleep(random.nextInt(40));
+                creator.kill();
+                creator.remainingLines();
+            }
+            for (Path leftover : temporaries()) {
+                interrupted.add(leftover.getFileName().toString()
+                        .replaceFirst("^\\.(.*)\\.\\d+\\.\\d+\\.creating$", "$1"));
+            }
+            List<Path> named;
+            try (Stream<Path> files = Files.list(dir)) {
+                named = files.filter(f -> f.getFileName().toString().startsWith("created-")).toList();
+            }
+            for (Path file : named) {
+                try (CountMinSketch sketch = CountMinSketch.open(file, AccessMode.READ_ONLY)) {
+                    assertEquals(0, sketch.totalWeight(), file + " opens as the empty sketch it was created as");
+                    opened++;
+                }
+            }
+        }
+        assertTrue(opened >= CREATION_KILLS, "each creator finished at least one file: " + opened);
+        assertFalse(interrupted.isEmpty(), "no kill landed during a creation");
+        for (String name : interrupted) {
+            CountMinSketch.builder().epsilon(0.1).delta(0.1)
+                    .create(dir.resolve(name), AccessMode.EXCLUSIVE, CreateOption.OVERWRITE_EXISTING).close();
+        }
+        assertEquals(List.of(), temporaries(), "creating a name again deletes the dead creators' temporary files");
+        System.out.println("killed creations interrupted " + interrupted + "; nothing under a sketch name was incomplete");
+    }
+
+    private List<Path> temporaries() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".creating")).toList();
+        }
+    }
+}
