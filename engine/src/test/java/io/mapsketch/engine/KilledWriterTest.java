@@ -39,13 +39,13 @@ class KilledWriterTest {
 
     @Test
     void everyAcknowledgedBatchSurvivesThirtyKillsOfEveryKind() throws Exception {
-        KilledWriterFiles.create(dir).close();
+        SharedSketchFiles.create(dir, AccessMode.EXCLUSIVE).close();
         SplittableRandom random = new SplittableRandom(30);
         long acknowledged = -1;
         for (int kill = 0; kill < KILLS; kill++) {
             AccessMode mode = kill % 2 == 0 ? AccessMode.SHARED : AccessMode.EXCLUSIVE;
             long lastAck;
-            try (ChildJvm writer = ChildJvm.start(dir, KillWorker.class, "add", dir.toString(), mode.name(),
+            try (ChildJvm writer = ChildJvm.start(dir, SharedSketchWorker.class, "add", dir.toString(), mode.name(),
                     Long.toString(acknowledged + 1))) {
                 assertEquals("ready", writer.readLine());
                 int waitFor = 1 + random.nextInt(4);
@@ -71,15 +71,15 @@ class KilledWriterTest {
 
     /** Opens every file and checks it holds at least batches 0..acknowledged. */
     private void verify(long acknowledged, String when) throws IOException {
-        try (KilledWriterFiles files = KilledWriterFiles.open(dir, AccessMode.READ_ONLY);
+        try (SharedSketchFiles files = SharedSketchFiles.open(dir, AccessMode.READ_ONLY);
              HyperLogLog expectedRegisters = HyperLogLog.builder().precision(14).seed(3)
                      .createAnonymous(AccessMode.EXCLUSIVE)) {
             for (RegionSketch sketch : files.all()) {
                 assertFalse(sketch.wasCleanlyClosed(), when + ": " + sketch + " reports the writer that died");
             }
-            boolean[] found = new boolean[KilledWriterFiles.BATCH];
+            boolean[] found = new boolean[SharedSketchFiles.BATCH];
             for (long batch = 0; batch <= acknowledged; batch++) {
-                long[] keys = KilledWriterFiles.keys(batch);
+                long[] keys = SharedSketchFiles.keys(batch);
                 for (MembershipFilter filter : files.filters()) {
                     filter.mightContainAll(keys, found);
                     for (int i = 0; i < keys.length; i++) {
@@ -88,7 +88,7 @@ class KilledWriterTest {
                 }
                 for (int i = 0; i < keys.length; i++) {
                     long estimate = files.countMin().estimate(keys[i]);
-                    assertTrue(estimate >= KilledWriterFiles.count(i),
+                    assertTrue(estimate >= SharedSketchFiles.count(i),
                             when + ": Count-Min estimate " + estimate + " of key " + i + " of batch " + batch);
                 }
                 expectedRegisters.addAll(keys);
@@ -109,7 +109,7 @@ class KilledWriterTest {
         int opened = 0;
         Set<String> interrupted = new TreeSet<>();
         for (int kill = 0; kill < CREATION_KILLS; kill++) {
-            try (ChildJvm creator = ChildJvm.start(dir, KillWorker.class, "create", dir.toString())) {
+            try (ChildJvm creator = ChildJvm.start(dir, SharedSketchWorker.class, "create", dir.toString())) {
                 assertEquals("created 0", creator.readLine());
                 Thread.sleep(random.nextInt(40));
                 creator.kill();
