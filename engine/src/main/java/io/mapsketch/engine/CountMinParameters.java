@@ -2,6 +2,7 @@ package io.mapsketch.engine;
 
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.SketchRegion;
+import java.util.function.IntSupplier;
 
 /**
  * The Count-Min shape stored in header parameters 0 to 5 of a Count-Min or Top-K file: width,
@@ -42,15 +43,25 @@ record CountMinParameters(int width, int depth, int counterBytes, boolean conser
         boolean conservative = RegionSketch.parameter(region, CONSERVATIVE, "conservative", 0, 1) == 1;
         double epsilon = RegionSketch.openIntervalParameter(region, EPSILON, "epsilon", 0, 1);
         double delta = RegionSketch.openIntervalParameter(region, DELTA, "delta", 0, 1);
-        if (SketchSizing.countMinWidth(epsilon) != width) {
-            throw corrupt(region, "width is " + width + ", but epsilon " + epsilon + " gives "
-                    + SketchSizing.countMinWidth(epsilon));
+        int widthOfEpsilon = sized(region, "epsilon", epsilon, () -> SketchSizing.countMinWidth(epsilon));
+        if (widthOfEpsilon != width) {
+            throw corrupt(region, "width is " + width + ", but epsilon " + epsilon + " gives " + widthOfEpsilon);
         }
-        if (SketchSizing.countMinDepth(delta) != depth) {
-            throw corrupt(region, "depth is " + depth + ", but delta " + delta + " gives "
-                    + SketchSizing.countMinDepth(delta));
+        int depthOfDelta = sized(region, "delta", delta, () -> SketchSizing.countMinDepth(delta));
+        if (depthOfDelta != depth) {
+            throw corrupt(region, "depth is " + depth + ", but delta " + delta + " gives " + depthOfDelta);
         }
         return new CountMinParameters(width, depth, counterBytes, conservative, epsilon, delta);
+    }
+
+    /** Applies a sizing rule to a header value; a value the rule refuses makes the file corrupt. */
+    private static int sized(SketchRegion region, String name, double value, IntSupplier rule)
+            throws CorruptSketchFileException {
+        try {
+            return rule.getAsInt();
+        } catch (IllegalArgumentException refused) {
+            throw corrupt(region, "header parameter '" + name + "' is " + value + ": " + refused.getMessage());
+        }
     }
 
     /** The header parameters 0 to 5, in order. */

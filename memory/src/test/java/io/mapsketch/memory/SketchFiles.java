@@ -1,5 +1,6 @@
 package io.mapsketch.memory;
 
+import io.mapsketch.testing.HeaderSeal;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -22,9 +23,7 @@ final class SketchFiles {
 
     /** Rewrites a header page's CRC after a deliberate edit, so the edit itself is what is tested. */
     static void rewriteChecksum(byte[] fileBytes) {
-        MemorySegment page = MemorySegment.ofArray(fileBytes)
-                .asSlice(0, SketchFileLayout.HEADER_LENGTH);
-        page.set(HeaderCodec.INT, SketchFileLayout.CRC_OFFSET, HeaderCodec.checksum(page));
+        HeaderSeal.rewriteChecksum(fileBytes);
     }
 
     static void putInt(byte[] bytes, int offset, int value) {
