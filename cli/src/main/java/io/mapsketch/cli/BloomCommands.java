@@ -71,11 +71,9 @@ final class BloomCommands implements SketchFamily {
             + " one file at once.", "With no ITEM, adds each line of standard input."},
             footer = {"%nExamples:%n  mapsketch bf add visitors.bf alice@example.com bob@example.com",
                 "  cut -f1 access.log | mapsketch bf add visitors.bf"})
-    int add(@Parameters(index = "0", paramLabel = "FILE", description = "A Bloom filter file.") Path file,
-            @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items, as UTF-8 strings.")
-            List<String> items) throws IOException {
-        try (MembershipFilter filter = MembershipFilter.open(file, AccessMode.SHARED)) {
-            Items.each(items, root.io(), filter::add);
+    int add(@Mixin FileAndItems input) throws IOException {
+        try (MembershipFilter filter = MembershipFilter.open(input.file(), AccessMode.SHARED)) {
+            input.each(root.io(), filter::add);
         }
         return 0;
     }
@@ -84,12 +82,10 @@ final class BloomCommands implements SketchFamily {
             + " it (or it is a false positive), 0 if it certainly does not (BF.EXISTS, BF.MEXISTS).",
         "With no ITEM, answers each line of standard input."},
             footer = {"%nExample:%n  mapsketch bf exists visitors.bf alice@example.com carol@example.com"})
-    int exists(@Parameters(index = "0", paramLabel = "FILE", description = "A Bloom filter file.") Path file,
-            @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items, as UTF-8 strings.")
-            List<String> items) throws IOException {
+    int exists(@Mixin FileAndItems input) throws IOException {
         PrintWriter out = root.io().out();
-        try (MembershipFilter filter = MembershipFilter.open(file, AccessMode.READ_ONLY)) {
-            Items.each(items, root.io(), (bytes, offset, length) ->
+        try (MembershipFilter filter = MembershipFilter.open(input.file(), AccessMode.READ_ONLY)) {
+            input.each(root.io().forAnswers(), (bytes, offset, length) ->
                     out.println(filter.mightContain(bytes, offset, length) ? 1 : 0));
         }
         return 0;

@@ -91,12 +91,10 @@ final class CountMinCommands implements SketchFamily {
     @Command(name = "query", description = {"Prints the estimated count of each item, one per line: never below"
             + " the true count (CMS.QUERY).", "With no ITEM, answers each line of standard input."},
             footer = {"%nExample:%n  mapsketch cms query events.cms login logout"})
-    int query(@Parameters(index = "0", paramLabel = "FILE", description = "A Count-Min file.") Path file,
-            @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items, as UTF-8 strings.")
-            List<String> items) throws IOException {
+    int query(@Mixin FileAndItems input) throws IOException {
         PrintWriter out = root.io().out();
-        try (CountMinSketch sketch = CountMinSketch.open(file, AccessMode.READ_ONLY)) {
-            Items.each(items, root.io(), (bytes, offset, length) -> out.println(sketch.estimate(bytes, offset, length)));
+        try (CountMinSketch sketch = CountMinSketch.open(input.file(), AccessMode.READ_ONLY)) {
+            input.each(root.io().forAnswers(), (bytes, offset, length) -> out.println(sketch.estimate(bytes, offset, length)));
         }
         return 0;
     }

@@ -22,7 +22,7 @@ final class HyperLogLogCommands implements SketchFamily {
     private MapsketchCommand root;
 
     @Command(name = "create", description = "Creates an empty HyperLogLog of 2^P one-byte registers.",
-            footer = {"%nExample:%n  mapsketch hll create visitors.hll --precision 14    # 16 KiB, 0.81% standard error"})
+            footer = {"%nExample (16 KiB, 0.81% standard error):%n  mapsketch hll create visitors.hll --precision 14"})
     int create(@Parameters(paramLabel = "FILE", description = "The file to create.") Path file,
             @Option(names = "--precision", paramLabel = "P", required = true,
                     description = "Precision, " + HyperLogLog.MIN_PRECISION + " to " + HyperLogLog.MAX_PRECISION
@@ -37,11 +37,9 @@ final class HyperLogLogCommands implements SketchFamily {
         "With no ITEM, adds each line of standard input."},
             footer = {"%nExamples:%n  mapsketch hll add visitors.hll alice@example.com bob@example.com",
                 "  cut -f1 access.log | mapsketch hll add visitors.hll"})
-    int add(@Parameters(index = "0", paramLabel = "FILE", description = "A HyperLogLog file.") Path file,
-            @Parameters(index = "1..*", paramLabel = "ITEM", description = "Items, as UTF-8 strings.")
-            List<String> items) throws IOException {
-        try (HyperLogLog sketch = HyperLogLog.open(file, AccessMode.SHARED)) {
-            Items.each(items, root.io(), sketch::add);
+    int add(@Mixin FileAndItems input) throws IOException {
+        try (HyperLogLog sketch = HyperLogLog.open(input.file(), AccessMode.SHARED)) {
+            input.each(root.io(), sketch::add);
         }
         return 0;
     }

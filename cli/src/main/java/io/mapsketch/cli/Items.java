@@ -2,6 +2,7 @@ package io.mapsketch.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.List;
  * item per line. Items are handed on as their UTF-8 bytes, which the engine hashes exactly as it
  * hashes the same string, so no line is decoded or copied: standard input is read in 64 KiB chunks
  * and each line passed as a slice of the chunk. A line ends at a newline, with a carriage return
- * before it dropped; the last line needs no newline; an empty line is the empty item.
+ * before it dropped; the last line needs no newline; an empty line is the empty item. Standard output
+ * is flushed after each chunk, so answers to lines typed by hand appear at once.
  */
 final class Items {
 
@@ -36,11 +38,11 @@ final class Items {
     /**
      * Hands every item to {@code sink}: the arguments if there are any, else the lines of standard input.
      *
-     * @param arguments the ITEM arguments; {@code null} (as picocli passes an absent list) or empty for none
+     * @param arguments the ITEM arguments, empty for none
      * @return the number of items
      */
     static long each(List<String> arguments, CommandIo io, Sink sink) {
-        if (arguments == null || arguments.isEmpty()) {
+        if (arguments.isEmpty()) {
             return eachLine(io, sink);
         }
         for (String argument : arguments) {
@@ -59,7 +61,7 @@ final class Items {
     static long eachLine(CommandIo io, Sink sink) {
         Progress progress = new Progress(io.err(), io.terminal(), System::nanoTime);
         try {
-            long items = eachLine(io.in(), sink, progress);
+            long items = eachLine(io.in(), io.out(), sink, progress);
             progress.finish();
             return items;
         } catch (IOException e) {
@@ -67,7 +69,7 @@ final class Items {
         }
     }
 
-    private static long eachLine(InputStream in, Sink sink, Progress progress) throws IOException {
+    private static long eachLine(InputStream in, PrintWriter out, Sink sink, Progress progress) throws IOException {
         byte[] buffer = new byte[CHUNK];
         int filled = 0;
         long total = 0;
@@ -98,6 +100,7 @@ final class Items {
             System.arraycopy(buffer, lineStart, buffer, 0, filled);
             progress.advance(items);
             total += items;
+            out.flush();
         }
     }
 

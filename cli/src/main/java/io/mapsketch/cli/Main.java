@@ -13,15 +13,15 @@ import picocli.CommandLine;
  * incompatible file, an I/O error or a refused operation (one line on standard error naming the
  * file and the fault), 2 for a usage error.
  *
- * <p>Long inputs show a progress line on standard error when the system property
- * {@value #TERMINAL_PROPERTY} is {@code true}: the {@code mapsketch} launcher sets it when standard
- * output and standard error are both terminals. (Java cannot tell by itself: on JDK 25
- * {@code System.console()} is {@code null} whenever standard input is redirected, which is exactly
- * when inputs are long.)
+ * <p>Long inputs to the verbs that print nothing per item show a progress line on standard error
+ * when the system property {@value #TERMINAL_PROPERTY} is {@code true}: the {@code mapsketch}
+ * launcher sets it when standard input is not a terminal and standard output and standard error
+ * are. (Java cannot tell by itself: on JDK 25 {@code System.console()} is {@code null} whenever
+ * standard input is redirected, which is exactly when inputs are long.)
  */
 public final class Main {
 
-    /** The system property that says standard output and standard error are terminals. */
+    /** The system property that says a person watches a long standard input go by on the terminal. */
     public static final String TERMINAL_PROPERTY = "mapsketch.terminal";
 
     /**
@@ -41,7 +41,8 @@ public final class Main {
      */
     public static void main(String[] args) {
         KERNEL_NOTICES.setLevel(Level.WARNING);
-        PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
+        PrintWriter out = new PrintWriter(new BufferedWriter(
+                new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         System.exit(run(args, new CommandIo(System.in, out, err, Boolean.getBoolean(TERMINAL_PROPERTY))));
     }

@@ -8,8 +8,8 @@ import java.util.function.LongSupplier;
 /**
  * The progress line of a long input on standard error: items read so far and the rate. It appears
  * only once the input has taken more than a second (short inputs never show it), is redrawn at most
- * four times a second in place, and ends with the total on its own line. Disabled when standard
- * output or standard error is not a terminal, so nothing of it reaches a pipe or a log.
+ * four times a second in place, and ends with the total on its own line. Disabled unless a person
+ * watches ({@link CommandIo#terminal()}), so nothing of it reaches a pipe or a log.
  */
 final class Progress {
 

@@ -33,7 +33,8 @@ class BloomVerbsTest {
                 "mallory");
         assertEquals(0, answers.status(), answers.err());
         assertEquals(List.of("1", "1", "1", "1", "1", "1", "0"), answers.lines());
-        assertEquals(List.of("1", "0", "1"), InProcess.withInput("erin\ntrent\nalice\n", "bf", "exists", filter).lines());
+        assertEquals(List.of("1", "0", "1"),
+                InProcess.withInput("erin\ntrent\nalice\n", "bf", "exists", filter).lines());
     }
 
     @Test

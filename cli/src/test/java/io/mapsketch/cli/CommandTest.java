@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,8 +38,7 @@ class CommandTest {
     @Test
     void everyVerbHasHelpWithAnExample() {
         for (List<String> verb : VERBS) {
-            String[] args = java.util.stream.Stream.concat(verb.stream(), java.util.stream.Stream.of("--help"))
-                    .toArray(String[]::new);
+            String[] args = Stream.concat(verb.stream(), Stream.of("--help")).toArray(String[]::new);
             InProcess.Result help = InProcess.run(args);
             assertEquals(0, help.status(), verb.toString());
             assertTrue(help.out().startsWith("Usage: mapsketch"), verb + ": " + help.out());

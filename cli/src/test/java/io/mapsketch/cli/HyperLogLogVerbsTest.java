@@ -1,5 +1,6 @@
 package io.mapsketch.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -49,7 +50,7 @@ class HyperLogLogVerbsTest {
         InProcess.Result merged = InProcess.run("hll", "merge", week, monday, tuesday);
         assertEquals(0, merged.status(), merged.err());
         assertEquals(10_000, count(week), 3 * 0.0163 * 10_000);
-        assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(Path.of(monday))), "a source is unchanged");
+        assertArrayEquals(before, Files.readAllBytes(Path.of(monday)), "a source is unchanged");
     }
 
     @Test

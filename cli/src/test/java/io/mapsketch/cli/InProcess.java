@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /** Runs the command in this JVM, as {@code Main} would, with standard input given and both outputs captured. */
 final class InProcess {
@@ -12,7 +13,7 @@ final class InProcess {
     record Result(int status, String out, String err) {
 
         /** The output's lines. */
-        java.util.List<String> lines() {
+        List<String> lines() {
             return out.lines().toList();
         }
     }

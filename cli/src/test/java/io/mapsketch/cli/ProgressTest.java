@@ -31,8 +31,8 @@ class ProgressTest {
         progress.advance(1);
         assertEquals(1, err.toString().split("\r", -1).length - 1, "no redraw within 250 ms");
         progress.finish();
-        assertTrue(err.toString().endsWith("\r1,001,001 items, 476,667 items/s, 2.1 s\u001b[K" + System.lineSeparator()),
-                err.toString());
+        String last = "\r1,001,001 items, 476,667 items/s, 2.1 s\u001b[K" + System.lineSeparator();
+        assertTrue(err.toString().endsWith(last), err.toString());
     }
 
     @Test
