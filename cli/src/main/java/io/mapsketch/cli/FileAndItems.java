@@ -20,7 +20,7 @@ final class FileAndItems {
     }
 
     /** Hands every item to {@code sink}: the ITEM arguments, or the lines of standard input if there are none. */
-    long each(CommandIo io, Items.Sink sink) {
-        return Items.each(items, io, sink);
+    void each(CommandIo io, Items.Sink sink) {
+        Items.each(items, io, sink);
     }
 }

@@ -39,40 +39,36 @@ final class Items {
      * Hands every item to {@code sink}: the arguments if there are any, else the lines of standard input.
      *
      * @param arguments the ITEM arguments, empty for none
-     * @return the number of items
      */
-    static long each(List<String> arguments, CommandIo io, Sink sink) {
+    static void each(List<String> arguments, CommandIo io, Sink sink) {
         if (arguments.isEmpty()) {
-            return eachLine(io, sink);
+            eachLine(io, sink);
+            return;
         }
         for (String argument : arguments) {
             byte[] bytes = argument.getBytes(StandardCharsets.UTF_8);
             sink.accept(bytes, 0, bytes.length);
         }
-        return arguments.size();
     }
 
     /**
      * Hands every line of standard input to {@code sink}, showing progress on a terminal.
      *
-     * @return the number of items
      * @throws CommandFailure if standard input cannot be read
      */
-    static long eachLine(CommandIo io, Sink sink) {
+    static void eachLine(CommandIo io, Sink sink) {
         Progress progress = new Progress(io.err(), io.terminal(), System::nanoTime);
         try {
-            long items = eachLine(io.in(), io.out(), sink, progress);
+            eachLine(io.in(), io.out(), sink, progress);
             progress.finish();
-            return items;
         } catch (IOException e) {
             throw new CommandFailure("standard input: " + e.getMessage());
         }
     }
 
-    private static long eachLine(InputStream in, PrintWriter out, Sink sink, Progress progress) throws IOException {
+    private static void eachLine(InputStream in, PrintWriter out, Sink sink, Progress progress) throws IOException {
         byte[] buffer = new byte[CHUNK];
         int filled = 0;
-        long total = 0;
         while (true) {
             if (filled == buffer.length) {
                 buffer = Arrays.copyOf(buffer, 2 * buffer.length);
@@ -82,9 +78,8 @@ final class Items {
                 if (filled > 0) {
                     emit(buffer, 0, filled, sink);
                     progress.advance(1);
-                    total++;
                 }
-                return total;
+                return;
             }
             int end = filled + read;
             int lineStart = 0;
@@ -99,7 +94,6 @@ final class Items {
             filled = end - lineStart;
             System.arraycopy(buffer, lineStart, buffer, 0, filled);
             progress.advance(items);
-            total += items;
             out.flush();
         }
     }

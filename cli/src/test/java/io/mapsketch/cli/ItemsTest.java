@@ -17,9 +17,8 @@ class ItemsTest {
         List<String> items = new ArrayList<>();
         CommandIo io = new CommandIo(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
                 new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), false);
-        long count = Items.each(List.of(), io, (bytes, offset, length) ->
+        Items.each(List.of(), io, (bytes, offset, length) ->
                 items.add(new String(bytes, offset, length, StandardCharsets.UTF_8)));
-        assertEquals(items.size(), count);
         return items;
     }
 
