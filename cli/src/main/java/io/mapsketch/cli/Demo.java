@@ -9,7 +9,7 @@ import io.mapsketch.engine.MembershipFilter;
 import io.mapsketch.engine.SketchSizing;
 import io.mapsketch.memory.AccessMode;
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,8 +23,9 @@ import java.util.stream.Stream;
 
 /**
  * {@code mapsketch demo}: builds the seed's Bloom filters, Count-Min and HyperLogLog sketches as real
- * files in a temporary directory and prints what was measured next to what the formulas say, then has a
- * second JVM open one of the files. Seeded: the same figures on every run.
+ * files in a temporary directory and prints what was measured next to what the formulas say, has a
+ * second JVM open one of the files, and ends with the files and {@code mapsketch info} of one of them.
+ * Seeded: the same figures on every run.
  */
 final class Demo {
 
@@ -32,21 +33,30 @@ final class Demo {
     private static final double RATE = 0.01;
     private static final int PROBES = 1_000_000;
 
-    private final PrintStream out;
+    private final PrintWriter out;
+    private final List<SketchFamily> families;
 
-    Demo(PrintStream out) {
+    Demo(PrintWriter out, List<SketchFamily> families) {
         this.out = out;
+        this.families = families;
     }
 
     int run() throws IOException {
         Path dir = Files.createTempDirectory("mapsketch-demo-");
         out.println("mapsketch demo: real sketch files in " + dir);
         out.println();
+        out.flush();
         Path classic = classicBloom(dir.resolve("members.bloom"));
+        out.flush();
         blockedBloom(dir.resolve("members.bbf"));
+        out.flush();
         countingBloom(dir.resolve("members.cbf"));
+        out.flush();
         secondJvm(classic);
-        countMin(dir.resolve("events.cms"));
+        out.flush();
+        Path events = dir.resolve("events.cms");
+        countMin(events);
+        out.flush();
         hyperLogLog(dir);
         out.println();
         out.println("files:");
@@ -55,6 +65,9 @@ final class Demo {
                 out.printf(Locale.ROOT, "  %-18s %,10d bytes%n", file.getFileName(), Files.size(file));
             }
         }
+        out.println();
+        out.println("mapsketch info " + events + ":");
+        Info.print(events, false, out, families);
         return 0;
     }
 

@@ -1,40 +1,38 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.BlockedBloomFilter;
-import io.mapsketch.engine.BloomFilter;
-import io.mapsketch.engine.CountingBloomFilter;
-import io.mapsketch.engine.HyperLogLog;
-import io.mapsketch.engine.MembershipFilter;
-import io.mapsketch.engine.ScalableBloomFilter;
 import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.SketchHeader;
+import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.file.Files;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code mapsketch info FILE [--json]}: what a sketch file holds, read-only: kind, hash scheme and
- * seed, sizes, live counters, the clean-close flag, and the sketch's own health figures (fill and
- * current false-positive rate for filters, estimate and error for HyperLogLog).
+ * seed, live counters and the clean-close flag from the header, then the figures of the sketch's
+ * family ({@link SketchFamily#describe}): sizes, fill and current false-positive rate for filters,
+ * shape and error bound for Count-Min, estimate and error for HyperLogLog.
  */
 final class Info {
 
     private Info() {
     }
 
-    static void print(Path path, boolean json, PrintStream out) throws IOException {
+    static void print(Path path, boolean json, PrintWriter out, List<SketchFamily> families) throws IOException {
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("file", path.toString());
-        Path headerFile = Files.isDirectory(path) ? path.resolve(ScalableBloomFilter.MANIFEST) : path;
-        try (SketchRegion region = SketchRegion.open(headerFile, AccessMode.READ_ONLY)) {
+        SketchKind kind;
+        try (SketchRegion region = SketchRegion.open(SketchFiles.headerFile(path), AccessMode.READ_ONLY)) {
             SketchHeader header = region.header();
-            facts.put("kind", header.kind().name());
+            kind = header.kind();
+            facts.put("kind", kind.name());
             facts.put("hash scheme", header.hashScheme().name());
             facts.put("hash seed", header.hashSeed());
             facts.put("created", Instant.ofEpochMilli(header.createdMillis()).toString());
@@ -43,57 +41,17 @@ final class Info {
             facts.put("attached writers", region.attachedWriters());
             facts.put("cleanly closed", region.wasCleanlyClosed());
         }
-        switch ((String) facts.get("kind")) {
-            case "HYPERLOGLOG" -> {
-                try (HyperLogLog sketch = HyperLogLog.open(path, AccessMode.READ_ONLY)) {
-                    facts.put("precision", sketch.precision());
-                    facts.put("memory bytes", sketch.memoryBytes());
-                    facts.put("estimate", Math.round(sketch.estimate()));
-                    facts.put("relative standard error", sketch.relativeStandardError());
-                }
-            }
-            case "BLOOM", "BLOCKED_BLOOM", "COUNTING_BLOOM", "SCALABLE_BLOOM" -> {
-                try (MembershipFilter filter = MembershipFilter.open(path, AccessMode.READ_ONLY)) {
-                    describeFilter(filter, facts);
-                }
-            }
-            default -> facts.put("details", "this version of the command reads no more of this kind");
+        Optional<SketchFamily> family = families.stream().filter(f -> f.reads(kind)).findFirst();
+        if (family.isPresent()) {
+            family.get().describe(path, facts);
+        } else {
+            facts.put("details", "this version of the command reads no more of this kind");
         }
         if (json) {
             out.println(toJson(facts));
         } else {
             facts.forEach((name, value) -> out.printf(Locale.ROOT, "%-29s %s%n", name + ":", value));
         }
-    }
-
-    private static void describeFilter(MembershipFilter filter, Map<String, Object> facts) {
-        switch (filter) {
-            case BloomFilter classic -> {
-                facts.put("bits", classic.bitCount());
-                facts.put("hashes", classic.hashCount());
-            }
-            case BlockedBloomFilter blocked -> {
-                facts.put("blocks", blocked.blockCount());
-                facts.put("bits per key", blocked.bitsPerKey());
-            }
-            case CountingBloomFilter counting -> {
-                facts.put("counters", counting.counterCount());
-                facts.put("hashes", counting.hashCount());
-            }
-            case ScalableBloomFilter scalable -> {
-                facts.put("links", scalable.links());
-                facts.put("growth factor", scalable.growthFactor());
-                facts.put("tightening ratio", scalable.tighteningRatio());
-            }
-            default -> {
-            }
-        }
-        facts.put("memory bytes", filter.memoryBytes());
-        facts.put("expected items", filter.expectedItems());
-        facts.put("target false-positive rate", filter.targetFalsePositiveRate());
-        facts.put("fill ratio", filter.fillRatio());
-        facts.put("current false-positive rate", filter.expectedFalsePositiveRate());
-        facts.put("over capacity", filter.isOverCapacity());
     }
 
     private static String toJson(Map<String, Object> facts) {

@@ -1,0 +1,125 @@
+package io.mapsketch.cli;
+
+import io.mapsketch.engine.CountMinSketch;
+import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.SketchKind;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code mapsketch cms}: Count-Min sketches, "how often does X occur?" with overcounts only. */
+@Command(name = "cms", description = "Count-Min sketches: how often does X occur? (overcounts only, by at most"
+        + " epsilon x N with probability 1 - delta)")
+final class CountMinCommands implements SketchFamily {
+
+    @ParentCommand
+    private MapsketchCommand root;
+
+    @Command(name = "create", description = "Creates an empty Count-Min sketch of ceil(e / E) x ceil(ln(1 / D))"
+            + " counters.", footer = {"%nExample:%n  mapsketch cms create events.cms --epsilon 0.001 --delta 0.01"})
+    int create(@Parameters(paramLabel = "FILE", description = "The file to create.") Path file,
+            @Option(names = "--epsilon", paramLabel = "E", required = true,
+                    description = "Error as a fraction of the total count N, in (0, 1), e.g. 0.001.")
+            double epsilon,
+            @Option(names = "--delta", paramLabel = "D", required = true,
+                    description = "Probability that an estimate is off by more than E x N, in (0, 1), e.g. 0.01.")
+            double delta,
+            @Option(names = "--counter-bits", paramLabel = "BITS", defaultValue = "32",
+                    description = "32 (default) or 64; counters saturate, never wrap.")
+            int counterBits,
+            @Option(names = "--conservative", description = "Conservative update: smaller overcounts; merges and"
+                    + " concurrent adds are then bounded, not exact.")
+            boolean conservative,
+            @Mixin CreateOptions options) throws IOException {
+        options.create(file, CountMinSketch.builder().epsilon(epsilon).delta(delta).counterBits(counterBits)
+                .conservativeUpdate(conservative));
+        return 0;
+    }
+
+    @Command(name = "incrby", description = {"Adds COUNT occurrences of each ITEM (CMS.INCRBY). Any number of"
+            + " processes may add to one file at once.", "With no arguments, adds one occurrence of each line of"
+            + " standard input."},
+            footer = {"%nExamples:%n  mapsketch cms incrby events.cms login 3 logout 1",
+                "  cut -f2 access.log | mapsketch cms incrby events.cms"})
+    int incrby(@Parameters(index = "0", paramLabel = "FILE", description = "A Count-Min file.") Path file,
+            @Parameters(index = "1..*", paramLabel = "ITEM COUNT",
+                    description = "Items, as UTF-8 strings, each followed by its count (at least 1).")
+            List<String> pairs) throws IOException {
+        List<String> arguments = pairs == null ? List.of() : pairs;
+        long[] counts = counts(arguments);
+        try (CountMinSketch sketch = CountMinSketch.open(file, AccessMode.SHARED)) {
+            if (arguments.isEmpty()) {
+                Items.eachLine(root.io(), sketch::add);
+            }
+            for (int i = 0; i < counts.length; i++) {
+                sketch.add(arguments.get(2 * i), counts[i]);
+            }
+        }
+        return 0;
+    }
+
+    /** The COUNT of each ITEM COUNT pair, all checked before anything is added. */
+    private static long[] counts(List<String> pairs) {
+        if (pairs.size() % 2 != 0) {
+            throw new IllegalArgumentException("expected ITEM COUNT pairs, but item '" + pairs.getLast()
+                    + "' has no count");
+        }
+        long[] counts = new long[pairs.size() / 2];
+        for (int i = 0; i < counts.length; i++) {
+            String count = pairs.get(2 * i + 1);
+            try {
+                counts[i] = Long.parseLong(count);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("the count of item '" + pairs.get(2 * i) + "' is '" + count
+                        + "', not a whole number");
+            }
+            if (counts[i] < 1) {
+                throw new IllegalArgumentException("the count of item '" + pairs.get(2 * i) + "' is " + count
+                        + ", must be at least 1");
+            }
+        }
+        return counts;
+    }
+
+    @Command(name = "query", description = {"Prints the estimated count of each item, one per line: never below"
+            + " the true count (CMS.QUERY).", "With no ITEM, answers each line of standard input."},
+            footer = {"%nExample:%n  mapsketch cms query events.cms login logout"})
+    int query(@Mixin FileAndItems input) throws IOException {
+        PrintWriter out = root.io().out();
+        try (CountMinSketch sketch = CountMinSketch.open(input.file(), AccessMode.READ_ONLY)) {
+            input.each(root.io().forAnswers(), (bytes, offset, length) -> out.println(sketch.estimate(bytes, offset, length)));
+        }
+        return 0;
+    }
+
+    @Override
+    public boolean reads(SketchKind kind) {
+        return kind == SketchKind.COUNT_MIN;
+    }
+
+    @Override
+    public void describe(Path file, Map<String, Object> facts) throws IOException {
+        try (CountMinSketch sketch = CountMinSketch.open(file, AccessMode.READ_ONLY)) {
+            facts.put("epsilon", sketch.epsilon());
+            facts.put("delta", sketch.delta());
+            facts.put("width", sketch.width());
+            facts.put("depth", sketch.depth());
+            facts.put("counter bits", sketch.counterBits());
+            facts.put("conservative update", sketch.isConservative());
+            facts.put("memory bytes", sketch.memoryBytes());
+            facts.put("error bound", sketch.errorBound());
+        }
+    }
+
+    @Override
+    public void merge(Path destination, List<Path> sources) throws IOException {
+        Merging.merge(destination, sources, CountMinSketch::open, CountMinSketch::merge);
+    }
+}

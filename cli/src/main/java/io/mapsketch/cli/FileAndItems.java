@@ -1,0 +1,26 @@
+package io.mapsketch.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Parameters;
+
+/** The arguments of every verb that takes one sketch file and items: {@code FILE [ITEM...]}. */
+final class FileAndItems {
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file.")
+    private Path file;
+
+    @Parameters(index = "1..*", paramLabel = "ITEM",
+            description = "Items, as UTF-8 strings. None: one item per line of standard input.")
+    private List<String> items = List.of();
+
+    /** The sketch file. */
+    Path file() {
+        return file;
+    }
+
+    /** Hands every item to {@code sink}: the ITEM arguments, or the lines of standard input if there are none. */
+    void each(CommandIo io, Items.Sink sink) {
+        Items.each(items, io, sink);
+    }
+}

@@ -1,0 +1,87 @@
+package io.mapsketch.cli;
+
+import io.mapsketch.memory.SketchKind;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code mapsketch} command: one subcommand per sketch family ({@link SketchFamily}) and the
+ * verbs that take any kind of file: {@code info}, {@code merge}, and the {@code demo}.
+ */
+@Command(name = "mapsketch",
+        description = "Sketch files: create, add to, query, inspect and merge them; several processes may add at once.",
+        subcommands = {BloomCommands.class, CountMinCommands.class, HyperLogLogCommands.class},
+        footer = {"%nItems are UTF-8 strings; a verb given no ITEM reads one item per line from standard input.",
+            "Exit status: 0 done, 1 a missing, bad or incompatible file, an I/O error or a refused operation",
+            "(one line on standard error names the file and the fault), 2 a usage error.",
+            "%nExample:%n  mapsketch bf create visitors.bf --capacity 1000000 --error-rate 0.01",
+            "  mapsketch bf add visitors.bf alice@example.com",
+            "  mapsketch bf exists visitors.bf alice@example.com bob@example.com"})
+final class MapsketchCommand {
+
+    private final CommandIo io;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT, description = "Show this help.")
+    private boolean help;
+
+    MapsketchCommand(CommandIo io) {
+        this.io = io;
+    }
+
+    /** The streams of this run of the command. */
+    CommandIo io() {
+        return io;
+    }
+
+    /** Every family listed among the subcommands. */
+    private List<SketchFamily> families() {
+        return spec.subcommands().values().stream().map(CommandLine::getCommand)
+                .filter(SketchFamily.class::isInstance).map(SketchFamily.class::cast).toList();
+    }
+
+    @Command(name = "info", description = "Prints what a sketch file holds: kind, hash scheme and seed, counters,"
+            + " clean close, and the sketch's size and error. Read-only.",
+            footer = {"%nExample:%n  mapsketch info visitors.bf --json"})
+    int info(@Parameters(paramLabel = "FILE", description = "A sketch file (or a scalable filter's directory).")
+            Path file,
+            @Option(names = "--json", description = "One JSON object instead of aligned lines.") boolean json)
+            throws IOException {
+        Info.print(file, json, io.out(), families());
+        return 0;
+    }
+
+    @Command(name = "merge", description = {"Merges the SRC files into DEST, which must exist: any mergeable kind"
+            + " (Bloom filters, Count-Min, HyperLogLog). The sources stay unchanged.",
+        "All files must be of one kind, seed and shape: another kind or seed is refused before DEST changes;",
+        "a source of another shape stops the merge, and the sources listed before it stay merged."},
+            footer = {"%nExample:%n  mapsketch merge all.bf shard-1.bf shard-2.bf"})
+    int merge(@Parameters(index = "0", paramLabel = "DEST", description = "The sketch to merge into.")
+            Path destination,
+            @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Sketches of DEST's kind.")
+            List<Path> sources) throws IOException {
+        SketchKind kind = SketchFiles.kind(destination);
+        SketchFamily family = families().stream().filter(f -> f.reads(kind)).findFirst()
+                .orElseThrow(() -> new CommandFailure(destination + ": " + kind + " sketches cannot be merged by"
+                        + " this version of the command"));
+        family.merge(destination, sources);
+        return 0;
+    }
+
+    @Command(name = "demo", description = "Builds Bloom filters, a Count-Min sketch and HyperLogLogs as real files"
+            + " in a temporary directory and prints what was measured next to what the formulas say.",
+            footer = {"%nExample:%n  mapsketch demo"})
+    int demo() throws IOException {
+        return new Demo(io.out(), families()).run();
+    }
+}

@@ -1,0 +1,43 @@
+package io.mapsketch.cli;
+
+import io.mapsketch.engine.ScalableBloomFilter;
+import io.mapsketch.engine.Sketch;
+import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.SketchKind;
+import io.mapsketch.memory.SketchRegion;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** What the verbs share about sketch files: the file holding the header, the kind, and how a family opens its files. */
+final class SketchFiles {
+
+    /** Opens one sketch file. */
+    @FunctionalInterface
+    interface Opener<S extends Sketch> {
+        /**
+         * Opens the sketch at {@code file}.
+         *
+         * @param file the file
+         * @param mode how to open it
+         * @return the open sketch
+         * @throws IOException if it cannot be opened as this kind
+         */
+        S open(Path file, AccessMode mode) throws IOException;
+    }
+
+    private SketchFiles() {
+    }
+
+    /** The file that holds the header: the path itself, or a scalable filter's manifest in its directory. */
+    static Path headerFile(Path path) {
+        return Files.isDirectory(path) ? path.resolve(ScalableBloomFilter.MANIFEST) : path;
+    }
+
+    /** The kind stored in the header of the sketch at {@code path}. */
+    static SketchKind kind(Path path) throws IOException {
+        try (SketchRegion region = SketchRegion.open(headerFile(path), AccessMode.READ_ONLY)) {
+            return region.header().kind();
+        }
+    }
+}
