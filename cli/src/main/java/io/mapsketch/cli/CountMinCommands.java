@@ -1,6 +1,7 @@
 package io.mapsketch.cli;
 
 import io.mapsketch.engine.CountMinSketch;
+import io.mapsketch.engine.FrequencySketch;
 import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.SketchKind;
 import java.io.IOException;
@@ -107,15 +108,20 @@ final class CountMinCommands implements SketchFamily {
     @Override
     public void describe(Path file, Map<String, Object> facts) throws IOException {
         try (CountMinSketch sketch = CountMinSketch.open(file, AccessMode.READ_ONLY)) {
-            facts.put("epsilon", sketch.epsilon());
-            facts.put("delta", sketch.delta());
-            facts.put("width", sketch.width());
-            facts.put("depth", sketch.depth());
-            facts.put("counter bits", sketch.counterBits());
-            facts.put("conservative update", sketch.isConservative());
-            facts.put("memory bytes", sketch.memoryBytes());
-            facts.put("error bound", sketch.errorBound());
+            describeCounters(sketch, facts);
         }
+    }
+
+    /** The Count-Min figures, shared with Top-K files (a Count-Min sketch plus candidates). */
+    static void describeCounters(FrequencySketch sketch, Map<String, Object> facts) {
+        facts.put("epsilon", sketch.epsilon());
+        facts.put("delta", sketch.delta());
+        facts.put("width", sketch.width());
+        facts.put("depth", sketch.depth());
+        facts.put("counter bits", sketch.counterBits());
+        facts.put("conservative update", sketch.isConservative());
+        facts.put("memory bytes", sketch.memoryBytes());
+        facts.put("error bound", sketch.errorBound());
     }
 
     @Override

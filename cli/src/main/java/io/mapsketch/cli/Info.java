@@ -54,7 +54,8 @@ final class Info {
         }
     }
 
-    private static String toJson(Map<String, Object> facts) {
+    /** One JSON object of name-value facts; names with spaces and dashes become underscores. */
+    static String toJson(Map<String, Object> facts) {
         StringBuilder json = new StringBuilder("{");
         facts.forEach((name, value) -> {
             if (json.length() > 1) {
@@ -66,7 +67,8 @@ final class Info {
         return json.append('}').toString();
     }
 
-    private static String quote(String text) {
+    /** A JSON string literal. */
+    static String quote(String text) {
         StringBuilder quoted = new StringBuilder("\"");
         for (char c : text.toCharArray()) {
             switch (c) {

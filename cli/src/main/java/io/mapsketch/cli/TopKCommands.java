@@ -1,0 +1,106 @@
+package io.mapsketch.cli;
+
+import io.mapsketch.engine.HeavyHitter;
+import io.mapsketch.engine.TopK;
+import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.SketchKind;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code mapsketch topk}: the k heaviest items of a stream, kept with a Count-Min sketch in one file. */
+@Command(name = "topk", description = "Top-K: the k most frequent items, with Count-Min estimates (never below"
+        + " the true count)")
+final class TopKCommands implements SketchFamily {
+
+    @ParentCommand
+    private MapsketchCommand root;
+
+    @Command(name = "create", description = "Creates an empty Top-K sketch: k candidates and a Count-Min sketch of"
+            + " ceil(e / E) x ceil(ln(1 / D)) counters.",
+            footer = {"%nExample:%n  mapsketch topk create pages.topk --k 100"})
+    int create(@Parameters(paramLabel = "FILE", description = "The file to create.") Path file,
+            @Option(names = "--k", paramLabel = "K", required = true,
+                    description = "How many of the heaviest items to keep, in [1, " + TopK.MAX_K + "].")
+            int k,
+            @Option(names = "--epsilon", paramLabel = "E", defaultValue = "0.001",
+                    description = "Count-Min error as a fraction of the total count N (default: ${DEFAULT-VALUE}).")
+            double epsilon,
+            @Option(names = "--delta", paramLabel = "D", defaultValue = "0.01",
+                    description = "Probability that an estimate is off by more than E x N (default: ${DEFAULT-VALUE}).")
+            double delta,
+            @Option(names = "--max-item-bytes", paramLabel = "B", defaultValue = "" + TopK.DEFAULT_MAX_KEY_BYTES,
+                    description = "The longest item stored, in UTF-8 bytes; longer items are refused"
+                            + " (default: ${DEFAULT-VALUE}).")
+            int maxItemBytes,
+            @Mixin CreateOptions options) throws IOException {
+        options.create(file, TopK.builder().k(k).epsilon(epsilon).delta(delta).maxKeyBytes(maxItemBytes));
+        return 0;
+    }
+
+    @Command(name = "add", description = {"Adds one occurrence of each item (TOPK.ADD). Any number of processes"
+            + " may add to one file at once.", "With no ITEM, adds each line of standard input."},
+            footer = {"%nExamples:%n  mapsketch topk add pages.topk /home /about /home",
+                "  cut -f7 -d' ' access.log | mapsketch topk add pages.topk"})
+    int add(@Mixin FileAndItems input) throws IOException {
+        try (TopK sketch = TopK.open(input.file(), AccessMode.SHARED)) {
+            input.each(root.io(), sketch::add);
+        }
+        return 0;
+    }
+
+    @Command(name = "list", description = "Lists the heaviest items, most frequent first, equal counts by item"
+            + " (TOPK.LIST).", footer = {"%nExample:%n  mapsketch topk list pages.topk --with-count"})
+    int list(@Parameters(paramLabel = "FILE", description = "A Top-K file.") Path file,
+            @Option(names = "--with-count", description = "Print each item's estimated count after a tab.")
+            boolean withCount,
+            @Option(names = "--json", description = "Print a JSON array of {\"item\": ..., \"count\": ...}.")
+            boolean json) throws IOException {
+        PrintWriter out = root.io().out();
+        try (TopK sketch = TopK.open(file, AccessMode.READ_ONLY)) {
+            List<HeavyHitter> top = sketch.top();
+            if (json) {
+                out.println(top.stream().map(hitter -> {
+                    Map<String, Object> entry = new LinkedHashMap<>();
+                    entry.put("item", hitter.keyAsString());
+                    entry.put("count", hitter.estimate());
+                    return Info.toJson(entry);
+                }).toList().toString());
+                return 0;
+            }
+            for (HeavyHitter hitter : top) {
+                out.println(withCount ? hitter.keyAsString() + "\t" + hitter.estimate() : hitter.keyAsString());
+            }
+        }
+        return 0;
+    }
+
+    @Override
+    public boolean reads(SketchKind kind) {
+        return kind == SketchKind.TOP_K;
+    }
+
+    @Override
+    public void describe(Path file, Map<String, Object> facts) throws IOException {
+        try (TopK sketch = TopK.open(file, AccessMode.READ_ONLY)) {
+            facts.put("k", sketch.k());
+            facts.put("max item bytes", sketch.maxKeyBytes());
+            facts.put("candidates", sketch.top().size());
+            facts.put("candidate lock recoveries", sketch.candidateRecoveries());
+            CountMinCommands.describeCounters(sketch, facts);
+        }
+    }
+
+    @Override
+    public void merge(Path destination, List<Path> sources) throws IOException {
+        Merging.merge(destination, sources, TopK::open, TopK::merge);
+    }
+}
