@@ -2,11 +2,12 @@ package io.mapsketch.cli;
 
 import io.mapsketch.engine.BlockedBloomFilter;
 import io.mapsketch.engine.BloomFilter;
-import io.mapsketch.engine.CountMinSketch;
 import io.mapsketch.engine.CountingBloomFilter;
+import io.mapsketch.engine.HeavyHitter;
 import io.mapsketch.engine.HyperLogLog;
 import io.mapsketch.engine.MembershipFilter;
 import io.mapsketch.engine.SketchSizing;
+import io.mapsketch.engine.TopK;
 import io.mapsketch.memory.AccessMode;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -54,7 +55,7 @@ final class Demo {
         out.flush();
         secondJvm(classic);
         out.flush();
-        Path events = dir.resolve("events.cms");
+        Path events = dir.resolve("events.topk");
         countMin(events);
         out.flush();
         hyperLogLog(dir);
@@ -210,8 +211,7 @@ final class Demo {
         }
         long[] truth = new long[keys];
         SplittableRandom random = new SplittableRandom(2026);
-        try (CountMinSketch sketch = CountMinSketch.builder().epsilon(0.001).delta(0.01)
-                .create(file, AccessMode.EXCLUSIVE)) {
+        try (TopK sketch = TopK.builder().k(100).epsilon(0.001).delta(0.01).create(file, AccessMode.EXCLUSIVE)) {
             for (int e = 0; e < events; e++) {
                 int index = Arrays.binarySearch(cumulative, random.nextDouble() * total);
                 int rank = index >= 0 ? index : -index - 1;
@@ -222,31 +222,28 @@ final class Demo {
             long sumOver = 0;
             int seen = 0;
             int beyondBound = 0;
-            Integer[] bySketch = new Integer[keys];
-            long[] estimates = new long[keys];
             for (int rank = 0; rank < keys; rank++) {
-                bySketch[rank] = rank;
-                estimates[rank] = sketch.estimate("item-" + (rank + 1));
                 if (truth[rank] > 0) {
-                    long over = estimates[rank] - truth[rank];
+                    long over = sketch.estimate("item-" + (rank + 1)) - truth[rank];
                     maxOver = Math.max(maxOver, over);
                     sumOver += over;
                     seen++;
                     beyondBound += over > sketch.errorBound() ? 1 : 0;
                 }
             }
-            Arrays.sort(bySketch, (a, b) -> Long.compare(estimates[b], estimates[a]));
-            out.printf(Locale.ROOT, "Count-Min, eps 0.001, delta 0.01: %,d x %d counters (%,d bytes)   [w = ceil(e/eps),"
-                    + " d = ceil(ln 1/delta)]%n", sketch.width(), sketch.depth(), sketch.memoryBytes());
+            out.printf(Locale.ROOT, "Count-Min, eps 0.001, delta 0.01: %,d x %d counters (%,d bytes; %,d with the Top-K"
+                    + " candidates)   [w = ceil(e/eps), d = ceil(ln 1/delta)]%n", sketch.width(), sketch.depth(),
+                    sketch.counterMemoryBytes(), sketch.memoryBytes());
             out.printf(Locale.ROOT, "  %,d Zipf events over %,d keys (%,d seen): bound eps x N = %d; overestimate max %d,"
                     + " mean %.2f; keys beyond the bound %d (at most %.0f%% may be)%n", events, keys, seen,
                     sketch.errorBound(), maxOver, (double) sumOver / seen, beyondBound, 100 * sketch.delta());
             StringBuilder top = new StringBuilder();
-            for (int i = 0; i < 5; i++) {
-                int rank = bySketch[i];
-                top.append(String.format(Locale.ROOT, "  item-%d %d (exact %d)", rank + 1, estimates[rank], truth[rank]));
+            for (HeavyHitter hitter : sketch.top(5)) {
+                int rank = Integer.parseInt(hitter.keyAsString().substring("item-".length())) - 1;
+                top.append(String.format(Locale.ROOT, "  %s %d (exact %d)", hitter.keyAsString(), hitter.estimate(),
+                        truth[rank]));
             }
-            out.println("  top 5 by sketch:" + top);
+            out.println("  top 5 by sketch (Top-K, k = 100):" + top);
         }
     }
 

@@ -97,10 +97,10 @@ class ModulePathTest {
         assertTrue(text.contains("10.1 bits per item"), text);
         assertTrue(text.contains("kept items found 5,000 of 5,000"), text);
         assertTrue(text.contains("user-17 visitor-17  ->  1 0"), text);
-        assertTrue(text.contains("Count-Min, eps 0.001, delta 0.01: 2,719 x 5 counters"), text);
+        assertTrue(text.contains("Count-Min, eps 0.001, delta 0.01: 2,719 x 5 counters (54,400 bytes;"), text);
         assertTrue(text.contains("bound eps x N = 50;"), text);
         assertTrue(text.contains("keys beyond the bound 0"), text);
-        assertTrue(text.contains("top 5 by sketch:  item-1 "), text);
+        assertTrue(text.contains("top 5 by sketch (Top-K, k = 100):  item-1 "), text);
         Matcher distinct = Pattern.compile("p = 14 \\(16,384 bytes, 0.81% standard error\\): 200,000 distinct in"
                 + " 300,000 adds, estimate ([0-9,]+)").matcher(text);
         assertTrue(distinct.find(), text);
@@ -108,7 +108,7 @@ class ModulePathTest {
         Matcher union = Pattern.compile("union estimate ([0-9,]+) \\(truth 100,000\\)").matcher(text);
         assertTrue(union.find(), text);
         assertEquals(100_000, Double.parseDouble(union.group(1).replace(",", "")), 3 * 0.0081 * 100_000);
-        assertTrue(text.matches("(?s).*\nmapsketch info \\S+events\\.cms:\n.*\nkind: +COUNT_MIN\n.*\nwidth: +2719\n.*"),
-                text);
+        assertTrue(text.matches("(?s).*\nmapsketch info \\S+events\\.topk:\n.*\nkind: +TOP_K\n.*\nk: +100\n.*"
+                + "\nwidth: +2719\n.*"), text);
     }
 }

@@ -73,7 +73,7 @@ public final class CountMinSketch extends FrequencySketch {
 
     @Override
     public String toString() {
-        return "CountMinSketch[" + describe() + ", " + shape() + "]";
+        return "CountMinSketch[" + describe() + ", " + shapeText() + "]";
     }
 
     /** Builds a Count-Min sketch from epsilon and delta. */

@@ -67,6 +67,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     private final double epsilon;
     private final double delta;
     private final CounterMatrix counters;
+    private final CountMinParameters shape;
 
     FrequencySketch(SketchRegion region, CountMinParameters shape) {
         super(region);
@@ -77,6 +78,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         this.epsilon = shape.epsilon();
         this.delta = shape.delta();
         this.counters = new CounterMatrix(payload, width, depth, counterBytes, sharedWriters);
+        this.shape = shape;
     }
 
     // ---------------------------------------------------------------- adds
@@ -561,6 +563,16 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /**
+     * Returns the bytes of the counter matrix: d rows of w counters, each row padded to 64 bytes.
+     * For a Count-Min sketch this is {@link #memoryBytes()}; a Top-K sketch adds its candidates.
+     *
+     * @return the counters' bytes
+     */
+    public long counterMemoryBytes() {
+        return shape.counterBytesTotal();
+    }
+
+    /**
      * Returns the counter width in bits.
      *
      * @return 32 or 64
@@ -599,7 +611,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /** Width, depth, counter width, update rule and N, for {@code toString}. */
-    final String shape() {
+    final String shapeText() {
         return width + " x " + depth + " x " + counterBits() + "-bit" + (conservative ? ", conservative" : "")
                 + ", N " + totalWeight();
     }

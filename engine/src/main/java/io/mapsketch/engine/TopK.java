@@ -62,7 +62,7 @@ public final class TopK extends FrequencySketch {
         super(region, shape);
         this.k = k;
         this.maxKeyBytes = maxKeyBytes;
-        this.tableBase = shape.counterBytesTotal();
+        this.tableBase = counterMemoryBytes();
         this.candidates = new CandidateTable(payload, tableBase, k, maxKeyBytes, hasher,
                 this::estimateHash);
     }
@@ -217,7 +217,7 @@ public final class TopK extends FrequencySketch {
 
     @Override
     public String toString() {
-        return "TopK[" + describe() + ", k " + k + ", " + shape() + "]";
+        return "TopK[" + describe() + ", k " + k + ", " + shapeText() + "]";
     }
 
     /** Builds a Top-K sketch from k, epsilon and delta. */
