@@ -10,7 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,11 +24,15 @@ import java.util.regex.Pattern;
  * linked (or, when overwriting, renamed) into place. The temporary file's name carries the
  * creator's pid ({@code .NAME.PID.RANDOM.creating}); a creator killed half-way leaves it behind, and
  * the next creation of the same name deletes the leftovers of creators that are no longer alive.
+ * Permissions are set on the temporary file before it gets its name, so the file never appears
+ * with other permissions than those asked for.
  */
 final class SketchFileWriter {
 
     private static final int ZERO_CHUNK = 1 << 20;
     private static final String TEMPORARY_SUFFIX = ".creating";
+    private static final Set<PosixFilePermission> READABLE_BY_ALL = PosixFilePermissions.fromString("rw-r--r--");
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
     private SketchFileWriter() {
     }
@@ -40,6 +48,10 @@ final class SketchFileWriter {
                 temporaryPrefix(target) + ProcessHandle.current().pid() + ".", TEMPORARY_SUFFIX);
         try {
             write(temporary, header);
+            if (Files.getFileStore(temporary).supportsFileAttributeView(PosixFileAttributeView.class)) {
+                Files.setPosixFilePermissions(temporary, Arrays.asList(options).contains(CreateOption.OWNER_ONLY)
+                        ? OWNER_ONLY : READABLE_BY_ALL);
+            }
             if (overwrite) {
                 Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } else {

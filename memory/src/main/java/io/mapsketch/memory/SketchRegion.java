@@ -68,7 +68,8 @@ public final class SketchRegion implements AutoCloseable {
      * @param file where the sketch file goes
      * @param header what the file holds; its payload length sizes the file
      * @param mode how to open it after creation: {@code SHARED} or {@code EXCLUSIVE}
-     * @param options {@link CreateOption#OVERWRITE_EXISTING} to replace an existing file
+     * @param options {@link CreateOption#OVERWRITE_EXISTING} to replace an existing file,
+     *     {@link CreateOption#OWNER_ONLY} for permissions 0600 instead of 0644
      * @return the open region
      * @throws java.nio.file.FileAlreadyExistsException if the file exists and overwriting was not asked for
      * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
