@@ -8,7 +8,9 @@ import io.mapsketch.engine.CountingBloomFilter;
 import io.mapsketch.engine.MembershipFilter;
 import io.mapsketch.memory.AccessMode;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,6 +71,17 @@ class BloomVerbsTest {
         assertEquals(0, InProcess.run("bf", "create", filter, "--capacity", "100", "--error-rate", "0.01", "--force")
                 .status());
         assertEquals(List.of("0"), InProcess.run("bf", "exists", filter, "kept").lines());
+    }
+
+    @Test
+    void ownerOnlyFilesAreNotReadableByOthers() throws IOException {
+        String open = file("open.bf");
+        String personal = file("personal.bf");
+        InProcess.run("bf", "create", open, "--capacity", "100", "--error-rate", "0.01");
+        assertEquals(0, InProcess.run("bf", "create", personal, "--capacity", "100", "--error-rate", "0.01",
+                "--owner-only").status());
+        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(Path.of(open))));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(Path.of(personal))));
     }
 
     @Test
