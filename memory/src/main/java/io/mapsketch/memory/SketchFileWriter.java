@@ -47,7 +47,7 @@ final class SketchFileWriter {
         Path temporary = Files.createTempFile(target.getParent(),
                 temporaryPrefix(target) + ProcessHandle.current().pid() + ".", TEMPORARY_SUFFIX);
         try {
-            write(temporary, header);
+            write(temporary, header, file);
             if (Files.getFileStore(temporary).supportsFileAttributeView(PosixFileAttributeView.class)) {
                 Files.setPosixFilePermissions(temporary, Arrays.asList(options).contains(CreateOption.OWNER_ONLY)
                         ? OWNER_ONLY : READABLE_BY_ALL);
@@ -81,7 +81,11 @@ final class SketchFileWriter {
         }
     }
 
-    private static void write(Path temporary, SketchHeader header) throws IOException {
+    /**
+     * Writes the header and every payload byte (zeros), so that the file system has allocated all of
+     * its blocks before anything maps it: a later store into the mapping cannot meet a full disk.
+     */
+    private static void write(Path temporary, SketchHeader header, Path file) throws IOException {
         byte[] page = new byte[SketchFileLayout.HEADER_LENGTH];
         HeaderCodec.writeNew(header, MemorySegment.ofArray(page));
         try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
@@ -93,6 +97,9 @@ final class SketchFileWriter {
                 writeFully(channel, zeros, position);
             }
             channel.force(true);
+        } catch (IOException e) {
+            throw new IOException("cannot create " + file + ": writing its " + header.fileLength()
+                    + " bytes failed (" + e.getMessage() + "); nothing was left under that name", e);
         }
     }
 

@@ -1,0 +1,102 @@
+package io.mapsketch.memory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Creating sketch files on a full disk: a 1 MiB tmpfs mounted for the test. Creation writes every
+ * byte of the file before it gets its name, so a file that does not fit fails with an IOException
+ * naming it and leaves nothing behind, and a file that was created can never meet a full disk
+ * through its mapping. Mounting needs root (or a container allowed to mount); the test is skipped,
+ * saying so, where the mount is refused.
+ */
+class FullDiskTest {
+
+    private static final long SMALL_DISK = 1 << 20;
+
+    @TempDir
+    Path dir;
+
+    private Path disk;
+
+    @BeforeEach
+    void mountSmallDisk() throws Exception {
+        disk = Files.createDirectory(dir.resolve("small-disk"));
+        int status = run("mount", "-t", "tmpfs", "-o", "size=" + SMALL_DISK, "tmpfs", disk.toString());
+        assumeTrue(status == 0, "mounting a 1 MiB tmpfs was refused (exit " + status + "): needs root");
+    }
+
+    @AfterEach
+    void unmount() throws Exception {
+        if (Files.isDirectory(disk)) {
+            run("umount", disk.toString());
+        }
+    }
+
+    private static int run(String... command) throws Exception {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        process.getInputStream().readAllBytes();
+        return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
+    }
+
+    private static SketchHeader header(long payloadBytes) {
+        return SketchHeader.forNewSketch(SketchKind.COUNT_MIN, HashScheme.XXH3_64, 1, new long[0], payloadBytes);
+    }
+
+    private List<String> names() throws IOException {
+        try (Stream<Path> files = Files.list(disk)) {
+            return files.map(f -> f.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void aFileLargerThanTheFreeSpaceFailsCleanlyAndLeavesNothing() throws IOException {
+        Path big = disk.resolve("big.sketch");
+        IOException full = assertThrows(IOException.class,
+                () -> SketchRegion.create(big, header(2 * SMALL_DISK), AccessMode.SHARED));
+        assertTrue(full.getMessage().startsWith("cannot create " + big + ": writing its "), full.getMessage());
+        assertTrue(full.getMessage().contains("No space left on device"), full.getMessage());
+        assertEquals(List.of(), names(), "neither the file nor its temporary file is left");
+    }
+
+    @Test
+    void filesAreCreatedUntilTheDiskIsFullAndEveryCreatedOneStaysUsable() throws IOException {
+        long payload = 192 * 1024;
+        int created = 0;
+        while (true) {
+            Path file = disk.resolve("part-" + created + ".sketch");
+            try {
+                SketchRegion.create(file, header(payload), AccessMode.EXCLUSIVE).close();
+                created++;
+            } catch (IOException full) {
+                assertTrue(full.getMessage().contains("No space left on device"), full.getMessage());
+                assertFalse(Files.exists(file));
+                break;
+            }
+        }
+        assertTrue(created >= 3 && created < 6, "1 MiB holds 3 to 5 files of 196 KiB: " + created);
+        assertEquals(created, names().size(), "no temporary file is left: " + names());
+        for (int i = 0; i < created; i++) {
+            try (SketchRegion region = SketchRegion.open(disk.resolve("part-" + i + ".sketch"), AccessMode.SHARED)) {
+                for (long offset = 0; offset < payload; offset += 4096) {
+                    region.payload().putLong(offset, -1);
+                }
+                region.force();
+            }
+        }
+    }
+}
