@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.testing.ChildJvm;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -175,6 +177,30 @@ class CrossProcessTest {
             String answer = child.readLine();
             assertEquals(0, child.waitFor(TIMEOUT));
             return answer;
+        }
+    }
+
+    /**
+     * Another program shrinks a file that a JVM has mapped: the reader's next access to a page past
+     * the new end raises an {@code InternalError} in the accessing thread (HotSpot turns the SIGBUS
+     * into it), and the JVM goes on. mapsketch itself never shrinks a file (see docs/reliability.md).
+     */
+    @Test
+    void aFileTruncatedUnderAMappingFaultsTheAccessNotTheJvm() throws Exception {
+        Path file = dir.resolve("truncated.sketch");
+        SketchHeader header = SketchHeader.forNewSketch(SketchKind.COUNT_MIN, HashScheme.XXH3_64, 7, new long[0],
+                1 << 20);
+        SketchRegion.create(file, header, AccessMode.SHARED).close();
+        try (ChildJvm reader = ChildJvm.start(dir, RegionWorker.class, "read-truncated", file.toString())) {
+            assertEquals("mapped", reader.readLine());
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                channel.truncate(SketchFileLayout.HEADER_LENGTH);
+            }
+            reader.input().write('\n');
+            reader.input().flush();
+            assertEquals("failed java.lang.InternalError", reader.readLine());
+            assertEquals("alive", reader.readLine());
+            assertEquals(0, reader.waitFor(TIMEOUT));
         }
     }
 }

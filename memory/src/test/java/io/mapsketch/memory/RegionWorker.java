@@ -15,6 +15,9 @@ import java.nio.file.Path;
  *   <li>{@code churn FILE N}: says {@code ready}, waits for a line on standard input, then N times
  *       opens the file SHARED, checks that the live line counts at least one writer, and closes
  *       it; says {@code done}.</li>
+ *   <li>{@code read-truncated FILE}: opens READ_ONLY, says {@code mapped}, waits for a line on
+ *       standard input (the parent truncates the file meanwhile), reads the payload's last word and
+ *       says {@code read V} or {@code failed CLASS}, then {@code alive}.</li>
  *   <li>{@code lock-hold FILE}: opens SHARED, takes the {@link RegionLock} at {@link #LOCK}, says
  *       {@code locked PID} and sleeps until killed.</li>
  *   <li>{@code lock-count FILE N}: opens SHARED, says {@code ready}, waits for the parent's go
@@ -76,6 +79,20 @@ public final class RegionWorker {
                 Thread.sleep(Long.MAX_VALUE);
             }
             case "lock-count" -> lockCount(file, Integer.parseInt(args[2]));
+            case "read-truncated" -> {
+                try (SketchRegion region = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+                    System.out.println("mapped");
+                    if (System.in.read() < 0) {
+                        return;
+                    }
+                    try {
+                        System.out.println("read " + region.payload().getLong(region.payload().byteSize() - 8));
+                    } catch (Throwable fault) {
+                        System.out.println("failed " + fault.getClass().getName());
+                    }
+                    System.out.println("alive");
+                }
+            }
             default -> throw new IllegalArgumentException("unknown command " + args[0]);
         }
     }
