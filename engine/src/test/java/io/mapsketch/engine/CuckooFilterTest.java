@@ -124,6 +124,24 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
         assertTrue(e.getMessage().startsWith("falsePositiveRate = 1.0E-5, must be in [1.220"), e.getMessage());
     }
 
+    /** The worked example of {@code docs/file-format.md}. */
+    @Test
+    void layoutMatchesTheDocumentedFormula() throws IOException {
+        try (CuckooFilter filter = filter(3_000, 0.01, AccessMode.EXCLUSIVE)) {
+            assertEquals(1_024, filter.bucketCount());
+            assertEquals(12, filter.fingerprintBits());
+            CuckooTable table = filter.table();
+            long hash = 0x0123456789ABCDEFL;
+            assertEquals(4, table.bucket(hash));
+            assertEquals(2_358, table.fingerprint(hash));
+            assertEquals(335, table.alternate(4, 2_358));
+            assertEquals(4, table.alternate(335, 2_358));
+            assertTrue(table.insert(4, 335, 2_358));
+            assertEquals(2_358L << 12, filter.payload.getLong(88), "slot 16: bits 12 to 23 of word 3");
+            assertTrue(table.contains(4, 335, 2_358));
+        }
+    }
+
     @Test
     void oneKeyIsStoredAtMostEightTimes() throws IOException {
         try (CuckooFilter filter = filter(1_000, 0.001, AccessMode.SHARED)) {
