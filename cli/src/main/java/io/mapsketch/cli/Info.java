@@ -3,6 +3,7 @@ package io.mapsketch.cli;
 import io.mapsketch.engine.BlockedBloomFilter;
 import io.mapsketch.engine.BloomFilter;
 import io.mapsketch.engine.CountingBloomFilter;
+import io.mapsketch.engine.CuckooFilter;
 import io.mapsketch.engine.HyperLogLog;
 import io.mapsketch.engine.MembershipFilter;
 import io.mapsketch.engine.ScalableBloomFilter;
@@ -52,7 +53,7 @@ final class Info {
                     facts.put("relative standard error", sketch.relativeStandardError());
                 }
             }
-            case "BLOOM", "BLOCKED_BLOOM", "COUNTING_BLOOM", "SCALABLE_BLOOM" -> {
+            case "BLOOM", "BLOCKED_BLOOM", "COUNTING_BLOOM", "SCALABLE_BLOOM", "CUCKOO" -> {
                 try (MembershipFilter filter = MembershipFilter.open(path, AccessMode.READ_ONLY)) {
                     describeFilter(filter, facts);
                 }
@@ -79,6 +80,11 @@ final class Info {
             case CountingBloomFilter counting -> {
                 facts.put("counters", counting.counterCount());
                 facts.put("hashes", counting.hashCount());
+            }
+            case CuckooFilter cuckoo -> {
+                facts.put("buckets", cuckoo.bucketCount());
+                facts.put("fingerprint bits", cuckoo.fingerprintBits());
+                facts.put("lock recoveries", cuckoo.lockRecoveries());
             }
             case ScalableBloomFilter scalable -> {
                 facts.put("links", scalable.links());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.engine.BlockedBloomFilter;
 import io.mapsketch.engine.BloomFilter;
+import io.mapsketch.engine.CuckooFilter;
 import io.mapsketch.engine.HyperLogLog;
 import io.mapsketch.memory.AccessMode;
 import java.io.ByteArrayOutputStream;
@@ -97,6 +98,22 @@ class MainTest {
         assertTrue(json.startsWith("{\"file\": ") && json.endsWith("}"), json);
         assertTrue(json.contains("\"kind\": \"HYPERLOGLOG\", ") && json.contains("\"estimate\": 3, "), json);
         assertTrue(json.contains("\"precision\": 12"), json);
+    }
+
+    @Test
+    void infoDescribesCuckooFilters() throws IOException {
+        Path file = dir.resolve("f.cuckoo");
+        try (CuckooFilter cuckoo = CuckooFilter.builder().expectedItems(10_000).falsePositiveRate(0.01)
+                .create(file, AccessMode.SHARED)) {
+            cuckoo.add("a");
+            cuckoo.add("b");
+            cuckoo.remove("a");
+        }
+        assertEquals(0, run("info", file.toString(), "--json"));
+        String json = out().strip();
+        assertTrue(json.contains("\"kind\": \"CUCKOO\", ") && json.contains("\"items_added\": 1, "), json);
+        assertTrue(json.contains("\"buckets\": 4096, \"fingerprint_bits\": 12, \"lock_recoveries\": 0, "), json);
+        assertTrue(json.contains("\"memory_bytes\": 26304, "), json);
     }
 
     @Test

@@ -22,7 +22,9 @@ import java.nio.file.Path;
  * is refused with {@link KeyNotPresentException}; a remove of a key never added whose fingerprint is
  * there (a false positive) cannot be told from a real one and takes away another key's copy, which
  * may then be missed. One key may be added up to 8 times (2b copies, one per slot of its two buckets);
- * each add stores a copy and each remove takes one away.
+ * each add stores a copy and each remove takes one away. {@code add} returns {@code true} when the
+ * key's fingerprint was in neither of its buckets (the key was certainly new), {@code false} when it
+ * stored a further copy.
  *
  * <p>Capacity: an add that finds both buckets full moves fingerprints to their other buckets along the
  * shortest path to a free slot, searched over at most {@value CuckooTable#MAX_KICKS} buckets. Inserts
