@@ -2,7 +2,7 @@ package io.mapsketch.engine;
 
 /**
  * An add was refused because the filter has no room for the key: a cuckoo filter found no free slot
- * for its fingerprint within its bounded search of moves (which begins to happen near 95% of its
+ * for its fingerprint within its bounded search of moves (which begins to happen at about 96% of its
  * slots occupied), or the key already fills both of its buckets. The key was not added; the filter
  * holds exactly what it held before the refused add, so every key added earlier is still present.
  */

@@ -11,7 +11,7 @@ public final class SketchSizing {
 
     /** Slots per cuckoo bucket (b). */
     public static final int CUCKOO_BUCKET_SIZE = 4;
-    /** The share of slots a cuckoo filter is sized to use at its capacity; inserts begin to fail near 95%. */
+    /** The share of slots a cuckoo filter is sized to use at its capacity; inserts begin to fail near 96%. */
     public static final double CUCKOO_SIZING_LOAD = 0.9;
     /** Most buckets of a cuckoo filter: bucket indices take the high 32 bits of the hash, fingerprints the low. */
     public static final long CUCKOO_MAX_BUCKETS = 1L << 32;
