@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -228,37 +229,46 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
         }
     }
 
-    /** Lookups racing a writer's moves on other threads never miss a key whose add has returned. */
+    /**
+     * Lookups racing a writer's moves on another thread never miss a key whose add has returned. The
+     * filter is half filled first; the writer fills it from 50% to 92% load (where most adds move
+     * fingerprints) once the reader is running.
+     */
     @Test
     void lookupsRacingMovesNeverMissAnAcknowledgedKey() throws Exception {
         try (CuckooFilter filter = filter(50_000, 0.001, AccessMode.SHARED);
              ExecutorService pool = Executors.newFixedThreadPool(2)) {
             long[] keys = new SplittableRandom(6).longs((long) (0.92 * filter.slotCount())).toArray();
-            AtomicInteger acknowledged = new AtomicInteger();
+            int half = keys.length / 2;
+            filter.addAll(Arrays.copyOf(keys, half));
+            long movesBefore = filter.table().moves();
+            AtomicInteger acknowledged = new AtomicInteger(half);
             AtomicBoolean done = new AtomicBoolean();
-            Future<?> writer = pool.submit(() -> {
-                for (long key : keys) {
-                    filter.add(key);
-                    acknowledged.lazySet(acknowledged.get() + 1);
-                }
-                done.set(true);
-            });
+            CountDownLatch readerRunning = new CountDownLatch(1);
             Future<Long> reader = pool.submit(() -> {
                 SplittableRandom random = new SplittableRandom(7);
                 long lookups = 0;
                 while (!done.get()) {
-                    int known = acknowledged.get();
-                    if (known > 0) {
-                        long key = keys[random.nextInt(known)];
-                        assertTrue(filter.mightContain(key), "acknowledged key missed: " + key);
-                        lookups++;
-                    }
+                    readerRunning.countDown();
+                    long key = keys[random.nextInt(acknowledged.get())];
+                    assertTrue(filter.mightContain(key), "acknowledged key missed: " + key);
+                    lookups++;
                 }
                 return lookups;
             });
+            Future<?> writer = pool.submit(() -> {
+                readerRunning.await();
+                for (int i = half; i < keys.length; i++) {
+                    filter.add(keys[i]);
+                    acknowledged.lazySet(i + 1);
+                }
+                done.set(true);
+                return null;
+            });
             writer.get();
             assertTrue(reader.get() > 0);
-            assertTrue(filter.table().moves() > 1_000, "the fill moved fingerprints: " + filter.table().moves());
+            long moves = filter.table().moves() - movesBefore;
+            assertTrue(moves > 1_000, "the fill from 50% moved fingerprints while the reader ran: " + moves);
         }
     }
 
