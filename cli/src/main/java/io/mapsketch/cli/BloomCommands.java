@@ -5,11 +5,8 @@ import io.mapsketch.engine.BloomFilter;
 import io.mapsketch.engine.CountingBloomFilter;
 import io.mapsketch.engine.FilterBuilder;
 import io.mapsketch.engine.MembershipFilter;
-import io.mapsketch.engine.ScalableBloomFilter;
-import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.SketchKind;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
@@ -72,9 +69,7 @@ final class BloomCommands implements SketchFamily {
             footer = {"%nExamples:%n  mapsketch bf add visitors.bf alice@example.com bob@example.com",
                 "  cut -f1 access.log | mapsketch bf add visitors.bf"})
     int add(@Mixin FileAndItems input) throws IOException {
-        try (MembershipFilter filter = MembershipFilter.open(input.file(), AccessMode.SHARED)) {
-            input.each(root.io(), filter::add);
-        }
+        FilterVerbs.add(input, root.io());
         return 0;
     }
 
@@ -83,11 +78,7 @@ final class BloomCommands implements SketchFamily {
         "With no ITEM, answers each line of standard input."},
             footer = {"%nExample:%n  mapsketch bf exists visitors.bf alice@example.com carol@example.com"})
     int exists(@Mixin FileAndItems input) throws IOException {
-        PrintWriter out = root.io().out();
-        try (MembershipFilter filter = MembershipFilter.open(input.file(), AccessMode.READ_ONLY)) {
-            input.each(root.io().forAnswers(), (bytes, offset, length) ->
-                    out.println(filter.mightContain(bytes, offset, length) ? 1 : 0));
-        }
+        FilterVerbs.exists(input, root.io());
         return 0;
     }
 
@@ -98,47 +89,11 @@ final class BloomCommands implements SketchFamily {
 
     @Override
     public void describe(Path file, Map<String, Object> facts) throws IOException {
-        try (MembershipFilter filter = MembershipFilter.open(file, AccessMode.READ_ONLY)) {
-            switch (filter) {
-                case BloomFilter classic -> {
-                    facts.put("bits", classic.bitCount());
-                    facts.put("hashes", classic.hashCount());
-                }
-                case BlockedBloomFilter blocked -> {
-                    facts.put("blocks", blocked.blockCount());
-                    facts.put("bits per key", blocked.bitsPerKey());
-                }
-                case CountingBloomFilter counting -> {
-                    facts.put("counters", counting.counterCount());
-                    facts.put("hashes", counting.hashCount());
-                }
-                case ScalableBloomFilter scalable -> {
-                    facts.put("links", scalable.links());
-                    facts.put("growth factor", scalable.growthFactor());
-                    facts.put("tightening ratio", scalable.tighteningRatio());
-                }
-            }
-            facts.put("memory bytes", filter.memoryBytes());
-            facts.put("expected items", filter.expectedItems());
-            facts.put("target false-positive rate", filter.targetFalsePositiveRate());
-            facts.put("fill ratio", filter.fillRatio());
-            facts.put("current false-positive rate", filter.expectedFalsePositiveRate());
-            facts.put("over capacity", filter.isOverCapacity());
-        }
+        FilterVerbs.describe(file, facts);
     }
 
     @Override
     public void merge(Path destination, List<Path> sources) throws IOException {
-        Merging.merge(destination, sources, MembershipFilter::open, BloomCommands::mergeFilter);
-    }
-
-    /** ORs (or, for counting filters, adds) {@code from} into {@code into}; Merging has checked their kinds match. */
-    private static void mergeFilter(MembershipFilter into, MembershipFilter from) {
-        switch (into) {
-            case BloomFilter classic -> classic.merge((BloomFilter) from);
-            case BlockedBloomFilter blocked -> blocked.merge((BlockedBloomFilter) from);
-            case CountingBloomFilter counting -> counting.merge((CountingBloomFilter) from);
-            case ScalableBloomFilter scalable -> scalable.merge((ScalableBloomFilter) from);
-        }
+        Merging.merge(destination, sources, MembershipFilter::open, FilterVerbs::merge);
     }
 }

@@ -13,7 +13,7 @@ import org.agrona.DirectBuffer;
  * arrive in, and the batch paths. The same bytes count as the same key whatever the form: a
  * {@code long} is its eight little-endian bytes, a {@code CharSequence} its UTF-8 bytes, a byte
  * array, segment slice or Agrona {@code DirectBuffer} range its bytes. Batch methods hash whole
- * arrays with the SIMD hash kernel and update the items counter once.
+ * arrays with the SIMD hash kernel and update the items counter once per batch.
  */
 abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter, HyperLogLog {
 
@@ -31,7 +31,10 @@ abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter,
     /** Adds the key of this hash; returns whether the sketch changed. Callers check writability and count items. */
     abstract boolean addHash(long hash);
 
-    /** Adds the keys of {@code hashes[from, from + count)}. */
+    /**
+     * Adds the keys of {@code hashes[from, from + count)}. A sketch whose add can be refused counts the
+     * keys it added before the refused one itself, then throws; callers count the batch otherwise.
+     */
     abstract void addHashes(long[] hashes, int from, int count);
 
     /**
@@ -40,6 +43,7 @@ abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter,
      * @param key the key, hashed as its eight little-endian bytes
      * @return {@code true} if the sketch changed (a filter bit or a register: the key was certainly not added before)
      * @throws IllegalStateException if the sketch is read-only or closed
+     * @throws FilterFullException if a {@link CuckooFilter} has no room for the key (it is not added)
      */
     public final boolean add(long key) {
         return addCounted(hasher.hash(key));
@@ -54,6 +58,7 @@ abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter,
      * @return {@code true} if the sketch changed
      * @throws IndexOutOfBoundsException if the range is outside the array
      * @throws IllegalStateException if the sketch is read-only or closed
+     * @throws FilterFullException if a {@link CuckooFilter} has no room for the key (it is not added)
      */
     public final boolean add(byte[] key, int offset, int length) {
         return addCounted(hasher.hash(key, offset, length));
@@ -65,6 +70,7 @@ abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter,
      * @param key the characters
      * @return {@code true} if the sketch changed
      * @throws IllegalStateException if the sketch is read-only or closed
+     * @throws FilterFullException if a {@link CuckooFilter} has no room for the key (it is not added)
      */
     public final boolean add(CharSequence key) {
         return addCounted(hasher.hash(key));
@@ -79,6 +85,7 @@ abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter,
      * @return {@code true} if the sketch changed
      * @throws IndexOutOfBoundsException if the range is outside the segment
      * @throws IllegalStateException if the sketch is read-only or closed
+     * @throws FilterFullException if a {@link CuckooFilter} has no room for the key (it is not added)
      */
     public final boolean add(MemorySegment key, long offset, long length) {
         return addCounted(hasher.hash(key, offset, length));
@@ -93,6 +100,7 @@ abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter,
      * @return {@code true} if the sketch changed
      * @throws IndexOutOfBoundsException if the range is outside the buffer
      * @throws IllegalStateException if the sketch is read-only or closed
+     * @throws FilterFullException if a {@link CuckooFilter} has no room for the key (it is not added)
      */
     public final boolean add(DirectBuffer key, int index, int length) {
         return addCounted(hasher.hash(key, index, length));
@@ -100,18 +108,21 @@ abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter,
 
     /**
      * Adds every key of an array, as {@link #add(long)} would one by one; the items counter is
-     * updated once. Cost: the keys are hashed with the SIMD kernel in batches of {@value #BATCH}.
+     * updated once per batch of {@value #BATCH}. If a key is refused (a full {@link CuckooFilter}), the
+     * keys before it stay added and counted, and the exception propagates. Cost: the keys are hashed
+     * with the SIMD kernel in batches of {@value #BATCH}.
      *
      * @param keys the keys
      * @throws IllegalStateException if the sketch is read-only or closed
+     * @throws FilterFullException if a {@link CuckooFilter} has no room for the key (it is not added)
      */
     public final void addAll(long[] keys) {
         requireWritable();
         for (int from = 0; from < keys.length; from += BATCH) {
             int count = Math.min(BATCH, keys.length - from);
             addHashes(hashBatch(keys, from, count), 0, count);
+            countItems(count);
         }
-        countItems(keys.length);
     }
 
     /**
@@ -123,6 +134,7 @@ abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter,
      * @param count number of keys
      * @throws IndexOutOfBoundsException if the keys are outside the segment
      * @throws IllegalStateException if the sketch is read-only or closed
+     * @throws FilterFullException if a {@link CuckooFilter} has no room for the key (it is not added)
      */
     public final void addAll(MemorySegment keys, long offset, long count) {
         requireWritable();
@@ -133,8 +145,8 @@ abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter,
             MemorySegment.copy(keys, KEY_LAYOUT, offset + done * Long.BYTES, hashes, 0, n);
             HashKernels.xxh3(hasher.seed(), hashes, 0, hashes, 0, n);
             addHashes(hashes, 0, n);
+            countItems(n);
         }
-        countItems(count);
     }
 
     /** Hashes {@code keys[from, from + count)}, at most {@value #BATCH}, into this thread's scratch array. */

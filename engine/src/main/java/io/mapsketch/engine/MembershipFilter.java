@@ -20,7 +20,7 @@ import org.agrona.DirectBuffer;
  * <p>Keys arrive in any form; the same bytes give the same answer whichever form added them: a
  * {@code long} is its eight little-endian bytes, a {@code CharSequence} its UTF-8 bytes, and a byte
  * array, segment slice or Agrona {@code DirectBuffer} range its bytes. Batch methods hash whole
- * arrays with the SIMD hash kernel and probe in phases, and update the items counter once.
+ * arrays with the SIMD hash kernel and probe in phases, and update the items counter once per batch.
  */
 public abstract sealed class MembershipFilter extends KeyedSketch
         permits BloomFilter, BlockedBloomFilter, RemovableFilter, ScalableBloomFilter {
@@ -38,7 +38,7 @@ public abstract sealed class MembershipFilter extends KeyedSketch
     /**
      * Opens any membership filter from its path, choosing the layout from the file's header: a
      * directory is a {@link ScalableBloomFilter}; a file is a classic, blocked or counting Bloom
-     * filter as its kind says.
+     * filter or a cuckoo filter, as its kind says.
      *
      * @param path a filter file, or a scalable filter's directory
      * @param mode read-only, shared writer or exclusive writer
@@ -59,8 +59,9 @@ public abstract sealed class MembershipFilter extends KeyedSketch
             case BLOOM -> BloomFilter.open(path, mode);
             case BLOCKED_BLOOM -> BlockedBloomFilter.open(path, mode);
             case COUNTING_BLOOM -> CountingBloomFilter.open(path, mode);
+            case CUCKOO -> CuckooFilter.open(path, mode);
             default -> throw new IncompatibleSketchFileException(path, "header field 'sketch kind' is " + kind
-                    + ", expected a Bloom filter (BLOOM, BLOCKED_BLOOM or COUNTING_BLOOM)");
+                    + ", expected a membership filter (BLOOM, BLOCKED_BLOOM, COUNTING_BLOOM or CUCKOO)");
         };
     }
 

@@ -13,7 +13,7 @@ import org.agrona.DirectBuffer;
  * <p>The items counter of a removable filter is net: {@link #itemsAdded()} counts adds minus
  * removes, so that {@link #isOverCapacity()} speaks of what the filter holds now.
  */
-public abstract sealed class RemovableFilter extends MembershipFilter permits CountingBloomFilter {
+public abstract sealed class RemovableFilter extends MembershipFilter permits CountingBloomFilter, CuckooFilter {
 
     RemovableFilter(SketchRegion region, long expectedItems, double targetFalsePositiveRate) {
         super(region, expectedItems, targetFalsePositiveRate);

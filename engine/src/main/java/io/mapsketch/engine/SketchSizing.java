@@ -9,6 +9,15 @@ package io.mapsketch.engine;
  */
 public final class SketchSizing {
 
+    /** Slots per cuckoo bucket (b). */
+    public static final int CUCKOO_BUCKET_SIZE = 4;
+    /** The share of slots a cuckoo filter is sized to use at its capacity; inserts begin to fail near 96%. */
+    public static final double CUCKOO_SIZING_LOAD = 0.9;
+    /** Most buckets of a cuckoo filter: bucket indices take the high 32 bits of the hash, fingerprints the low. */
+    public static final long CUCKOO_MAX_BUCKETS = 1L << 32;
+    /** The lowest rate a cuckoo filter reaches: {@code 2b / (2^16 - 1)} with 16-bit fingerprints. */
+    public static final double CUCKOO_LOWEST_RATE = 2.0 * CUCKOO_BUCKET_SIZE / 65_535;
+
     private static final double LN2 = Math.log(2);
 
     private SketchSizing() {
@@ -235,6 +244,93 @@ public final class SketchSizing {
      */
     public static double hyperLogLogRelativeStandardError(int precision) {
         return 1.04 / Math.sqrt(hyperLogLogRegisters(precision));
+    }
+
+    /**
+     * Fingerprint width of a cuckoo filter of buckets of {@value #CUCKOO_BUCKET_SIZE} for
+     * false-positive rate {@code p}: the narrowest of 8, 12 and 16 bits whose rate bound at full
+     * occupancy, {@code 2b / (2^f - 1)}, is at most p (3.14%, 0.195% and 0.0122%). A rate above 3.14%
+     * gets 8 bits, whose rate is lower than asked.
+     *
+     * @param falsePositiveRate p, in [{@link #CUCKOO_LOWEST_RATE}, 1)
+     * @return f: 8, 12 or 16
+     * @throws IllegalArgumentException if p is out of range: below the bound of 16-bit fingerprints
+     *     no cuckoo filter of this library reaches it
+     */
+    public static int cuckooFingerprintBits(double falsePositiveRate) {
+        requireOpenUnit("falsePositiveRate", falsePositiveRate);
+        for (int bits = 8; bits <= 16; bits += 4) {
+            if (cuckooRateBound(bits) <= falsePositiveRate) {
+                return bits;
+            }
+        }
+        throw new IllegalArgumentException("falsePositiveRate = " + falsePositiveRate + ", must be in ["
+                + CUCKOO_LOWEST_RATE + ", 1) for a cuckoo filter (16-bit fingerprints reach at best 2b / (2^16 - 1));"
+                + " use a Bloom filter for lower rates");
+    }
+
+    private static double cuckooRateBound(int bits) {
+        return 2.0 * CUCKOO_BUCKET_SIZE / ((1 << bits) - 1);
+    }
+
+    /**
+     * Buckets of a cuckoo filter for {@code n} items: the power of two at least
+     * {@code ceil(n / (b * }{@value #CUCKOO_SIZING_LOAD}{@code ))}, and at least 2, so that n items fill
+     * at most 90% of the slots (between 45% and 90%, as the power of two falls). 10,000 items take 4,096
+     * buckets, 16,384 slots.
+     *
+     * @param expectedItems n, at least 1
+     * @return the number of buckets, a power of two in [2, {@link #CUCKOO_MAX_BUCKETS}]
+     * @throws IllegalArgumentException if n is out of range or needs more than 2^32 buckets
+     */
+    public static long cuckooBuckets(long expectedItems) {
+        requirePositive("expectedItems", expectedItems);
+        double needed = Math.ceil(expectedItems / (CUCKOO_BUCKET_SIZE * CUCKOO_SIZING_LOAD));
+        if (needed > CUCKOO_MAX_BUCKETS) {
+            throw new IllegalArgumentException("expectedItems = " + expectedItems + ", must be in [1, "
+                    + (long) (CUCKOO_MAX_BUCKETS * CUCKOO_BUCKET_SIZE * CUCKOO_SIZING_LOAD)
+                    + "] for a cuckoo filter (at most 2^32 buckets)");
+        }
+        long buckets = Long.highestOneBit((long) needed);
+        return Math.max(2, buckets < needed ? buckets << 1 : buckets);
+    }
+
+    /**
+     * Expected false-positive rate of a cuckoo filter whose slots are occupied in proportion
+     * {@code load}: an absent key is compared with the fingerprints of its two buckets, on average
+     * {@code 2 b load} of them, each equal to its own with probability {@code 1 / (2^f - 1)}
+     * (fingerprints are never 0), so the rate is {@code 1 - (1 - 1 / (2^f - 1))^(2 b load)}. With 12-bit
+     * fingerprints at 95% load: 0.185%.
+     *
+     * @param fingerprintBits f: 8, 12 or 16
+     * @param load occupied slots / slots, in [0, 1]
+     * @return the probability that an absent key tests positive
+     * @throws IllegalArgumentException if an argument is out of range
+     */
+    public static double cuckooFalsePositiveRate(int fingerprintBits, double load) {
+        if (fingerprintBits != 8 && fingerprintBits != 12 && fingerprintBits != 16) {
+            throw new IllegalArgumentException("fingerprintBits = " + fingerprintBits + ", must be 8, 12 or 16");
+        }
+        if (!(load >= 0 && load <= 1)) {
+            throw new IllegalArgumentException("load = " + load + ", must be in [0, 1]");
+        }
+        double match = 1.0 / ((1 << fingerprintBits) - 1);
+        return -Math.expm1(2 * CUCKOO_BUCKET_SIZE * load * Math.log1p(-match));
+    }
+
+    /**
+     * Memory of a cuckoo filter per slot, in bits: fingerprints are packed {@code floor(64 / f)} to a
+     * 64-bit word so that none straddles two words, which gives 8 bits for f = 8, 12.8 for f = 12 (five
+     * fingerprints and four spare bits per word) and 16 for f = 16. Divide by the load for bits per
+     * item: 13.5 bits per item at 95% load with 12-bit fingerprints.
+     *
+     * @param fingerprintBits f: 8, 12 or 16
+     * @return bits of memory per slot
+     * @throws IllegalArgumentException if f is not 8, 12 or 16
+     */
+    public static double cuckooBitsPerSlot(int fingerprintBits) {
+        cuckooFalsePositiveRate(fingerprintBits, 0);
+        return 64.0 / (64 / fingerprintBits);
     }
 
     private static void requirePositive(String name, long value) {

@@ -1,25 +1,18 @@
 package io.mapsketch.engine;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
-import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The counting layout: the contract, plus removal and saturation. */
-class CountingBloomFilterTest extends MembershipFilterContract<CountingBloomFilter> {
+/** The counting layout: the removable-filter contract, plus its size, saturation and merge arithmetic. */
+class CountingBloomFilterTest extends RemovableFilterContract<CountingBloomFilter> {
 
     @Override
     FilterBuilder<?, CountingBloomFilter> builder() {
@@ -47,63 +40,6 @@ class CountingBloomFilterTest extends MembershipFilterContract<CountingBloomFilt
             assertEquals(95_851, filter.counterCount());
             assertEquals(7, filter.hashCount());
             assertEquals(47_936, filter.memoryBytes(), "95,851 half-bytes rounded up to 64-byte lines");
-        }
-    }
-
-    @Test
-    void addRemoveSequencesNeverLoseAPresentKey() {
-        qt().withFixedSeed(41L).withExamples(100)
-                .forAll(longs().all(), integers().between(1, 4_000), integers().between(0, 1))
-                .checkAssert((seed, operations, shared) -> {
-                    SplittableRandom random = new SplittableRandom(seed);
-                    long[] universe = random.longs(300).toArray();
-                    Map<Long, Integer> present = new HashMap<>();
-                    try (CountingBloomFilter filter = anonymous(200, 0.01,
-                            shared == 1 ? AccessMode.SHARED : AccessMode.EXCLUSIVE)) {
-                        for (int op = 0; op < operations; op++) {
-                            long key = universe[random.nextInt(universe.length)];
-                            if (random.nextInt(3) == 0 && present.containsKey(key)) {
-                                filter.remove(key);
-                                present.merge(key, -1, (a, b) -> a + b == 0 ? null : a + b);
-                            } else {
-                                filter.add(key);
-                                present.merge(key, 1, Integer::sum);
-                            }
-                        }
-                        for (long key : present.keySet()) {
-                            assertTrue(filter.mightContain(key), "present key " + key);
-                        }
-                        assertEquals(present.values().stream().mapToLong(Integer::longValue).sum(), filter.itemsAdded(),
-                                "the items counter is net of removes");
-                    } catch (IOException e) {
-                        throw new AssertionError(e);
-                    }
-                });
-    }
-
-    @Test
-    void removingAnAbsentKeyIsRefusedAndChangesNothing() throws IOException {
-        try (CountingBloomFilter filter = anonymous(1_000, 0.001, AccessMode.SHARED)) {
-            filter.addAll(new SplittableRandom(3).longs(500).toArray());
-            long absent = new SplittableRandom(4).longs(10_000).filter(k -> !filter.mightContain(k)).findFirst()
-                    .orElseThrow();
-            byte[] before = bytes(filter);
-            KeyNotPresentException e = assertThrows(KeyNotPresentException.class, () -> filter.remove(absent));
-            assertTrue(e.getMessage().contains("nothing was changed"), e.getMessage());
-            assertArrayEquals(before, bytes(filter));
-            assertEquals(500, filter.itemsAdded());
-        }
-    }
-
-    @Test
-    void removeThenLookupForgetsTheKey() throws IOException {
-        try (CountingBloomFilter filter = anonymous(1_000, 0.001, AccessMode.EXCLUSIVE)) {
-            filter.add("alice");
-            filter.add("bob");
-            filter.remove("alice");
-            assertFalse(filter.mightContain("alice"));
-            assertTrue(filter.mightContain("bob"));
-            assertEquals(1, filter.itemsAdded());
         }
     }
 

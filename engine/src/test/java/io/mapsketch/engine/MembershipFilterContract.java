@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
@@ -50,6 +51,38 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
 
     abstract SketchKind kind();
 
+    /** Whether the layout merges; the merge tests are skipped for one that does not (a cuckoo filter). */
+    boolean merges() {
+        return true;
+    }
+
+    /**
+     * The capacity of the filter that {@code keys} random keys are added to in the no-false-negative
+     * property: half of them by default (a Bloom filter overfilled twice), all of them for a layout that
+     * refuses adds beyond its capacity.
+     */
+    long capacityFor(int keys) {
+        return Math.max(1, keys / 2);
+    }
+
+    /** The lowest false-positive rate the layout can be built for (a cuckoo filter's 16-bit bound). */
+    double lowestRate() {
+        return Double.MIN_VALUE;
+    }
+
+    /** The false-positive rate a filter of target {@code rate} shows at its capacity. */
+    double rateAtCapacity(F filter, double rate) {
+        return rate;
+    }
+
+    /**
+     * Asserts that two filters hold the same keys: the same payload bytes by default; a layout whose
+     * bytes depend on the order of the adds compares what the order does not change.
+     */
+    void assertSameContents(F expected, F actual, String what) {
+        assertArrayEquals(bytes(expected), bytes(actual), what);
+    }
+
     final F anonymous(long items, double rate, AccessMode mode) {
         return builder().expectedItems(items).falsePositiveRate(rate).seed(7).createAnonymous(mode);
     }
@@ -90,7 +123,7 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
         qt().withFixedSeed(17L).withExamples(200)
                 .forAll(integers().between(1, 3_000), longs().all(), integers().between(1, 4))
                 .checkAssert((count, seed, rateExponent) -> {
-                    try (F filter = anonymous(Math.max(1, count / 2), Math.pow(10, -rateExponent),
+                    try (F filter = anonymous(capacityFor(count), Math.max(lowestRate(), Math.pow(10, -rateExponent)),
                             AccessMode.EXCLUSIVE)) {
                         long[] keys = new SplittableRandom(seed).longs(count).toArray();
                         filter.addAll(keys);
@@ -133,19 +166,21 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
 
     @ParameterizedTest(name = "p = {0}")
     @CsvSource({"0.1, 200000", "0.01, 400000", "0.001, 2000000"})
-    void measuredRateAtCapacityIsWithinTenPercentOfTheTarget(double rate, long probes) throws IOException {
+    void measuredRateAtCapacityIsWithinTenPercentOfTheExpectedRate(double rate, long probes) throws IOException {
         int items = 100_000;
         try (F filter = builder().expectedItems(items).falsePositiveRate(rate).seed(1)
                 .createAnonymous(AccessMode.EXCLUSIVE)) {
             filter.addAll(new SplittableRandom(2).longs(items).toArray());
             double measured = measuredFalsePositiveRate(filter, probes, 3);
-            assertEquals(rate, measured, rate * 0.10, "measured " + measured);
-            assertEquals(filter.expectedFalsePositiveRate(), measured, rate * 0.10, "the filter's own estimate");
+            double expected = rateAtCapacity(filter, rate);
+            assertEquals(expected, measured, expected * 0.10, "measured " + measured);
+            assertEquals(filter.expectedFalsePositiveRate(), measured, expected * 0.10, "the filter's own estimate");
         }
     }
 
     @Test
     void mergeEqualsTheFilterOfTheUnion() {
+        assumeTrue(merges(), "this layout does not merge");
         qt().withFixedSeed(23L).withExamples(50)
                 .forAll(longs().all(), integers().between(0, 5_000), integers().between(0, 5_000))
                 .checkAssert((seed, left, right) -> {
@@ -197,7 +232,7 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
                 f.get();
             }
             sequential.addAll(keys);
-            assertArrayEquals(bytes(sequential), bytes(concurrent));
+            assertSameContents(sequential, concurrent, "concurrent adds");
             assertEquals(keys.length, concurrent.itemsAdded());
         }
     }
@@ -250,6 +285,7 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
 
     @Test
     void mergeRefusesAnotherSeedNamingIt() throws IOException {
+        assumeTrue(merges(), "this layout does not merge");
         try (F a = anonymous(1_000, 0.01, AccessMode.EXCLUSIVE);
              F reseeded = builder().expectedItems(1_000).falsePositiveRate(0.01).seed(8)
                      .createAnonymous(AccessMode.EXCLUSIVE)) {
@@ -267,7 +303,7 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
             for (int i = keys.length - 1; i >= 0; i--) {
                 b.add(keys[i]);
             }
-            assertArrayEquals(bytes(a), bytes(b));
+            assertSameContents(a, b, "the same keys added in the opposite order");
         }
     }
 

@@ -52,12 +52,51 @@ class SketchSizingTest {
     }
 
     @Test
+    void cuckooNumbersOfTheLiterature() {
+        assertEquals(12.8, SketchSizing.cuckooBitsPerSlot(12), 1e-12, "five 12-bit fingerprints per 64-bit word");
+        assertEquals(13.47, SketchSizing.cuckooBitsPerSlot(12) / 0.95, 0.005, "bits per key at 95% load");
+        assertEquals(8, SketchSizing.cuckooBitsPerSlot(8), 1e-12);
+        assertEquals(16, SketchSizing.cuckooBitsPerSlot(16), 1e-12);
+        assertEquals(0.001854, SketchSizing.cuckooFalsePositiveRate(12, 0.95), 0.000001, "~0.18% at 95% load");
+        assertEquals(2.0 * 4 * 0.95 / 4095, SketchSizing.cuckooFalsePositiveRate(12, 0.95), 0.000002,
+                "about 2 b load / 2^f");
+        assertEquals(0, SketchSizing.cuckooFalsePositiveRate(16, 0));
+        assertEquals(8, SketchSizing.cuckooFingerprintBits(0.5));
+        assertEquals(8, SketchSizing.cuckooFingerprintBits(8.0 / 255));
+        assertEquals(12, SketchSizing.cuckooFingerprintBits(0.01));
+        assertEquals(16, SketchSizing.cuckooFingerprintBits(0.001));
+        assertEquals(16, SketchSizing.cuckooFingerprintBits(SketchSizing.CUCKOO_LOWEST_RATE));
+    }
+
+    @Test
+    void cuckooBucketsArePowersOfTwoHoldingTheItemsInNinetyPercentOfTheSlots() {
+        assertEquals(2, SketchSizing.cuckooBuckets(1));
+        assertEquals(2, SketchSizing.cuckooBuckets(7));
+        assertEquals(4, SketchSizing.cuckooBuckets(8));
+        assertEquals(4_096, SketchSizing.cuckooBuckets(10_000));
+        assertEquals(1L << 32, SketchSizing.cuckooBuckets(15_461_882_265L));
+        qt().withFixedSeed(13L).withExamples(1_000).forAll(longs().between(1, 15_461_882_265L)).checkAssert(items -> {
+            long buckets = SketchSizing.cuckooBuckets(items);
+            assertEquals(1, Long.bitCount(buckets));
+            double load = items / (4.0 * buckets);
+            assertTrue(load <= 0.9 && (buckets == 2 || load > 0.45), items + " items in " + buckets + " buckets");
+        });
+    }
+
+    @Test
     void parametersOutOfRangeAreNamed() {
         assertMessage("expectedItems = 0, must be >= 1", () -> SketchSizing.bloomBits(0, 0.01));
         assertMessage("falsePositiveRate = 1.0, must be in (0, 1)", () -> SketchSizing.bloomBits(10, 1.0));
         assertMessage("epsilon = NaN, must be in (0, 1)", () -> SketchSizing.countMinWidth(Double.NaN));
         assertMessage("delta = 0.0, must be in (0, 1)", () -> SketchSizing.countMinDepth(0));
         assertMessage("precision = 19, must be in [4, 18]", () -> SketchSizing.hyperLogLogRegisters(19));
+        assertMessage("expectedItems = 15461882266, must be in [1, 15461882265] for a cuckoo filter (at most 2^32"
+                + " buckets)", () -> SketchSizing.cuckooBuckets(15_461_882_266L));
+        assertMessage("fingerprintBits = 10, must be 8, 12 or 16", () -> SketchSizing.cuckooFalsePositiveRate(10, 0.5));
+        assertMessage("load = 1.5, must be in [0, 1]", () -> SketchSizing.cuckooFalsePositiveRate(12, 1.5));
+        assertMessage("falsePositiveRate = 1.0E-5, must be in [1.2207217517357137E-4, 1) for a cuckoo filter (16-bit"
+                + " fingerprints reach at best 2b / (2^16 - 1)); use a Bloom filter for lower rates",
+                () -> SketchSizing.cuckooFingerprintBits(1e-5));
     }
 
     private static void assertMessage(String expected, Executable call) {

@@ -79,7 +79,7 @@ public class BloomBenchmark {
     /** Keys per benchmark call. */
     static final int BATCH = 1024;
 
-    private static final int PROBES = 1 << 24;
+    private static final int PROBES = LookupProbes.PROBES;
     private static final double FALSE_POSITIVE_RATE = 0.01;
     private static final int FASTFILTER_BITS_PER_KEY = 11;
     private static final long KEY_SEED = 0x2545_F491_4F6C_DD1DL;
@@ -134,11 +134,7 @@ public class BloomBenchmark {
             filter.addAll(chunk, count);
         }
         SplittableRandom random = new SplittableRandom(SHUFFLE_SEED);
-        probes = new long[PROBES];
-        for (int i = 0; i < PROBES / 2; i++) {
-            probes[i] = key(random.nextLong(items));
-            probes[PROBES / 2 + i] = key(items + (long) i);
-        }
+        probes = LookupProbes.halfPresent(items, random);
         long falsePositives = 0;
         for (int i = 0; i < PROBES; i++) {
             boolean found = filter.mightContain(probes[i]);
@@ -151,12 +147,7 @@ public class BloomBenchmark {
         }
         System.out.printf("%nbloom-fpr impl=%s items=%d fpr=%.5f%n", impl, items,
                 falsePositives / (double) (PROBES / 2));
-        for (int i = PROBES - 1; i > 0; i--) {
-            int j = random.nextInt(i + 1);
-            long swap = probes[i];
-            probes[i] = probes[j];
-            probes[j] = swap;
-        }
+        LookupProbes.shuffle(probes, random);
     }
 
     /** Frees the filter. */

@@ -1,0 +1,89 @@
+package io.mapsketch.cli;
+
+import io.mapsketch.engine.BlockedBloomFilter;
+import io.mapsketch.engine.BloomFilter;
+import io.mapsketch.engine.CountingBloomFilter;
+import io.mapsketch.engine.CuckooFilter;
+import io.mapsketch.engine.MembershipFilter;
+import io.mapsketch.engine.ScalableBloomFilter;
+import io.mapsketch.memory.AccessMode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * What the Bloom ({@code bf}) and cuckoo ({@code cf}) verbs share, for any membership filter file:
+ * adding items as a shared writer, answering 1 or 0 per item, the figures {@code info} prints, and
+ * merging (which cuckoo filters refuse).
+ */
+final class FilterVerbs {
+
+    private FilterVerbs() {
+    }
+
+    /** Adds every item to the filter file, opened as a shared writer. */
+    static void add(FileAndItems input, CommandIo io) throws IOException {
+        try (MembershipFilter filter = MembershipFilter.open(input.file(), AccessMode.SHARED)) {
+            input.each(io, filter::add);
+        }
+    }
+
+    /** Prints 1 if the filter may contain the item, 0 if it certainly does not, one line per item. */
+    static void exists(FileAndItems input, CommandIo io) throws IOException {
+        PrintWriter out = io.out();
+        try (MembershipFilter filter = MembershipFilter.open(input.file(), AccessMode.READ_ONLY)) {
+            input.each(io.forAnswers(), (bytes, offset, length) ->
+                    out.println(filter.mightContain(bytes, offset, length) ? 1 : 0));
+        }
+    }
+
+    /** The filter's shape, then its memory, capacity, target and current false-positive rates. */
+    static void describe(Path file, Map<String, Object> facts) throws IOException {
+        try (MembershipFilter filter = MembershipFilter.open(file, AccessMode.READ_ONLY)) {
+            switch (filter) {
+                case BloomFilter classic -> {
+                    facts.put("bits", classic.bitCount());
+                    facts.put("hashes", classic.hashCount());
+                }
+                case BlockedBloomFilter blocked -> {
+                    facts.put("blocks", blocked.blockCount());
+                    facts.put("bits per key", blocked.bitsPerKey());
+                }
+                case CountingBloomFilter counting -> {
+                    facts.put("counters", counting.counterCount());
+                    facts.put("hashes", counting.hashCount());
+                }
+                case CuckooFilter cuckoo -> {
+                    facts.put("buckets", cuckoo.bucketCount());
+                    facts.put("fingerprint bits", cuckoo.fingerprintBits());
+                    facts.put("lock recoveries", cuckoo.lockRecoveries());
+                }
+                case ScalableBloomFilter scalable -> {
+                    facts.put("links", scalable.links());
+                    facts.put("growth factor", scalable.growthFactor());
+                    facts.put("tightening ratio", scalable.tighteningRatio());
+                }
+            }
+            facts.put("memory bytes", filter.memoryBytes());
+            facts.put("expected items", filter.expectedItems());
+            facts.put("target false-positive rate", filter.targetFalsePositiveRate());
+            facts.put("fill ratio", filter.fillRatio());
+            facts.put("current false-positive rate", filter.expectedFalsePositiveRate());
+            facts.put("over capacity", filter.isOverCapacity());
+        }
+    }
+
+    /** ORs (counting filters: adds) {@code from} into {@code into}; Merging has checked that their kinds match. */
+    static void merge(MembershipFilter into, MembershipFilter from) {
+        switch (into) {
+            case BloomFilter classic -> classic.merge((BloomFilter) from);
+            case BlockedBloomFilter blocked -> blocked.merge((BlockedBloomFilter) from);
+            case CountingBloomFilter counting -> counting.merge((CountingBloomFilter) from);
+            case ScalableBloomFilter scalable -> scalable.merge((ScalableBloomFilter) from);
+            case CuckooFilter cuckoo -> throw new CommandFailure(cuckoo.file().map(Path::toString).orElse("cuckoo filter")
+                    + ": cuckoo filters do not merge (a fingerprint's bucket depends on the table it was added to);"
+                    + " add the items of every source to one filter instead");
+        }
+    }
+}
