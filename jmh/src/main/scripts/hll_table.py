@@ -12,6 +12,7 @@ DataSketches' HLL_8. --rows-only omits the target verdicts.
 """
 import argparse
 import jmh_results
+from jmh_results import best, nanos, rate, times, verdict
 
 OURS = ["mapsketch", "mapsketch-shared"]
 PEERS = ["datasketches-hll8", "datasketches-hll4", "hash4j-hll", "hash4j-ull"]
@@ -23,30 +24,6 @@ UNITS = {"add": "keys/s", "addAll": "keys/s", "estimate": "estimates/s", "merge"
 
 def load(paths):
     return jmh_results.load(paths, "precision")
-
-
-def rate(value):
-    if value >= 1e6:
-        return f"{value / 1e6:,.2f} M"
-    if value >= 1e3:
-        return f"{value / 1e3:,.1f} k"
-    return f"{value:,.0f}"
-
-
-def nanos(score):
-    ns = 1e9 / score
-    return f"{ns:,.2f}" if ns < 100 else f"{ns:,.0f}"
-
-
-def best(rows, method, precision, impls):
-    """The fastest of impls on (method, precision), as (impl, score), or None."""
-    found = [(impl, rows[(method, precision, impl)][0]) for impl in impls if (method, precision, impl) in rows]
-    return max(found, key=lambda x: x[1]) if found else None
-
-
-def times(value):
-    """A ratio: two decimals, or two significant digits below 0.1 so that tiny ratios stay readable."""
-    return f"{value:.2f}x" if value >= 0.1 else f"{value:.2g}x"
 
 
 def ratio(rows, key, base):
@@ -69,10 +46,6 @@ def measurement_table(rows):
                 out.append(f"| {method} | {precision} | {impl} | {rate(score)} ± {rate(error)} | {nanos(score)} | "
                            f"{ratio(rows, key, fastest)} | {ratio(rows, key, hash4j)} | {ratio(rows, key, hll8)} |")
     return out
-
-
-def verdict(value, target):
-    return "met" if value >= target else f"missed ({value / target:.2g} of the target)"
 
 
 def target_rows(rows):

@@ -36,7 +36,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * Scores are keys per second.
  *
  * <p><b>Keys.</b> Key {@code i} is the {@code i}-th output of a SplitMix64 generator with a fixed
- * seed ({@link #key}); the generator is a bijection of {@code i}, so different indices give
+ * seed ({@link KeyStreams#key}); the generator is a bijection of {@code i}, so different indices give
  * different keys and a present key can be drawn without storing all of them. The filter under a
  * lookup holds keys {@code 0 .. items - 1}. Lookups walk, with a cursor, a probe array of 2^24 keys
  * (128 MiB): half of them drawn at random among the present keys, half absent keys (indices from
@@ -82,7 +82,6 @@ public class BloomBenchmark {
     private static final int PROBES = LookupProbes.PROBES;
     private static final double FALSE_POSITIVE_RATE = 0.01;
     private static final int FASTFILTER_BITS_PER_KEY = 11;
-    private static final long KEY_SEED = 0x2545_F491_4F6C_DD1DL;
     private static final long FILTER_SEED = 0x5EED_1234_5678_9ABCL;
     private static final long SHUFFLE_SEED = 20_261_130L;
     private static final long FIRST_ADD_INDEX = 1L << 40;
@@ -129,7 +128,7 @@ public class BloomBenchmark {
         for (long from = 0; from < items; from += SETUP_CHUNK) {
             int count = (int) Math.min(SETUP_CHUNK, items - from);
             for (int i = 0; i < count; i++) {
-                chunk[i] = key(from + i);
+                chunk[i] = KeyStreams.key(from + i);
             }
             filter.addAll(chunk, count);
         }
@@ -147,7 +146,7 @@ public class BloomBenchmark {
         }
         System.out.printf("%nbloom-fpr impl=%s items=%d fpr=%.5f%n", impl, items,
                 falsePositives / (double) (PROBES / 2));
-        LookupProbes.shuffle(probes, random);
+        KeyStreams.shuffle(probes, random);
     }
 
     /** Frees the filter. */
@@ -220,7 +219,7 @@ public class BloomBenchmark {
     private long[] nextAddBatch() {
         long index = nextAddIndex;
         for (int i = 0; i < BATCH; i++) {
-            batch[i] = key(index + i);
+            batch[i] = KeyStreams.key(index + i);
         }
         nextAddIndex = index + BATCH;
         return batch;
@@ -235,14 +234,6 @@ public class BloomBenchmark {
             keysInFilter = 0;
         }
         return filter;
-    }
-
-    /** Key {@code index} of the benchmark's key space: SplitMix64's output for that index. */
-    static long key(long index) {
-        long z = KEY_SEED + (index + 1) * 0x9E37_79B9_7F4A_7C15L;
-        z = (z ^ z >>> 30) * 0xBF58_476D_1CE4_E5B9L;
-        z = (z ^ z >>> 27) * 0x94D0_49BB_1331_11EBL;
-        return z ^ z >>> 31;
     }
 
     private Filter newFilter() {

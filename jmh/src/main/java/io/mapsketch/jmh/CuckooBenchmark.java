@@ -36,7 +36,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * filter is built with {@code new Cuckoo16(capacity)} for the same number of slots, which gives it the
  * same number of buckets (its own {@code construct} sizes for 95% load instead).
  *
- * <p><b>Keys and lookups.</b> As {@link BloomBenchmark}: key {@code i} is {@link BloomBenchmark#key}, the
+ * <p><b>Keys and lookups.</b> As {@link BloomBenchmark}: key {@code i} is {@link KeyStreams#key}, the
  * filter under a lookup holds keys {@code 0 .. items - 1}, and lookups walk {@link LookupProbes} (half
  * present, half absent, shuffled) with a cursor, {@value #BATCH} keys per call, storing each answer.
  * The lookup setup checks that every present probe is found and prints the measured rate over the
@@ -95,7 +95,7 @@ public class CuckooBenchmark {
             return;
         }
         for (long i = 0; i < items; i++) {
-            filter.add(BloomBenchmark.key(i));
+            filter.add(KeyStreams.key(i));
         }
         SplittableRandom random = new SplittableRandom(SHUFFLE_SEED);
         probes = LookupProbes.halfPresent(items, random);
@@ -109,7 +109,7 @@ public class CuckooBenchmark {
         }
         System.out.printf("%ncuckoo-fpr impl=%s items=%d fpr=%.6f%n", impl, items,
                 falsePositives / (double) (probes.length / 2));
-        LookupProbes.shuffle(probes, random);
+        KeyStreams.shuffle(probes, random);
     }
 
     /** Frees the filter. */
@@ -146,7 +146,7 @@ public class CuckooBenchmark {
     public Object add() {
         long index = nextAddIndex;
         for (int i = 0; i < BATCH; i++) {
-            filter.add(BloomBenchmark.key(index + i));
+            filter.add(KeyStreams.key(index + i));
         }
         nextAddIndex = index + BATCH;
         keysInFilter += BATCH;

@@ -35,7 +35,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * for {@link #merge}.
  *
  * <p><b>Keys.</b> Key {@code i} is the {@code i}-th output of a SplitMix64 generator with a fixed
- * seed ({@link BloomBenchmark#key}): a bijection of {@code i}, so different indices give different
+ * seed ({@link KeyStreams#key}): a bijection of {@code i}, so different indices give different
  * keys. Every implementation is handed the raw {@code long} key and the score includes hashing it:
  * mapsketch and DataSketches hash inside {@code add} / {@code update(long)} (XXH3 and MurmurHash3);
  * hash4j's sketches take a 64-bit hash, so the benchmark hashes each key with
@@ -123,7 +123,7 @@ public class HyperLogLogBenchmark {
             keys = new long[KEY_BATCHES][BATCH];
             for (int b = 0; b < KEY_BATCHES; b++) {
                 for (int i = 0; i < BATCH; i++) {
-                    keys[b][i] = BloomBenchmark.key((long) b * BATCH + i);
+                    keys[b][i] = KeyStreams.key((long) b * BATCH + i);
                 }
             }
             return;
@@ -153,7 +153,7 @@ public class HyperLogLogBenchmark {
         long[] chunk = new long[BATCH];
         for (long from = 0; from < FILL_KEYS; from += BATCH) {
             for (int i = 0; i < BATCH; i++) {
-                chunk[i] = BloomBenchmark.key(firstIndex + from + i);
+                chunk[i] = KeyStreams.key(firstIndex + from + i);
             }
             target.addAll(chunk);
         }

@@ -1,0 +1,422 @@
+package io.mapsketch.jmh;
+
+import io.mapsketch.engine.CountMinSketch;
+import io.mapsketch.engine.SketchSizing;
+import io.mapsketch.memory.AccessMode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Constructor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * Count-Min sketches at delta 0.01 (5 rows), one in cache and one of 64 MiB: mapsketch's
+ * {@code CountMinSketch} with 32-bit counters (in {@code EXCLUSIVE} and {@code SHARED} mode, and with
+ * conservative update) against DataSketches' and stream-lib's {@code CountMinSketch}, with the same
+ * width and depth. Scores are keys per second.
+ *
+ * <p><b>Sizes.</b> {@link #size} is the byte size of mapsketch's counter matrix (5 rows of 32-bit
+ * counters, each row padded to 64 bytes), the header excluded: {@value #SMALL} bytes for epsilon
+ * {@value #SMALL_EPSILON} (2,719 x 5 counters, in L1/L2) and {@value #LARGE} bytes (64.0 MiB) for
+ * epsilon {@value #LARGE_EPSILON} (3,355,904 x 5 counters, twice the L3 cache).
+ *
+ * <p><b>Keys.</b> A stream of 2^24 keys (128 MiB) whose ranks follow Zipf's law with exponent
+ * {@value #ZIPF_EXPONENT} over 2^24 ranks ({@link KeyStreams#zipf}, fixed seed), the frequency question's
+ * stream: the most frequent key is 5.8% of it, the 1,000 most frequent 43%, about 3.2 million distinct
+ * keys occur, and 30% of the draws are keys expected fewer than 10 times. It is held in
+ * {@value #BATCH}-key arrays walked with a cursor, one array per call, so the keys repeat only after
+ * 2^24 adds and, in the 64 MiB sketch, the counters of the long tail are cold.
+ *
+ * <p><b>Adds.</b> {@link #add} adds the next {@value #BATCH} keys one at a time ({@code add(key)}, a
+ * count of 1); {@link #addBatch} hands the array to mapsketch's {@code addAll(long[])} (SIMD hashing,
+ * then the counter loop). The peers have no batch add, so their {@code addBatch} is the loop of
+ * {@code add}. The sketch is created empty for the trial and lives across iterations (the heaviest
+ * key, 5.8% of the adds, gains a few times 10^7 in a run, far below a 32-bit counter's 2^32 - 1).
+ *
+ * <p><b>Estimates.</b> The setup adds the whole stream, then builds 2^24 probes (128 MiB, shuffled,
+ * walked as the adds are): half drawn at random positions of the stream (present keys, asked as
+ * often as they occur), half keys never added. {@link #estimate} asks {@value #BATCH} probes per
+ * call and stores the answers (no branch on an answer). The setup checks that every present probe
+ * is estimated at least 1 and prints, per implementation, its shape, the bytes of its counters and the
+ * mean estimate of the absent probes (their overestimate), as a line starting with {@code countmin}.
+ *
+ * <p><b>mapsketch.</b> {@code CountMinSketch.builder().epsilon(e).delta(0.01).counterBits(32)}, created
+ * in a file of a new temporary directory ({@code create(file, mode)}, as a user of the mapped product
+ * would), deleted after the trial: {@code mapsketch} ({@code EXCLUSIVE}: plain loads and stores),
+ * {@code mapsketch-shared} ({@code SHARED}: a compare-and-set per row) and
+ * {@code mapsketch-conservative} ({@code EXCLUSIVE}, conservative update: the key's counters are read
+ * first, then only those below the new estimate are raised). The keys are hashed with XXH3 inside
+ * {@code add} and {@code estimate}; the rows' counters follow by double hashing.
+ *
+ * <p><b>Peers, and where they differ.</b> Neither peer can be configured identically; both have the
+ * same width and depth here, and both count in 64-bit counters on the heap, so their state is twice
+ * mapsketch's bytes. DataSketches 9.1.0: width {@code suggestNumBuckets(epsilon)} and depth
+ * {@code suggestNumHashes(1 - delta)} (the same formulas as mapsketch's, so the same shape), but its
+ * only constructor that takes them, {@code (numHashes, numBuckets, seed)}, is package-private (its
+ * public API only deserializes), so the benchmark calls it by reflection; {@code update(key, 1)} and
+ * {@code getEstimate(key)} copy the key into a new 8-byte array and hash it with MurmurHash3 once per
+ * row (d hashes). stream-lib 2.9.8: {@code CountMinSketch(depth, width, seed)} with mapsketch's width
+ * and depth ({@link SketchSizing}); its {@code (epsOfTotalCount, confidence, seed)} constructor would
+ * size differently ({@code ceil(2 / eps)} x {@code ceil(log2(1 / (1 - confidence)))}, 2,000 x 7
+ * here). It does not hash the key: row {@code i} takes {@code (a_i * key)} folded to 31 bits modulo
+ * the width, a multiply per row; {@code add(key, 1)} also builds an overflow-check message string on
+ * every call (its code, not the benchmark's), and {@code estimateCount(key)} reads the d counters.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Thread)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "-Xmx4g"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class CountMinBenchmark {
+
+    /** Keys per benchmark call. */
+    static final int BATCH = 1024;
+    /** The in-cache size: bytes of mapsketch's counters at epsilon {@value #SMALL_EPSILON}. */
+    static final long SMALL = 54_400;
+    /** The out-of-cache size: bytes of mapsketch's counters at epsilon {@value #LARGE_EPSILON}. */
+    static final long LARGE = 67_118_080;
+    /** Epsilon of the in-cache sketch. */
+    static final double SMALL_EPSILON = 0.001;
+    /** Epsilon of the 64 MiB sketch. */
+    static final double LARGE_EPSILON = 8.1e-7;
+    /** Zipf exponent of the key stream. */
+    static final double ZIPF_EXPONENT = 1.0;
+
+    private static final double DELTA = 0.01;
+    private static final int STREAM_KEYS = 1 << 24;
+    private static final int ZIPF_RANKS = 1 << 24;
+    private static final int CHUNKS = STREAM_KEYS / BATCH;
+    private static final long STREAM_SEED = 0x2F6B_11C4_9D3E_A507L;
+    private static final long PROBE_SEED = 20_261_130L;
+    private static final long ABSENT_FIRST_INDEX = 1L << 40;
+    private static final long SKETCH_SEED = 0x5EED_1234_5678_9ABCL;
+
+    /**
+     * Implementation: {@code mapsketch}, {@code mapsketch-shared}, {@code mapsketch-conservative},
+     * {@code datasketches} or {@code streamlib}.
+     */
+    @Param({"mapsketch", "mapsketch-shared", "mapsketch-conservative", "datasketches", "streamlib"})
+    public String impl;
+
+    /**
+     * Bytes of mapsketch's 32-bit counter matrix, header excluded: {@value #SMALL} (epsilon
+     * {@value #SMALL_EPSILON}) or {@value #LARGE} (epsilon {@value #LARGE_EPSILON}); delta is 0.01.
+     */
+    @Param({"54400", "67118080"})
+    public long size;
+
+    private Sketch sketch;
+    private long[][] keys;
+    private int cursor;
+    private final long[] estimates = new long[BATCH];
+
+    /** Creates the state; JMH calls this once per fork. */
+    public CountMinBenchmark() {
+    }
+
+    /**
+     * Creates the sketch and the key stream; for the estimates, adds the stream and builds the probes.
+     *
+     * @param params tells which benchmark method runs in this fork
+     * @throws IOException if mapsketch's file cannot be created
+     */
+    @Setup(Level.Trial)
+    public void setUp(BenchmarkParams params) throws IOException {
+        double epsilon = epsilon(size);
+        sketch = newSketch(epsilon);
+        long[] stream = KeyStreams.zipf(STREAM_KEYS, ZIPF_RANKS, ZIPF_EXPONENT, STREAM_SEED);
+        String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
+        if (!method.equals("estimate")) {
+            keys = chunks(stream);
+            return;
+        }
+        long[] batch = new long[BATCH];
+        for (int from = 0; from < STREAM_KEYS; from += BATCH) {
+            System.arraycopy(stream, from, batch, 0, BATCH);
+            sketch.addAll(batch);
+        }
+        SplittableRandom random = new SplittableRandom(PROBE_SEED);
+        long[] probes = new long[STREAM_KEYS];
+        double absentSum = 0;
+        for (int i = 0; i < STREAM_KEYS / 2; i++) {
+            probes[i] = stream[random.nextInt(STREAM_KEYS)];
+            if (sketch.estimate(probes[i]) < 1) {
+                throw new IllegalStateException(impl + " estimates an added key " + probes[i] + " below 1");
+            }
+            probes[STREAM_KEYS / 2 + i] = KeyStreams.key(ABSENT_FIRST_INDEX + i);
+            absentSum += sketch.estimate(probes[STREAM_KEYS / 2 + i]);
+        }
+        System.out.printf("%ncountmin impl=%s size=%d epsilon=%s shape=%s counter-bytes=%d absent-mean=%.2f%n", impl,
+                size, epsilon, sketch.shape(), sketch.counterBytes(), absentSum / (STREAM_KEYS / 2));
+        KeyStreams.shuffle(probes, random);
+        keys = chunks(probes);
+    }
+
+    /**
+     * Frees the sketch (and deletes mapsketch's file).
+     *
+     * @throws IOException if the file cannot be deleted
+     */
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        sketch.close();
+    }
+
+    /**
+     * Adds the next {@value #BATCH} keys of the stream one at a time.
+     *
+     * @return the sketch, so the work is not dead
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public Object add() {
+        long[] batch = nextChunk();
+        Sketch target = sketch;
+        for (int i = 0; i < BATCH; i++) {
+            target.add(batch[i]);
+        }
+        return target;
+    }
+
+    /**
+     * Adds the next {@value #BATCH} keys of the stream as one batch (a loop for the peers).
+     *
+     * @return the sketch, so the work is not dead
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public Object addBatch() {
+        sketch.addAll(nextChunk());
+        return sketch;
+    }
+
+    /**
+     * Estimates the next {@value #BATCH} probes, half present and half absent keys.
+     *
+     * @return the estimates
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public long[] estimate() {
+        long[] batch = nextChunk();
+        long[] answers = estimates;
+        Sketch source = sketch;
+        for (int i = 0; i < BATCH; i++) {
+            answers[i] = source.estimate(batch[i]);
+        }
+        return answers;
+    }
+
+    private long[] nextChunk() {
+        long[] batch = keys[cursor];
+        cursor = (cursor + 1) & (CHUNKS - 1);
+        return batch;
+    }
+
+    private static long[][] chunks(long[] stream) {
+        long[][] chunks = new long[CHUNKS][BATCH];
+        for (int c = 0; c < CHUNKS; c++) {
+            System.arraycopy(stream, c * BATCH, chunks[c], 0, BATCH);
+        }
+        return chunks;
+    }
+
+    private static double epsilon(long size) {
+        if (size == SMALL) {
+            return SMALL_EPSILON;
+        }
+        if (size == LARGE) {
+            return LARGE_EPSILON;
+        }
+        throw new IllegalArgumentException("size " + size + " is neither " + SMALL + " nor " + LARGE);
+    }
+
+    private Sketch newSketch(double epsilon) throws IOException {
+        return switch (impl) {
+            case "mapsketch" -> Mapsketch.create(epsilon, AccessMode.EXCLUSIVE, false);
+            case "mapsketch-shared" -> Mapsketch.create(epsilon, AccessMode.SHARED, false);
+            case "mapsketch-conservative" -> Mapsketch.create(epsilon, AccessMode.EXCLUSIVE, true);
+            case "datasketches" -> new DataSketches(epsilon);
+            case "streamlib" -> new StreamLib(epsilon);
+            default -> throw new IllegalArgumentException("unknown impl " + impl);
+        };
+    }
+
+    /** The operations the benchmark needs, over each library's own API. */
+    private interface Sketch {
+
+        void add(long key);
+
+        /** Adds every key of {@code keys}; a loop unless the library has a batch add. */
+        default void addAll(long[] keys) {
+            for (long key : keys) {
+                add(key);
+            }
+        }
+
+        long estimate(long key);
+
+        /** Width x depth x counter bits. */
+        String shape();
+
+        /** Bytes of the counters (for mapsketch, its {@code memoryBytes()}: the payload, header excluded). */
+        long counterBytes();
+
+        default void close() throws IOException {
+        }
+    }
+
+    private static final class Mapsketch implements Sketch {
+
+        private final CountMinSketch sketch;
+        private final Path directory;
+        private final Path file;
+
+        private Mapsketch(CountMinSketch sketch, Path directory, Path file) {
+            this.sketch = sketch;
+            this.directory = directory;
+            this.file = file;
+        }
+
+        static Mapsketch create(double epsilon, AccessMode mode, boolean conservative) throws IOException {
+            Path directory = Files.createTempDirectory("countmin-benchmark");
+            Path file = directory.resolve("sketch.cms");
+            CountMinSketch sketch = CountMinSketch.builder().epsilon(epsilon).delta(DELTA).counterBits(32)
+                    .conservativeUpdate(conservative).seed(SKETCH_SEED).create(file, mode);
+            return new Mapsketch(sketch, directory, file);
+        }
+
+        @Override
+        public void add(long key) {
+            sketch.add(key);
+        }
+
+        @Override
+        public void addAll(long[] keys) {
+            sketch.addAll(keys);
+        }
+
+        @Override
+        public long estimate(long key) {
+            return sketch.estimate(key);
+        }
+
+        @Override
+        public String shape() {
+            return sketch.width() + "x" + sketch.depth() + "x" + sketch.counterBits();
+        }
+
+        @Override
+        public long counterBytes() {
+            return sketch.memoryBytes();
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                sketch.close();
+            } finally {
+                Files.deleteIfExists(file);
+                Files.deleteIfExists(directory);
+            }
+        }
+    }
+
+    private static final class DataSketches implements Sketch {
+
+        private static final Constructor<org.apache.datasketches.count.CountMinSketch> CONSTRUCTOR;
+
+        static {
+            try {
+                CONSTRUCTOR = org.apache.datasketches.count.CountMinSketch.class
+                        .getDeclaredConstructor(byte.class, int.class, long.class);
+                CONSTRUCTOR.setAccessible(true);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private final org.apache.datasketches.count.CountMinSketch sketch;
+
+        DataSketches(double epsilon) {
+            byte depth = org.apache.datasketches.count.CountMinSketch.suggestNumHashes(1 - DELTA);
+            int width = org.apache.datasketches.count.CountMinSketch.suggestNumBuckets(epsilon);
+            try {
+                sketch = CONSTRUCTOR.newInstance(depth, width, SKETCH_SEED);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot create DataSketches' CountMinSketch", e);
+            }
+        }
+
+        @Override
+        public void add(long key) {
+            sketch.update(key, 1);
+        }
+
+        @Override
+        public long estimate(long key) {
+            return sketch.getEstimate(key);
+        }
+
+        @Override
+        public String shape() {
+            return sketch.getNumBuckets_() + "x" + sketch.getNumHashes_() + "x64";
+        }
+
+        @Override
+        public long counterBytes() {
+            return (long) sketch.getNumBuckets_() * sketch.getNumHashes_() * Long.BYTES;
+        }
+    }
+
+    private static final class StreamLib implements Sketch {
+
+        private final com.clearspring.analytics.stream.frequency.CountMinSketch sketch;
+        private final int width;
+        private final int depth;
+
+        StreamLib(double epsilon) {
+            width = SketchSizing.countMinWidth(epsilon);
+            depth = SketchSizing.countMinDepth(DELTA);
+            sketch = new com.clearspring.analytics.stream.frequency.CountMinSketch(depth, width, (int) SKETCH_SEED);
+        }
+
+        @Override
+        public void add(long key) {
+            sketch.add(key, 1);
+        }
+
+        @Override
+        public long estimate(long key) {
+            return sketch.estimateCount(key);
+        }
+
+        @Override
+        public String shape() {
+            return width + "x" + depth + "x64";
+        }
+
+        @Override
+        public long counterBytes() {
+            return (long) width * depth * Long.BYTES;
+        }
+    }
+}
