@@ -248,8 +248,8 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
                 offer(hashes[i], addHash(hashes[i], 1), keys[from + i]);
             }
         }
+        countWeight(keys.length);
         countItems(keys.length);
-        region.addWeight(keys.length);
     }
 
     private long addBytes(MemorySegment key, long offset, long length, long count) {
@@ -280,13 +280,13 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         }
         requireWeightRoom(count, "count");
         long estimate = addHash(hash, count);
+        countWeight(count);
         countItems(1);
-        region.addWeight(count);
         return estimate;
     }
 
     private void requireWeightRoom(long weight, String name) {
-        long total = region.totalWeight();
+        long total = weightAdded();
         if (weight > Long.MAX_VALUE - total) {
             throw new IllegalArgumentException(name + " = " + weight + " would take the total weight N = " + total
                     + " past 2^63 - 1 = " + Long.MAX_VALUE);
@@ -506,7 +506,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     /**
      * Returns the additive error bound {@code ceil(epsilon N)}: an estimate exceeds the truth by
      * more than this with probability at most {@code delta} (for conservative sketches too, whose
-     * overestimates are smaller). Cost: one acquire load of N.
+     * overestimates are smaller). Cost: one read of N ({@link #totalWeight()}).
      *
      * @return the bound, at least 0
      * @throws IllegalStateException if the sketch is closed
@@ -517,13 +517,15 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
 
     /**
      * Returns N, the sum of all counts added by all writers in every process, merges included.
-     * Cost: one acquire load of the header's live counter.
+     * Cost: one acquire load of the header's live counter; the {@code EXCLUSIVE} writer answers from
+     * its own fields (its view is exact; it publishes N to the file with the items counter, every
+     * 4,096 adds and on {@link #force()} and {@link #close()}, so other processes may see it lag).
      *
      * @return N
      * @throws IllegalStateException if the sketch is closed
      */
     public long totalWeight() {
-        return region.totalWeight();
+        return weightAdded();
     }
 
     /**
@@ -606,8 +608,8 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         requireWeightRoom(weight, "the other sketch's total weight");
         long items = other.itemsAdded();
         counters.addAll(other.counters);
+        countWeight(weight);
         countItems(items);
-        region.addWeight(weight);
     }
 
     /** Width, depth, counter width, update rule and N, for {@code toString}. */

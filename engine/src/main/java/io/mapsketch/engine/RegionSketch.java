@@ -27,6 +27,10 @@ abstract class RegionSketch implements Sketch {
     final boolean readOnly;
     /** Items counted by the exclusive writer and not yet published to the file (see countItems). */
     private long pendingItems;
+    /** Weight counted by the exclusive writer and not yet published to the file (see countWeight). */
+    private long pendingWeight;
+    /** The file's total weight when the exclusive writer last published it; only this writer changes it. */
+    private long publishedWeight;
 
     RegionSketch(SketchRegion region) {
         this.region = region;
@@ -34,6 +38,7 @@ abstract class RegionSketch implements Sketch {
         this.hasher = new KeyHasher(region.header().hashSeed());
         this.sharedWriters = region.mode() == AccessMode.SHARED;
         this.readOnly = region.mode() == AccessMode.READ_ONLY;
+        this.publishedWeight = sharedWriters || readOnly ? 0 : region.totalWeight();
     }
 
     @Override
@@ -126,16 +131,49 @@ abstract class RegionSketch implements Sketch {
         }
     }
 
+    /**
+     * Counts weight added (the sum of counts of a frequency sketch). Shared writers add to the file's
+     * counter atomically at once; the exclusive writer keeps it in a plain field and publishes it with
+     * the items counter (every {@value #PUBLISH_EVERY} items, on {@link #force()} and {@link #close()}),
+     * so callers count an add's weight before its items.
+     */
+    final void countWeight(long weight) {
+        if (sharedWriters) {
+            region.addWeight(weight);
+        } else {
+            pendingWeight += weight;
+        }
+    }
+
+    /**
+     * Returns the total weight: the file's, plus what this {@code EXCLUSIVE} writer has not published
+     * yet. The exclusive writer answers from its own fields, without reading the header: no other
+     * writer can change the file while it holds it.
+     */
+    final long weightAdded() {
+        if (sharedWriters || readOnly) {
+            return region.totalWeight();
+        }
+        if (region.isClosed()) {
+            throw new IllegalStateException(describe() + " is closed");
+        }
+        return publishedWeight + pendingWeight;
+    }
+
     private void publishItems() {
         long pending = pendingItems;
-        if (pending == 0) {
-            return;
+        if (pending != 0) {
+            pendingItems = 0;
+            if (pending > 0) {
+                region.addItems(pending);
+            } else {
+                region.removeItems(-pending);
+            }
         }
-        pendingItems = 0;
-        if (pending > 0) {
-            region.addItems(pending);
-        } else {
-            region.removeItems(-pending);
+        long weight = pendingWeight;
+        if (weight != 0) {
+            pendingWeight = 0;
+            publishedWeight = region.addWeight(weight);
         }
     }
 

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** How the items counter in the file follows an exclusive writer's adds and removes. */
+/** How the items and weight counters in the file follow an exclusive writer's adds and removes. */
 class ItemsCounterTest {
 
     @TempDir
@@ -36,6 +36,32 @@ class ItemsCounterTest {
         }
         try (SketchRegion reopened = SketchRegion.open(file, AccessMode.READ_ONLY)) {
             assertEquals(4_990, reopened.itemsAdded(), "close publishes the rest");
+        }
+    }
+
+    @Test
+    void anExclusiveCountMinWriterPublishesNWithItsItems() throws IOException {
+        Path file = dir.resolve("weighted.cms");
+        try (CountMinSketch writer = CountMinSketch.builder().epsilon(0.01).delta(0.01)
+                .create(file, AccessMode.EXCLUSIVE);
+             SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+            for (long key = 0; key < 5_000; key++) {
+                writer.add(key, 3);
+            }
+            assertEquals(15_000, writer.totalWeight(), "the writer's own view of N is exact");
+            assertEquals(3 * RegionSketch.PUBLISH_EVERY, reader.totalWeight(), "published with the items counter");
+            assertEquals(150, writer.errorBound());
+            writer.force();
+            assertEquals(15_000, reader.totalWeight());
+            writer.add(7, 5);
+        }
+        try (CountMinSketch reopened = CountMinSketch.open(file, AccessMode.EXCLUSIVE)) {
+            assertEquals(15_005, reopened.totalWeight(), "close publishes the rest, and a new writer starts from it");
+            reopened.add(8, 10);
+            assertEquals(15_015, reopened.totalWeight());
+        }
+        try (SketchRegion reopened = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+            assertEquals(15_015, reopened.totalWeight());
         }
     }
 
