@@ -27,7 +27,8 @@ final class VectorKernels {
     /** Builds the Vector API implementation; called reflectively by {@link KernelProvider}. */
     static KernelSet create() {
         return new KernelSet(KernelImplementation.VECTOR, SHAPE.vectorBitSize(), new VectorBitSetOps(),
-                new VectorCounterOps(), new VectorRegisterOps(), new VectorHashOps(), new VectorBloomOps());
+                new VectorCounterOps(), new VectorRegisterOps(), new VectorHashOps(), new VectorBloomOps(),
+                new VectorMinHashOps(), new VectorHammingOps());
     }
 
     private static VectorShape shape(String requestedBits) {
