@@ -13,17 +13,17 @@ import java.util.Arrays;
 
 /**
  * Writes a new sketch file so that it appears at its name complete or not at all: the header and
- * a zero-filled payload go to a temporary file in the same directory, which is forced and then
+ * the payload, every byte of it the sketch kind's empty value (zero for most kinds), go to a temporary file in the same directory, which is forced and then
  * linked (or, when overwriting, renamed) into place.
  */
 final class SketchFileWriter {
 
-    private static final int ZERO_CHUNK = 1 << 20;
+    private static final int FILL_CHUNK = 1 << 20;
 
     private SketchFileWriter() {
     }
 
-    static void writeNew(Path file, SketchHeader header, CreateOption... options) throws IOException {
+    static void writeNew(Path file, SketchHeader header, byte payloadFill, CreateOption... options) throws IOException {
         boolean overwrite = Arrays.asList(options).contains(CreateOption.OVERWRITE_EXISTING);
         Path target = file.toAbsolutePath();
         if (!overwrite && Files.exists(target)) {
@@ -31,7 +31,7 @@ final class SketchFileWriter {
         }
         Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".creating");
         try {
-            write(temporary, header);
+            write(temporary, header, payloadFill);
             if (overwrite) {
                 Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } else {
@@ -42,16 +42,19 @@ final class SketchFileWriter {
         }
     }
 
-    private static void write(Path temporary, SketchHeader header) throws IOException {
+    private static void write(Path temporary, SketchHeader header, byte payloadFill) throws IOException {
         byte[] page = new byte[SketchFileLayout.HEADER_LENGTH];
         HeaderCodec.writeNew(header, MemorySegment.ofArray(page));
         try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
             writeFully(channel, ByteBuffer.wrap(page), 0);
-            ByteBuffer zeros = ByteBuffer.allocateDirect(ZERO_CHUNK);
+            ByteBuffer fill = ByteBuffer.allocateDirect(FILL_CHUNK);
+            if (payloadFill != 0) {
+                MemorySegment.ofBuffer(fill).fill(payloadFill);
+            }
             long end = header.fileLength();
-            for (long position = header.payloadOffset(); position < end; position += ZERO_CHUNK) {
-                zeros.clear().limit((int) Math.min(ZERO_CHUNK, end - position));
-                writeFully(channel, zeros, position);
+            for (long position = header.payloadOffset(); position < end; position += FILL_CHUNK) {
+                fill.clear().limit((int) Math.min(FILL_CHUNK, end - position));
+                writeFully(channel, fill, position);
             }
             channel.force(true);
         }
