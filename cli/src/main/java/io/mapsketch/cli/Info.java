@@ -5,7 +5,9 @@ import io.mapsketch.engine.BloomFilter;
 import io.mapsketch.engine.CountingBloomFilter;
 import io.mapsketch.engine.HyperLogLog;
 import io.mapsketch.engine.MembershipFilter;
+import io.mapsketch.engine.MinHash;
 import io.mapsketch.engine.ScalableBloomFilter;
+import io.mapsketch.engine.SimHash;
 import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchRegion;
@@ -21,7 +23,8 @@ import java.util.Map;
 /**
  * {@code mapsketch info FILE [--json]}: what a sketch file holds, read-only: kind, hash scheme and
  * seed, sizes, live counters, the clean-close flag, and the sketch's own health figures (fill and
- * current false-positive rate for filters, estimate and error for HyperLogLog).
+ * current false-positive rate for filters, estimate and error for HyperLogLog, shape and error for
+ * MinHash, capacity and fill for SimHash).
  */
 final class Info {
 
@@ -50,6 +53,21 @@ final class Info {
                     facts.put("memory bytes", sketch.memoryBytes());
                     facts.put("estimate", Math.round(sketch.estimate()));
                     facts.put("relative standard error", sketch.relativeStandardError());
+                }
+            }
+            case "MINHASH" -> {
+                try (MinHash sketch = MinHash.open(path, AccessMode.READ_ONLY)) {
+                    facts.put("rows", sketch.rows());
+                    facts.put("signature length", sketch.signatureLength());
+                    facts.put("memory bytes", sketch.memoryBytes());
+                    facts.put("standard error", sketch.standardError());
+                }
+            }
+            case "SIMHASH" -> {
+                try (SimHash table = SimHash.open(path, AccessMode.READ_ONLY)) {
+                    facts.put("capacity", table.capacity());
+                    facts.put("fingerprints", table.size());
+                    facts.put("memory bytes", table.memoryBytes());
                 }
             }
             case "BLOOM", "BLOCKED_BLOOM", "COUNTING_BLOOM", "SCALABLE_BLOOM" -> {

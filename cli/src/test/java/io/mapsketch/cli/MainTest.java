@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mapsketch.engine.BlockedBloomFilter;
 import io.mapsketch.engine.BloomFilter;
 import io.mapsketch.engine.HyperLogLog;
+import io.mapsketch.engine.MinHash;
+import io.mapsketch.engine.SimHash;
 import io.mapsketch.memory.AccessMode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -97,6 +99,25 @@ class MainTest {
         assertTrue(json.startsWith("{\"file\": ") && json.endsWith("}"), json);
         assertTrue(json.contains("\"kind\": \"HYPERLOGLOG\", ") && json.contains("\"estimate\": 3, "), json);
         assertTrue(json.contains("\"precision\": 12"), json);
+    }
+
+    @Test
+    void infoDescribesMinHashAndSimHashFiles() throws IOException {
+        Path minHash = dir.resolve("m.minhash");
+        MinHash.builder().rows(3).standardError(0.05).create(minHash, AccessMode.EXCLUSIVE).close();
+        assertEquals(0, run("info", minHash.toString()));
+        String text = out();
+        assertTrue(text.matches("(?s).*\nkind: +MINHASH\n.*"), text);
+        assertTrue(text.matches("(?s).*\nsignature length: +400\n.*"), text);
+        assertTrue(text.matches("(?s).*\nmemory bytes: +9600\n.*"), text);
+        out.reset();
+        Path simHash = dir.resolve("s.simhash");
+        try (SimHash table = SimHash.builder().capacity(1000).create(simHash, AccessMode.EXCLUSIVE)) {
+            table.append(42);
+        }
+        assertEquals(0, run("info", simHash.toString(), "--json"));
+        String json = out().strip();
+        assertTrue(json.contains("\"kind\": \"SIMHASH\", ") && json.contains("\"fingerprints\": 1, "), json);
     }
 
     @Test
