@@ -1,6 +1,5 @@
 package io.mapsketch.engine;
 
-import io.mapsketch.kernels.HashKernels;
 import io.mapsketch.kernels.MinHashKernels;
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.AccessMode;
@@ -9,8 +8,6 @@ import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -62,7 +59,6 @@ public final class MinHash extends RegionSketch {
     private static final int ROWS = 2;
     private static final String[] SHAPE_NAMES = {"signature length", "derivation scheme"};
     private static final String[] FILE_NAMES = {"signature length", "derivation scheme", "rows"};
-    private static final ValueLayout.OfLong KEY = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ThreadLocal<long[]> HASHES = ThreadLocal.withInitial(() -> new long[BATCH]);
 
     private final int rowCount;
@@ -197,7 +193,7 @@ public final class MinHash extends RegionSketch {
         long[] hashes = HASHES.get();
         for (int from = 0; from < keys.length; from += BATCH) {
             int count = Math.min(BATCH, keys.length - from);
-            HashKernels.xxh3(hasher.seed(), keys, from, hashes, 0, count);
+            hasher.hashAll(keys, from, count, hashes);
             rows.addAll(offset, hashes, count);
         }
         countItems(keys.length);
@@ -221,8 +217,7 @@ public final class MinHash extends RegionSketch {
         long[] hashes = HASHES.get();
         for (long done = 0; done < count; done += BATCH) {
             int n = (int) Math.min(BATCH, count - done);
-            MemorySegment.copy(keys, KEY, offset + done * Long.BYTES, hashes, 0, n);
-            HashKernels.xxh3(hasher.seed(), hashes, 0, hashes, 0, n);
+            hasher.hashAll(keys, offset + done * Long.BYTES, n, hashes);
             rows.addAll(rowOffset, hashes, n);
         }
         countItems(count);
