@@ -1,7 +1,7 @@
 package io.mapsketch.engine;
 
 import io.mapsketch.kernels.BitSetKernels;
-import io.mapsketch.kernels.HammingKernels;
+import io.mapsketch.kernels.SimHashKernels;
 import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.SketchKind;
@@ -244,9 +244,9 @@ public final class SimHash extends RegionSketch {
      * @throws IllegalStateException if the table is closed
      */
     public long[] within(long query, int maxDistance) {
-        if (maxDistance < 0 || maxDistance > HammingKernels.MAX_DISTANCE) {
+        if (maxDistance < 0 || maxDistance > SimHashKernels.MAX_DISTANCE) {
             throw new IllegalArgumentException("maxDistance = " + maxDistance + ", must be in [0, "
-                    + HammingKernels.MAX_DISTANCE + "]");
+                    + SimHashKernels.MAX_DISTANCE + "]");
         }
         long end = payload.getLongAcquire(HIGH_WATER);
         int[] matches = MATCHES.get();
@@ -258,7 +258,7 @@ public final class SimHash extends RegionSketch {
             for (int w = 0; w < Math.ceilDiv(slots, Long.SIZE); w++) {
                 occupancy[w] = payload.getLongAcquire(CONTROL_BYTES + ((start >>> 6) + w) * Long.BYTES);
             }
-            int hits = HammingKernels.within(memory, fingerprintsOffset + start * Long.BYTES, slots, query, maxDistance,
+            int hits = SimHashKernels.within(memory, fingerprintsOffset + start * Long.BYTES, slots, query, maxDistance,
                     matches, 0);
             for (int h = 0; h < hits; h++) {
                 int i = matches[h];

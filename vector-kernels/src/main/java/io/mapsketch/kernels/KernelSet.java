@@ -12,7 +12,7 @@ package io.mapsketch.kernels;
  * @param hashes batch hashing
  * @param blockedBloom blocked Bloom filter probes
  * @param minHash MinHash signature updates and comparisons
- * @param hamming Hamming-distance scans of fingerprints
+ * @param simHash SimHash fingerprint sums and Hamming-distance scans
  */
 record KernelSet(
         KernelImplementation implementation,
@@ -23,10 +23,10 @@ record KernelSet(
         HashOps hashes,
         BloomOps blockedBloom,
         MinHashOps minHash,
-        HammingOps hamming) {
+        SimHashOps simHash) {
 
     /** The scalar implementation; always available. */
     static final KernelSet SCALAR = new KernelSet(KernelImplementation.SCALAR, 0, new ScalarBitSetOps(),
             new ScalarCounterOps(), new ScalarRegisterOps(), new ScalarHashOps(), new ScalarBloomOps(),
-            new ScalarMinHashOps(), new ScalarHammingOps());
+            new ScalarMinHashOps(), new ScalarSimHashOps());
 }

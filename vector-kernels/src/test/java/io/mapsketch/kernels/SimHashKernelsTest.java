@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -13,8 +14,11 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The Hamming scan: the twins agree, and the reference is exactly the brute-force answer. */
-class HammingKernelsTest {
+/**
+ * The SimHash kernels: the twins agree on the fingerprint sums to the bit and on the Hamming scan, and
+ * the scan's reference is exactly the brute-force answer.
+ */
+class SimHashKernelsTest {
 
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(Layouts.ORDER);
 
@@ -43,8 +47,8 @@ class HammingKernelsTest {
         int[] actual = new int[count + 5];
         Arrays.fill(expected, -7);
         Arrays.fill(actual, -7);
-        int expectedFound = KernelSet.SCALAR.hamming().within(table, offset, count, query, d, expected, 5);
-        int actualFound = TestMemory.twin().hamming().within(table, offset, count, query, d, actual, 5);
+        int expectedFound = KernelSet.SCALAR.simHash().within(table, offset, count, query, d, expected, 5);
+        int actualFound = TestMemory.twin().simHash().within(table, offset, count, query, d, actual, 5);
         assertArrayEquals(bruteForce(table, offset, count, query, d), Arrays.copyOfRange(expected, 5, 5 + expectedFound),
                 "reference against brute force");
         assertEquals(expectedFound, actualFound, "match counts of the twins");
@@ -75,22 +79,55 @@ class HammingKernelsTest {
     }
 
     @Test
+    void accumulateTwinsAgreeToTheBit() {
+        qt().withFixedSeed(QT_SEED + 22).withExamples(200)
+                .forAll(longs().all(), integers().between(0, 300))
+                .checkAssert((seed, features) -> {
+                    SplittableRandom random = new SplittableRandom(seed);
+                    double[] expected = new double[70];
+                    double[] actual = new double[70];
+                    Arrays.fill(expected, 64, 70, 5.5);
+                    Arrays.fill(actual, 64, 70, 5.5);
+                    for (int f = 0; f < features; f++) {
+                        long hash = random.nextLong();
+                        double weight = f % 3 == 0 ? 1 : random.nextDouble() * Math.scalb(1.0, random.nextInt(40) - 20);
+                        KernelSet.SCALAR.simHash().accumulate(expected, hash, weight);
+                        TestMemory.twin().simHash().accumulate(actual, hash, weight);
+                    }
+                    assertArrayEquals(expected, actual, "sums after " + features + " features");
+                });
+    }
+
+    @Test
+    void accumulateAddsWhereTheHashHasOnesAndSubtractsElsewhere() {
+        double[] sums = new double[64];
+        SimHashKernels.accumulate(sums, 0x8000_0000_0000_0005L, 2.5);
+        SimHashKernels.accumulate(sums, 0x1L, 1);
+        assertEquals(3.5, sums[0]);
+        assertEquals(-3.5, sums[1]);
+        assertEquals(1.5, sums[2]);
+        assertEquals(1.5, sums[63]);
+        FacadeValidationTest.assertMessage(IllegalArgumentException.class,
+                () -> SimHashKernels.accumulate(new double[63], 1, 1), "sums.length = 63", ">= 64");
+    }
+
+    @Test
     void facadeChecksDistanceAndRoomForMatches() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment table = arena.allocate(80);
             FacadeValidationTest.assertMessage(IllegalArgumentException.class,
-                    () -> HammingKernels.within(table, 0, 10, 0, 65, new int[10], 0), "maxDistance = 65", "[0, 64]");
+                    () -> SimHashKernels.within(table, 0, 10, 0, 65, new int[10], 0), "maxDistance = 65", "[0, 64]");
             FacadeValidationTest.assertMessage(IllegalArgumentException.class,
-                    () -> HammingKernels.within(table, 0, 10, 0, -1, new int[10], 0), "maxDistance = -1");
+                    () -> SimHashKernels.within(table, 0, 10, 0, -1, new int[10], 0), "maxDistance = -1");
             FacadeValidationTest.assertMessage(IndexOutOfBoundsException.class,
-                    () -> HammingKernels.within(table, 0, 10, 0, 3, new int[12], 3), "matchesFrom = 3", "count = 10");
+                    () -> SimHashKernels.within(table, 0, 10, 0, 3, new int[12], 3), "matchesFrom = 3", "count = 10");
             FacadeValidationTest.assertMessage(IndexOutOfBoundsException.class,
-                    () -> HammingKernels.within(table, 8, 10, 0, 3, new int[10], 0), "offset = 8");
+                    () -> SimHashKernels.within(table, 8, 10, 0, 3, new int[10], 0), "offset = 8");
             int[] all = new int[10];
-            assertEquals(10, HammingKernels.within(table, 0, 10, 0, 0, all, 0), "zeros are all at distance 0");
+            assertEquals(10, SimHashKernels.within(table, 0, 10, 0, 0, all, 0), "zeros are all at distance 0");
             assertArrayEquals(new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, all);
-            assertEquals(10, HammingKernels.within(table, 0, 10, -1, 64, all, 0), "every fingerprint is within 64");
-            assertEquals(0, HammingKernels.within(table, 0, 10, -1, 63, all, 0));
+            assertEquals(10, SimHashKernels.within(table, 0, 10, -1, 64, all, 0), "every fingerprint is within 64");
+            assertEquals(0, SimHashKernels.within(table, 0, 10, -1, 63, all, 0));
         }
     }
 }

@@ -3,10 +3,13 @@ package io.mapsketch.kernels;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Hamming-distance scans of 64-bit fingerprints; arguments are trusted (the facade
- * {@link HammingKernels} checks them).
+ * SimHash kernels: the weighted bit sums of a fingerprint, and Hamming-distance scans of 64-bit
+ * fingerprints; arguments are trusted (the facade {@link SimHashKernels} checks them).
  */
-interface HammingOps {
+interface SimHashOps {
+
+    /** For j in 0..63: {@code sums[j] += weight} if bit j of {@code hash} is one, else {@code sums[j] -= weight}. */
+    void accumulate(double[] sums, long hash, double weight);
 
     /**
      * Writes to {@code matches}, from {@code matchesFrom} on and in ascending order, every index

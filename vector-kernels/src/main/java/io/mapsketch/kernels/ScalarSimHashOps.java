@@ -4,8 +4,15 @@ import static io.mapsketch.kernels.Layouts.LONG;
 
 import java.lang.foreign.MemorySegment;
 
-/** The scalar reference for {@link HammingOps}: {@code Long.bitCount} of each XOR. */
-final class ScalarHammingOps implements HammingOps {
+/** The scalar reference for {@link SimHashOps}: bit by bit, and {@code Long.bitCount} of each XOR. */
+final class ScalarSimHashOps implements SimHashOps {
+
+    @Override
+    public void accumulate(double[] sums, long hash, double weight) {
+        for (int bit = 0; bit < Long.SIZE; bit++) {
+            sums[bit] += ((hash >>> bit) & 1) != 0 ? weight : -weight;
+        }
+    }
 
     @Override
     public int within(MemorySegment table, long offset, int count, long query, int maxDistance, int[] matches,

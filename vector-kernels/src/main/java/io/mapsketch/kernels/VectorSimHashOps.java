@@ -3,21 +3,39 @@ package io.mapsketch.kernels;
 import static io.mapsketch.kernels.Layouts.ORDER;
 
 import java.lang.foreign.MemorySegment;
+import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Vector API twin of {@link ScalarHammingOps}: per vector of fingerprints one XOR with the query,
+ * Vector API twin of {@link ScalarSimHashOps}. The sums are updated a vector of L lanes at a time:
+ * L bits of the hash become a lane mask that picks {@code +weight} or {@code -weight} for each lane,
+ * one add per vector (8 vectors at 512 bits), the same additions in the same order as the reference,
+ * so the sums are equal to the bit. The scan handles, per vector of fingerprints, one XOR with the query,
  * a lane-wise popcount and a compare; only a vector with a match leaves the loop's straight path to
  * write the matching lanes' indices. The fingerprints after the last whole vector go to the scalar
  * reference.
  */
-final class VectorHammingOps implements HammingOps {
+final class VectorSimHashOps implements SimHashOps {
 
     private static final VectorSpecies<Long> S = VectorKernels.LONGS;
     private static final int LANES = S.length();
-    private static final ScalarHammingOps TAIL = new ScalarHammingOps();
+    private static final VectorSpecies<Double> D = VectorKernels.DOUBLES;
+    private static final int DOUBLE_LANES = D.length();
+    private static final long LANE_BITS = (1L << DOUBLE_LANES) - 1;
+
+    @Override
+    public void accumulate(double[] sums, long hash, double weight) {
+        DoubleVector plus = DoubleVector.broadcast(D, weight);
+        DoubleVector minus = DoubleVector.broadcast(D, -weight);
+        for (int bit = 0; bit < Long.SIZE; bit += DOUBLE_LANES) {
+            VectorMask<Double> ones = VectorMask.fromLong(D, (hash >>> bit) & LANE_BITS);
+            DoubleVector.fromArray(D, sums, bit).add(minus.blend(plus, ones)).intoArray(sums, bit);
+        }
+    }
+    private static final ScalarSimHashOps TAIL = new ScalarSimHashOps();
 
     @Override
     public int within(MemorySegment table, long offset, int count, long query, int maxDistance, int[] matches,
