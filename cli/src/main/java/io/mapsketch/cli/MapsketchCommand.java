@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "mapsketch",
         description = "Sketch files: create, add to, query, inspect and merge them; several processes may add at once.",
         subcommands = {BloomCommands.class, CuckooCommands.class, CountMinCommands.class, TopKCommands.class,
-            HyperLogLogCommands.class},
+            HyperLogLogCommands.class, MinHashCommands.class, SimHashCommands.class},
         footer = {"%nItems are UTF-8 strings; a verb given no ITEM reads one item per line from standard input.",
             "Exit status: 0 done, 1 a missing, bad or incompatible file, an I/O error or a refused operation",
             "(one line on standard error names the file and the fault), 2 a usage error.",

@@ -2,6 +2,8 @@ package io.mapsketch.engine;
 
 import io.mapsketch.kernels.HashKernels;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import org.agrona.DirectBuffer;
 
 /**
@@ -15,6 +17,8 @@ import org.agrona.DirectBuffer;
  */
 final class KeyHasher {
 
+    private static final ValueLayout.OfLong KEY_LAYOUT =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[][] {new byte[256]});
 
     private final long seed;
@@ -68,6 +72,20 @@ final class KeyHasher {
         byte[] scratch = scratch(length);
         key.getBytes(index, scratch, 0, length);
         return MemorySegment.ofArray(scratch).asSlice(0, length);
+    }
+
+    /** Hashes {@code keys[from, from + count)} into {@code hashes[0, count)} with the SIMD batch kernel. */
+    void hashAll(long[] keys, int from, int count, long[] hashes) {
+        HashKernels.xxh3(seed, keys, from, hashes, 0, count);
+    }
+
+    /**
+     * Hashes {@code count} little-endian 64-bit keys of a segment, from byte {@code offset}, into
+     * {@code hashes[0, count)}: the keys are copied into the array and hashed there in place.
+     */
+    void hashAll(MemorySegment keys, long offset, int count, long[] hashes) {
+        MemorySegment.copy(keys, KEY_LAYOUT, offset, hashes, 0, count);
+        HashKernels.xxh3(seed, hashes, 0, hashes, 0, count);
     }
 
     private static byte[] scratch(int capacity) {

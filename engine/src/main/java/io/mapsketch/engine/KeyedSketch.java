@@ -1,10 +1,7 @@
 package io.mapsketch.engine;
 
-import io.mapsketch.kernels.HashKernels;
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.util.Objects;
 import org.agrona.DirectBuffer;
 
@@ -20,8 +17,6 @@ abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter,
     /** Keys hashed per batch step: large enough to amortise, small enough to stay in L1. */
     static final int BATCH = 512;
 
-    private static final ValueLayout.OfLong KEY_LAYOUT =
-            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ThreadLocal<long[]> HASHES = ThreadLocal.withInitial(() -> new long[BATCH]);
 
     KeyedSketch(SketchRegion region) {
@@ -142,8 +137,7 @@ abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter,
         long[] hashes = HASHES.get();
         for (long done = 0; done < count; done += BATCH) {
             int n = (int) Math.min(BATCH, count - done);
-            MemorySegment.copy(keys, KEY_LAYOUT, offset + done * Long.BYTES, hashes, 0, n);
-            HashKernels.xxh3(hasher.seed(), hashes, 0, hashes, 0, n);
+            hasher.hashAll(keys, offset + done * Long.BYTES, n, hashes);
             addHashes(hashes, 0, n);
             countItems(n);
         }
@@ -152,7 +146,7 @@ abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter,
     /** Hashes {@code keys[from, from + count)}, at most {@value #BATCH}, into this thread's scratch array. */
     final long[] hashBatch(long[] keys, int from, int count) {
         long[] hashes = HASHES.get();
-        HashKernels.xxh3(hasher.seed(), keys, from, hashes, 0, count);
+        hasher.hashAll(keys, from, count, hashes);
         return hashes;
     }
 

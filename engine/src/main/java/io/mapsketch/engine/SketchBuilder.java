@@ -53,7 +53,7 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
      * @throws IOException if the file cannot be written
      */
     public S create(Path file, AccessMode mode, CreateOption... options) throws IOException {
-        SketchRegion region = SketchRegion.create(file, header(), mode, options);
+        SketchRegion region = SketchRegion.create(file, header(), payloadFill(), mode, options);
         try {
             return wrap(region);
         } catch (IOException | RuntimeException e) {
@@ -73,6 +73,9 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
     public S createAnonymous(AccessMode mode) {
         SketchRegion region = SketchRegion.anonymous(header(), mode);
         try {
+            if (payloadFill() != 0) {
+                region.payload().segment().fill(payloadFill());
+            }
             return wrap(region);
         } catch (IOException | RuntimeException e) {
             try {
@@ -99,6 +102,11 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
     abstract long[] parameters();
 
     abstract long payloadBytes();
+
+    /** The value of every payload byte of an empty sketch: zero unless a kind says otherwise. */
+    byte payloadFill() {
+        return 0;
+    }
 
     /** Reads the new region as the sketch, with the same checks as opening a file. */
     abstract S wrap(SketchRegion region) throws IOException;

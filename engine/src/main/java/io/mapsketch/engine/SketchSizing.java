@@ -18,6 +18,9 @@ public final class SketchSizing {
     /** The lowest rate a cuckoo filter reaches: {@code 2b / (2^16 - 1)} with 16-bit fingerprints. */
     public static final double CUCKOO_LOWEST_RATE = 2.0 * CUCKOO_BUCKET_SIZE / 65_535;
 
+    /** The most slots a MinHash signature may have: 2^16, 512 KiB per signature. */
+    public static final int MINHASH_MAX_SLOTS = 1 << 16;
+
     private static final double LN2 = Math.log(2);
 
     private SketchSizing() {
@@ -331,6 +334,41 @@ public final class SketchSizing {
     public static double cuckooBitsPerSlot(int fingerprintBits) {
         cuckooFalsePositiveRate(fingerprintBits, 0);
         return 64.0 / (64 / fingerprintBits);
+    }
+
+    /**
+     * Slots of a MinHash signature for a wanted standard error e of its Jaccard estimates:
+     * {@code k = ceil(1 / e^2)}, at most {@value #MINHASH_MAX_SLOTS}. e = 0.05 gives 400 slots
+     * (3,200 bytes per signature). {@code 1/sqrt(k)} bounds the true standard deviation
+     * {@code sqrt(J (1 - J) / k)} from above by a factor of at least two, so the estimates are better
+     * than asked for.
+     *
+     * @param standardError e, in [{@code 1/256}, 1]
+     * @return k
+     * @throws IllegalArgumentException if e is out of range
+     */
+    public static int minHashSlots(double standardError) {
+        double smallest = 1 / Math.sqrt(MINHASH_MAX_SLOTS);
+        if (!(standardError >= smallest && standardError <= 1)) {
+            throw new IllegalArgumentException("standardError = " + standardError + ", must be in [" + smallest
+                    + ", 1] (1 / sqrt(k) for 1 to " + MINHASH_MAX_SLOTS + " slots)");
+        }
+        return (int) Math.min(MINHASH_MAX_SLOTS, Math.ceil(1 / (standardError * standardError) - 1e-9));
+    }
+
+    /**
+     * The standard error a MinHash signature of k slots promises for its Jaccard estimates:
+     * {@code 1 / sqrt(k)}, at least twice the true standard deviation {@code sqrt(J (1 - J) / k)}.
+     *
+     * @param slots k, in [1, {@value #MINHASH_MAX_SLOTS}]
+     * @return the standard error
+     * @throws IllegalArgumentException if k is out of range
+     */
+    public static double minHashStandardError(int slots) {
+        if (slots < 1 || slots > MINHASH_MAX_SLOTS) {
+            throw new IllegalArgumentException("slots = " + slots + ", must be in [1, " + MINHASH_MAX_SLOTS + "]");
+        }
+        return 1 / Math.sqrt(slots);
     }
 
     private static void requirePositive(String name, long value) {

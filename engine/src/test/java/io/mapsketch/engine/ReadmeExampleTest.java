@@ -8,10 +8,11 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's example, line for line, so the README cannot drift from the API. */
+/** The README's examples, line for line, so the README cannot drift from the API. */
 class ReadmeExampleTest {
 
     @TempDir
@@ -33,8 +34,26 @@ class ReadmeExampleTest {
             out.println(again.mightContain("alice@example.com") + ", rate now " + again.expectedFalsePositiveRate());
         }
 
-        String line = printed.toString(StandardCharsets.UTF_8).strip();
+        try (MinHash baskets = MinHash.builder().rows(10_000).standardError(0.05)    // 400 slots per row
+                .create(dir.resolve("baskets.minhash"), AccessMode.SHARED)) {
+            baskets.addAll(0, new long[] {1, 2, 3, 4});
+            baskets.addAll(1, new long[] {3, 4, 5, 6});
+            out.println(baskets.jaccard(0, 1) + " " + baskets.mostSimilar(baskets.signature(0), 3));
+        }
+        try (SimHash documents = SimHash.builder().capacity(1_000_000)
+                .create(dir.resolve("documents.simhash"), AccessMode.SHARED)) {
+            long id = documents.append(documents.features().addShingles("the quick brown fox", 2).fingerprint());
+            long query = documents.features().addShingles("The quick brown fox!", 2).fingerprint();
+            out.println(Arrays.toString(documents.within(query, 3)) + " contains " + id);
+        }
+
+        String[] lines = printed.toString(StandardCharsets.UTF_8).strip().split("\\R");
+        String line = lines[0];
         assertTrue(line.startsWith("true, rate now "), line);
         assertTrue(Double.parseDouble(line.substring("true, rate now ".length())) < 1e-15, line);
+        double jaccard = Double.parseDouble(lines[1].substring(0, lines[1].indexOf(' ')));
+        assertTrue(Math.abs(jaccard - 1.0 / 3) < 0.15, lines[1]);
+        assertTrue(lines[1].contains("[Match[row=0, jaccard=1.0], Match[row=1, "), lines[1]);
+        assertTrue(lines[2].equals("[0] contains 0"), lines[2]);
     }
 }

@@ -20,16 +20,17 @@ import java.util.regex.Pattern;
 
 /**
  * Writes a new sketch file so that it appears at its name complete or not at all: the header and
- * a zero-filled payload go to a temporary file in the same directory, which is forced and then
- * linked (or, when overwriting, renamed) into place. The temporary file's name carries the
- * creator's pid ({@code .NAME.PID.RANDOM.creating}); a creator killed half-way leaves it behind, and
- * the next creation of the same name deletes the leftovers of creators that are no longer alive.
- * Permissions are set on the temporary file before it gets its name, so the file never appears
- * with other permissions than those asked for.
+ * the payload, every byte of it the sketch kind's empty value (zero for most kinds), go to a
+ * temporary file in the same directory, which is forced and then linked (or, when overwriting,
+ * renamed) into place. The temporary file's name carries the creator's pid
+ * ({@code .NAME.PID.RANDOM.creating}); a creator killed half-way leaves it behind, and the next
+ * creation of the same name deletes the leftovers of creators that are no longer alive. Permissions
+ * are set on the temporary file before it gets its name, so the file never appears with other
+ * permissions than those asked for.
  */
 final class SketchFileWriter {
 
-    private static final int ZERO_CHUNK = 1 << 20;
+    private static final int FILL_CHUNK = 1 << 20;
     private static final String TEMPORARY_SUFFIX = ".creating";
     private static final Set<PosixFilePermission> READABLE_BY_ALL = PosixFilePermissions.fromString("rw-r--r--");
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
@@ -37,7 +38,8 @@ final class SketchFileWriter {
     private SketchFileWriter() {
     }
 
-    static void writeNew(Path file, SketchHeader header, CreateOption... options) throws IOException {
+    static void writeNew(Path file, SketchHeader header, byte payloadFill, CreateOption... options)
+            throws IOException {
         boolean overwrite = Arrays.asList(options).contains(CreateOption.OVERWRITE_EXISTING);
         Path target = file.toAbsolutePath();
         if (!overwrite && Files.exists(target)) {
@@ -47,7 +49,7 @@ final class SketchFileWriter {
         Path temporary = Files.createTempFile(target.getParent(),
                 temporaryPrefix(target) + ProcessHandle.current().pid() + ".", TEMPORARY_SUFFIX);
         try {
-            write(temporary, header, file);
+            write(temporary, header, payloadFill, file);
             if (Files.getFileStore(temporary).supportsFileAttributeView(PosixFileAttributeView.class)) {
                 Files.setPosixFilePermissions(temporary, Arrays.asList(options).contains(CreateOption.OWNER_ONLY)
                         ? OWNER_ONLY : READABLE_BY_ALL);
@@ -82,19 +84,23 @@ final class SketchFileWriter {
     }
 
     /**
-     * Writes the header and every payload byte (zeros), so that the file system has allocated all of
-     * its blocks before anything maps it: a later store into the mapping cannot meet a full disk.
+     * Writes the header and every payload byte (the fill value), so that the file system has allocated
+     * all of its blocks before anything maps it: a later store into the mapping cannot meet a full disk.
      */
-    private static void write(Path temporary, SketchHeader header, Path file) throws IOException {
+    private static void write(Path temporary, SketchHeader header, byte payloadFill, Path file)
+            throws IOException {
         byte[] page = new byte[SketchFileLayout.HEADER_LENGTH];
         HeaderCodec.writeNew(header, MemorySegment.ofArray(page));
         try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
             writeFully(channel, ByteBuffer.wrap(page), 0);
-            ByteBuffer zeros = ByteBuffer.allocateDirect(ZERO_CHUNK);
+            ByteBuffer fill = ByteBuffer.allocateDirect(FILL_CHUNK);
+            if (payloadFill != 0) {
+                MemorySegment.ofBuffer(fill).fill(payloadFill);
+            }
             long end = header.fileLength();
-            for (long position = header.payloadOffset(); position < end; position += ZERO_CHUNK) {
-                zeros.clear().limit((int) Math.min(ZERO_CHUNK, end - position));
-                writeFully(channel, zeros, position);
+            for (long position = header.payloadOffset(); position < end; position += FILL_CHUNK) {
+                fill.clear().limit((int) Math.min(FILL_CHUNK, end - position));
+                writeFully(channel, fill, position);
             }
             channel.force(true);
         } catch (IOException e) {

@@ -77,9 +77,32 @@ public final class SketchRegion implements AutoCloseable {
      */
     public static SketchRegion create(Path file, SketchHeader header, AccessMode mode, CreateOption... options)
             throws IOException {
+        return create(file, header, (byte) 0, mode, options);
+    }
+
+    /**
+     * Creates a sketch file whose every payload byte is {@code payloadFill}, for sketch kinds whose
+     * empty state is not zero (a MinHash slot is empty at {@code 0xFF...FF}); otherwise as
+     * {@link #create(Path, SketchHeader, AccessMode, CreateOption...)}, atomic in the same way: the
+     * file appears at its name already filled, or not at all.
+     *
+     * <p>Cost: writes the whole file once.
+     *
+     * @param file where the sketch file goes
+     * @param header what the file holds; its payload length sizes the file
+     * @param payloadFill the value of every payload byte
+     * @param mode how to open it after creation: {@code SHARED} or {@code EXCLUSIVE}
+     * @param options {@link CreateOption#OVERWRITE_EXISTING} to replace an existing file
+     * @return the open region
+     * @throws java.nio.file.FileAlreadyExistsException if the file exists and overwriting was not asked for
+     * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
+     * @throws IOException if the file cannot be written
+     */
+    public static SketchRegion create(Path file, SketchHeader header, byte payloadFill, AccessMode mode,
+            CreateOption... options) throws IOException {
         Objects.requireNonNull(header, "header");
         requireWritable(mode);
-        SketchFileWriter.writeNew(file, header, options);
+        SketchFileWriter.writeNew(file, header, payloadFill, options);
         return open(file, mode, header.kind());
     }
 

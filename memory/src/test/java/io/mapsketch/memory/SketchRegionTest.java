@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +42,21 @@ class SketchRegionTest {
             assertEquals(10, region.totalWeight());
             assertTrue(region.wasCleanlyClosed());
         }
+    }
+
+    @Test
+    void createCanFillThePayloadWithTheKindsEmptyValue() throws IOException {
+        Path file = dir.resolve("filled.sketch");
+        long length = (1 << 20) + 4096 + 64;
+        try (SketchRegion region = SketchRegion.create(file, SketchFiles.header(SketchKind.MINHASH, length), (byte) -1,
+                AccessMode.EXCLUSIVE)) {
+            MemorySegment payload = region.payload().segment();
+            assertEquals(length, payload.byteSize());
+            for (long i = 0; i < length; i += 8) {
+                assertEquals(-1L, region.payload().getLong(i), "payload word at " + i);
+            }
+        }
+        assertEquals(4096 + length, Files.size(file));
     }
 
     @Test

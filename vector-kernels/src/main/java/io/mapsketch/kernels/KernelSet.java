@@ -11,6 +11,8 @@ package io.mapsketch.kernels;
  * @param registers register merges and histograms
  * @param hashes batch hashing
  * @param blockedBloom blocked Bloom filter probes
+ * @param minHash MinHash signature updates and comparisons
+ * @param simHash SimHash fingerprint sums and Hamming-distance scans
  */
 record KernelSet(
         KernelImplementation implementation,
@@ -19,9 +21,12 @@ record KernelSet(
         CounterOps counters,
         RegisterOps registers,
         HashOps hashes,
-        BloomOps blockedBloom) {
+        BloomOps blockedBloom,
+        MinHashOps minHash,
+        SimHashOps simHash) {
 
     /** The scalar implementation; always available. */
     static final KernelSet SCALAR = new KernelSet(KernelImplementation.SCALAR, 0, new ScalarBitSetOps(),
-            new ScalarCounterOps(), new ScalarRegisterOps(), new ScalarHashOps(), new ScalarBloomOps());
+            new ScalarCounterOps(), new ScalarRegisterOps(), new ScalarHashOps(), new ScalarBloomOps(),
+            new ScalarMinHashOps(), new ScalarSimHashOps());
 }

@@ -1,6 +1,7 @@
 package io.mapsketch.kernels;
 
 import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorShape;
@@ -18,6 +19,8 @@ final class VectorKernels {
     static final VectorSpecies<Long> LONGS = LongVector.SPECIES_PREFERRED.withShape(SHAPE);
     /** 32-bit lanes. */
     static final VectorSpecies<Integer> INTS = IntVector.SPECIES_PREFERRED.withShape(SHAPE);
+    /** 64-bit floating-point lanes. */
+    static final VectorSpecies<Double> DOUBLES = DoubleVector.SPECIES_PREFERRED.withShape(SHAPE);
     /** 8-bit lanes. */
     static final VectorSpecies<Byte> BYTES = ByteVector.SPECIES_PREFERRED.withShape(SHAPE);
 
@@ -27,7 +30,8 @@ final class VectorKernels {
     /** Builds the Vector API implementation; called reflectively by {@link KernelProvider}. */
     static KernelSet create() {
         return new KernelSet(KernelImplementation.VECTOR, SHAPE.vectorBitSize(), new VectorBitSetOps(),
-                new VectorCounterOps(), new VectorRegisterOps(), new VectorHashOps(), new VectorBloomOps());
+                new VectorCounterOps(), new VectorRegisterOps(), new VectorHashOps(), new VectorBloomOps(),
+                new VectorMinHashOps(), new VectorSimHashOps());
     }
 
     private static VectorShape shape(String requestedBits) {

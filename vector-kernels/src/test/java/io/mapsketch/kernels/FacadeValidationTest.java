@@ -22,7 +22,7 @@ class FacadeValidationTest {
         arena.close();
     }
 
-    private static void assertMessage(Class<? extends Throwable> type, Executable call, String... parts) {
+    static void assertMessage(Class<? extends Throwable> type, Executable call, String... parts) {
         Throwable thrown = assertThrows(type, call);
         for (String part : parts) {
             assertTrue(thrown.getMessage().contains(part), () -> "'" + thrown.getMessage() + "' lacks '" + part + "'");

@@ -32,7 +32,11 @@ public final class KernelsMain {
                     new boolean[hashes.length], 0);
             long[] histogram = new long[RegisterKernels.HISTOGRAM_LENGTH];
             long above = RegisterKernels.histogram(a, 0, 4096, histogram);
-            if (found != hashes.length || above + histogram[1] + histogram[2] == 0) {
+            MinHashKernels.update(b, 0, 64, hashes, 0, hashes.length);
+            long equal = MinHashKernels.countEqual(b, 0, b, 0, 64);
+            int near = SimHashKernels.within(b, 0, 64, b.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0), 0,
+                    new int[64], 0);
+            if (found != hashes.length || above + histogram[1] + histogram[2] == 0 || equal != 64 || near < 1) {
                 throw new AssertionError("kernels gave wrong answers: found " + found);
             }
         }

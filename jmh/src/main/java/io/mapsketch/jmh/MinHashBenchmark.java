@@ -1,0 +1,272 @@
+package io.mapsketch.jmh;
+
+import com.dynatrace.hash4j.hashing.Hasher64;
+import com.dynatrace.hash4j.hashing.Hashing;
+import com.dynatrace.hash4j.similarity.ElementHashProvider;
+import com.dynatrace.hash4j.similarity.SimilarityHashPolicy;
+import com.dynatrace.hash4j.similarity.SimilarityHasher;
+import com.dynatrace.hash4j.similarity.SimilarityHashing;
+import io.mapsketch.engine.MinHash;
+import io.mapsketch.engine.MinHashSignature;
+import io.mapsketch.memory.AccessMode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * MinHash signatures of k 64-bit slots: mapsketch's {@code MinHash} ({@code EXCLUSIVE} and
+ * {@code SHARED}) against hash4j's {@code MinHash} and {@code SuperMinHash} policies with k components
+ * of 64 bits, the same signature size.
+ *
+ * <p><b>{@link #signature}</b> puts a set of {@value #SET_KEYS} keys into a signature; the score is keys
+ * per second. Keys are {@link BloomBenchmark#key} of fixed indices and every implementation is handed
+ * the raw {@code long}s: mapsketch hashes them with its batch XXH3 kernel inside {@code addAll}; hash4j
+ * takes element hashes, so its element provider hashes each key with {@code xxh3_64} as a hash4j user
+ * would. hash4j computes a fresh signature each call. mapsketch updates row 0 of a sketch in place;
+ * after the first call the row holds the set's minima and later calls change nothing, which costs the
+ * {@code EXCLUSIVE} path the same (the kernel derives and compares every slot for every key either way)
+ * and spares the {@code SHARED} path its compare-and-sets: that is the steady state of a row that
+ * keeps receiving keys it has seen, not the cost of a row's first keys.
+ *
+ * <p><b>{@link #jaccard}</b> compares two signatures of sets of {@value #SET_KEYS} keys that share half
+ * of them: mapsketch's {@code jaccard(row, row)} (the SIMD equal-slot kernel over two rows of the
+ * mapped table), hash4j's {@code getFractionOfEqualComponents} of two byte arrays.
+ *
+ * <p><b>{@link #mostSimilar}</b> finds the 10 of {@value #ROWS} sets (of {@value #ROW_KEYS} keys each)
+ * most similar to a query set: mapsketch's {@code mostSimilar}; for hash4j, which has no table, the
+ * loop a user writes: {@code getNumberOfEqualComponents} against each stored signature and the same
+ * bounded heap. Score: queries per second; each reads all {@value #ROWS} signatures.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Thread)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector"})
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class MinHashBenchmark {
+
+    /** Keys per set in {@link #signature} and {@link #jaccard}. */
+    static final int SET_KEYS = 1024;
+    /** Sets searched by {@link #mostSimilar}. */
+    static final int ROWS = 4096;
+    /** Keys per set searched by {@link #mostSimilar}. */
+    static final int ROW_KEYS = 64;
+    /** Rows returned by {@link #mostSimilar}. */
+    static final int TOP = 10;
+
+    private static final long SKETCH_SEED = 0x5EED_1234_5678_9ABCL;
+    private static final Hasher64 XXH3 = Hashing.xxh3_64(SKETCH_SEED);
+
+    /** Implementation: {@code mapsketch}, {@code mapsketch-shared}, {@code hash4j-minhash} or {@code hash4j-superminhash}. */
+    @Param({"mapsketch", "mapsketch-shared", "hash4j-minhash", "hash4j-superminhash"})
+    public String impl;
+
+    /** Signature length k (64-bit slots). */
+    @Param({"128", "1024"})
+    public int k;
+
+    private long[] keys;
+    private Signatures signatures;
+
+    /** Creates the state; JMH calls this once per fork. */
+    public MinHashBenchmark() {
+    }
+
+    /** Builds the sets and, for the comparisons, their signatures. */
+    @Setup(Level.Trial)
+    public void setUp() {
+        keys = new long[SET_KEYS];
+        for (int i = 0; i < SET_KEYS; i++) {
+            keys[i] = BloomBenchmark.key(i);
+        }
+        long[][] sets = new long[ROWS][ROW_KEYS];
+        for (int row = 0; row < ROWS; row++) {
+            for (int i = 0; i < ROW_KEYS; i++) {
+                sets[row][i] = BloomBenchmark.key(1_000_000L + (long) row * ROW_KEYS / 2 + i);
+            }
+        }
+        long[] half = new long[SET_KEYS];
+        for (int i = 0; i < SET_KEYS; i++) {
+            half[i] = BloomBenchmark.key(SET_KEYS / 2 + i);
+        }
+        signatures = impl.startsWith("mapsketch")
+                ? new Mapsketch(k, impl.endsWith("shared") ? AccessMode.SHARED : AccessMode.EXCLUSIVE, half, sets)
+                : new Hash4j(impl.endsWith("superminhash") ? SimilarityHashing.superMinHash(k, 64)
+                        : SimilarityHashing.minHash(k, 64), keys, half, sets);
+        System.out.printf("%nminhash-check impl=%s k=%d jaccard=%.4f (truth 0.3333) top=%s%n", impl, k,
+                signatures.jaccard(), signatures.mostSimilar());
+    }
+
+    /** Frees the sketch. */
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        signatures.close();
+    }
+
+    /**
+     * Puts {@value #SET_KEYS} keys into a signature.
+     *
+     * @return the signature, so the work is not dead
+     */
+    @Benchmark
+    @OperationsPerInvocation(SET_KEYS)
+    public Object signature() {
+        return signatures.signature(keys);
+    }
+
+    /**
+     * Estimates the Jaccard similarity of two signatures.
+     *
+     * @return the estimate
+     */
+    @Benchmark
+    public double jaccard() {
+        return signatures.jaccard();
+    }
+
+    /**
+     * Finds the 10 most similar of {@value #ROWS} sets.
+     *
+     * @return the rows found
+     */
+    @Benchmark
+    public Object mostSimilar() {
+        return signatures.mostSimilar();
+    }
+
+    /** The operations the benchmark needs, over each library's own API. */
+    private interface Signatures {
+
+        Object signature(long[] keys);
+
+        double jaccard();
+
+        List<Integer> mostSimilar();
+
+        default void close() {
+        }
+    }
+
+    /** Rows 0 and 1 of a two-row sketch hold the compared sets; a {@value #ROWS}-row sketch the searched ones. */
+    private static final class Mapsketch implements Signatures {
+
+        private final MinHash pair;
+        private final MinHash table;
+        private final MinHashSignature query;
+
+        Mapsketch(int k, AccessMode mode, long[] half, long[][] sets) {
+            pair = MinHash.builder().rows(2).signatureLength(k).seed(SKETCH_SEED).createAnonymous(mode);
+            table = MinHash.builder().rows(ROWS).signatureLength(k).seed(SKETCH_SEED).createAnonymous(mode);
+            long[] first = new long[SET_KEYS];
+            for (int i = 0; i < SET_KEYS; i++) {
+                first[i] = BloomBenchmark.key(i);
+            }
+            pair.addAll(0, first);
+            pair.addAll(1, half);
+            for (int row = 0; row < ROWS; row++) {
+                table.addAll(row, sets[row]);
+            }
+            query = table.signature(ROWS / 2);
+        }
+
+        @Override
+        public Object signature(long[] keys) {
+            pair.addAll(0, keys);
+            return pair;
+        }
+
+        @Override
+        public double jaccard() {
+            return pair.jaccard(0, 1);
+        }
+
+        @Override
+        public List<Integer> mostSimilar() {
+            return table.mostSimilar(query, TOP).stream().map(MinHash.Match::row).toList();
+        }
+
+        @Override
+        public void close() {
+            try {
+                pair.close();
+                table.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private static final class Hash4j implements Signatures {
+
+        private final SimilarityHashPolicy policy;
+        private final SimilarityHasher hasher;
+        private final byte[] first;
+        private final byte[] second;
+        private final byte[][] table;
+        private final byte[] query;
+
+        Hash4j(SimilarityHashPolicy policy, long[] keys, long[] half, long[][] sets) {
+            this.policy = policy;
+            this.hasher = policy.createHasher();
+            first = compute(keys);
+            second = compute(half);
+            table = new byte[ROWS][];
+            for (int row = 0; row < ROWS; row++) {
+                table[row] = compute(sets[row]);
+            }
+            query = table[ROWS / 2];
+        }
+
+        private byte[] compute(long[] keys) {
+            return hasher.compute(ElementHashProvider.ofFunction(i -> XXH3.hashLongToLong(keys[i]), keys.length));
+        }
+
+        @Override
+        public Object signature(long[] keys) {
+            return compute(keys);
+        }
+
+        @Override
+        public double jaccard() {
+            return policy.getFractionOfEqualComponents(first, second);
+        }
+
+        /** The same ranking as mapsketch's: most equal components first, ties to the lower row. */
+        @Override
+        public List<Integer> mostSimilar() {
+            PriorityQueue<Long> best = new PriorityQueue<>(TOP);
+            for (int row = 0; row < ROWS; row++) {
+                long rank = ((long) policy.getNumberOfEqualComponents(query, table[row]) << 31)
+                        | (Integer.MAX_VALUE - row);
+                if (best.size() < TOP) {
+                    best.add(rank);
+                } else if (rank > best.peek()) {
+                    best.poll();
+                    best.add(rank);
+                }
+            }
+            List<Integer> rows = new ArrayList<>(TOP);
+            while (!best.isEmpty()) {
+                rows.add(Integer.MAX_VALUE - (int) (best.poll() & Integer.MAX_VALUE));
+            }
+            return rows.reversed();
+        }
+    }
+}
