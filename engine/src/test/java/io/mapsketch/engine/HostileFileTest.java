@@ -123,6 +123,25 @@ class HostileFileTest {
                             top.top();
                         }
                     }),
+            new Kind("cuckoo", file -> create(file, CuckooFilter.builder().expectedItems(500).falsePositiveRate(0.01)),
+                    MembershipFilter::open, FILTER),
+            new Kind("minhash", file -> create(file, MinHash.builder().rows(3).signatureLength(16)), MinHash::open,
+                    sketch -> {
+                        MinHash minHash = (MinHash) sketch;
+                        minHash.jaccard(0, 1);
+                        minHash.mostSimilar(minHash.signature(0), 2);
+                        if (sketch.mode() != AccessMode.READ_ONLY) {
+                            minHash.add(2, "x");
+                        }
+                    }),
+            new Kind("simhash", file -> create(file, SimHash.builder().capacity(64)), SimHash::open, sketch -> {
+                SimHash table = (SimHash) sketch;
+                table.within(42L, 3);
+                table.size();
+                if (sketch.mode() != AccessMode.READ_ONLY && table.size() < table.capacity()) {
+                    table.append(7L);
+                }
+            }),
             new Kind("hll", file -> create(file, HyperLogLog.builder().precision(6)), HyperLogLog::open, sketch -> {
                 HyperLogLog hll = (HyperLogLog) sketch;
                 hll.estimate();
@@ -155,6 +174,10 @@ class HostileFileTest {
                 frequency.addAll(new long[] {10, 20, 30, 10});
             } else if (sketch instanceof HyperLogLog hll) {
                 hll.addAll(new long[] {10, 20, 30});
+            } else if (sketch instanceof MinHash minHash) {
+                minHash.addAll(0, new long[] {10, 20, 30});
+            } else if (sketch instanceof SimHash table) {
+                table.append(123L);
             }
             return sketch;
         } catch (IOException e) {
