@@ -36,7 +36,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * of 64 bits, the same signature size.
  *
  * <p><b>{@link #signature}</b> puts a set of {@value #SET_KEYS} keys into a signature; the score is keys
- * per second. Keys are {@link BloomBenchmark#key} of fixed indices and every implementation is handed
+ * per second. Keys are {@link KeyStreams#key} of fixed indices and every implementation is handed
  * the raw {@code long}s: mapsketch hashes them with its batch XXH3 kernel inside {@code addAll}; hash4j
  * takes element hashes, so its element provider hashes each key with {@code xxh3_64} as a hash4j user
  * would. hash4j computes a fresh signature each call. mapsketch updates row 0 of a sketch in place;
@@ -94,17 +94,17 @@ public class MinHashBenchmark {
     public void setUp() {
         keys = new long[SET_KEYS];
         for (int i = 0; i < SET_KEYS; i++) {
-            keys[i] = BloomBenchmark.key(i);
+            keys[i] = KeyStreams.key(i);
         }
         long[][] sets = new long[ROWS][ROW_KEYS];
         for (int row = 0; row < ROWS; row++) {
             for (int i = 0; i < ROW_KEYS; i++) {
-                sets[row][i] = BloomBenchmark.key(1_000_000L + (long) row * ROW_KEYS / 2 + i);
+                sets[row][i] = KeyStreams.key(1_000_000L + (long) row * ROW_KEYS / 2 + i);
             }
         }
         long[] half = new long[SET_KEYS];
         for (int i = 0; i < SET_KEYS; i++) {
-            half[i] = BloomBenchmark.key(SET_KEYS / 2 + i);
+            half[i] = KeyStreams.key(SET_KEYS / 2 + i);
         }
         signatures = impl.startsWith("mapsketch")
                 ? new Mapsketch(k, impl.endsWith("shared") ? AccessMode.SHARED : AccessMode.EXCLUSIVE, half, sets)
@@ -176,7 +176,7 @@ public class MinHashBenchmark {
             table = MinHash.builder().rows(ROWS).signatureLength(k).seed(SKETCH_SEED).createAnonymous(mode);
             long[] first = new long[SET_KEYS];
             for (int i = 0; i < SET_KEYS; i++) {
-                first[i] = BloomBenchmark.key(i);
+                first[i] = KeyStreams.key(i);
             }
             pair.addAll(0, first);
             pair.addAll(1, half);

@@ -103,7 +103,7 @@ public class SimHashBenchmark {
         }
         features = new long[FEATURES];
         for (int i = 0; i < FEATURES; i++) {
-            features[i] = BloomBenchmark.key(i);
+            features[i] = KeyStreams.key(i);
         }
         mapsketchFeatures = new SimHashFeatures(SEED);
         hash4j = switch (impl) {
