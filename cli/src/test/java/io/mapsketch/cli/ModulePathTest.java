@@ -3,26 +3,12 @@ package io.mapsketch.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.engine.BlockedBloomFilter;
-import io.mapsketch.kernels.BitSetKernels;
-import io.mapsketch.memory.SketchRegion;
-import java.io.File;
-import java.io.IOException;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
-import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The command as the launcher runs it: a child JVM with the CLI and its dependencies on the module path
@@ -34,49 +20,14 @@ class ModulePathTest {
     @TempDir
     Path dir;
 
-    private record Result(int status, String out, String err) {
-    }
-
-    private static String modulePath() {
-        return Stream.of(Main.class, BlockedBloomFilter.class, SketchRegion.class, BitSetKernels.class,
-                DirectBuffer.class, CommandLine.class).map(ModulePathTest::location).distinct()
-                .collect(Collectors.joining(File.pathSeparator));
-    }
-
-    private static String location(Class<?> type) {
-        try {
-            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private Result run(String stdin, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
-                "-Xshare:auto", "--add-modules", "jdk.incubator.vector", "-D" + Main.TERMINAL_PROPERTY + "=false",
-                "--module-path", modulePath(), "--module", "io.mapsketch.cli/" + Main.class.getName()));
-        command.addAll(List.of(args));
-        Path in = Files.writeString(dir.resolve("stdin"), stdin);
-        Path out = dir.resolve("stdout");
-        Path err = dir.resolve("stderr");
-        Process process = new ProcessBuilder(command).redirectInput(in.toFile()).redirectOutput(out.toFile())
-                .redirectError(err.toFile()).start();
-        if (!process.waitFor(90, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError("the command did not finish in 90 s; stderr:\n" + Files.readString(err));
-        }
-        return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                Files.readString(err, StandardCharsets.UTF_8));
-    }
-
     @Test
     void addsStandardInputAndReportsAFaultInOneLine() throws Exception {
         String file = dir.resolve("smoke.bf").toString();
         assertEquals(0, InProcess.run("bf", "create", file, "--capacity", "1000", "--error-rate", "0.01").status());
-        Result added = run("alice\nbob\n", "bf", "add", file);
+        ChildCommand.Result added = ChildCommand.run(dir, "alice\nbob\n", "bf", "add", file);
         assertEquals(0, added.status(), added.err());
         assertEquals(List.of("1", "1", "0"), InProcess.run("bf", "exists", file, "alice", "bob", "carol").lines());
-        Result missing = run("", "bf", "exists", dir.resolve("missing").toString(), "x");
+        ChildCommand.Result missing = ChildCommand.run(dir, "", "bf", "exists", dir.resolve("missing").toString(), "x");
         assertEquals(1, missing.status());
         List<String> errors = missing.err().lines().filter(line -> !line.startsWith("WARNING: Using incubator"))
                 .toList();
@@ -85,7 +36,7 @@ class ModulePathTest {
 
     @Test
     void demoMeasuresTheSeedFiguresAndASecondJvmFindsTheKeys() throws Exception {
-        Result demo = run("", "demo");
+        ChildCommand.Result demo = ChildCommand.run(dir, "", "demo");
         assertEquals(0, demo.status(), demo.err());
         String text = demo.out();
         assertTrue(text.contains("95,851 bits (11.7 KB), k = 7, 9.6 bits per item"), text);
