@@ -1,6 +1,5 @@
 package io.mapsketch.engine;
 
-import io.mapsketch.kernels.HashKernels;
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -58,6 +57,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     private static final int BATCH = 512;
     private static final long MAX_32 = 0xFFFF_FFFFL;
     private static final ThreadLocal<long[]> HASHES = ThreadLocal.withInitial(() -> new long[BATCH]);
+    private static final ThreadLocal<long[]> KEYS = ThreadLocal.withInitial(() -> new long[BATCH]);
     private static final ThreadLocal<long[]> SCRATCH = ThreadLocal.withInitial(() -> new long[2 * 8]);
 
     private final int width;
@@ -242,14 +242,46 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         requireWeightRoom(keys.length, "keys.length");
         long[] hashes = HASHES.get();
         for (int from = 0; from < keys.length; from += BATCH) {
-            int n = Math.min(BATCH, keys.length - from);
-            HashKernels.xxh3(hasher.seed(), keys, from, hashes, 0, n);
-            for (int i = 0; i < n; i++) {
-                offer(hashes[i], addHash(hashes[i], 1), keys[from + i]);
-            }
+            addBatch(keys, from, Math.min(BATCH, keys.length - from), hashes);
         }
         countWeight(keys.length);
         countItems(keys.length);
+    }
+
+    /**
+     * Adds one occurrence of each of {@code count} keys stored as little-endian 64-bit values in a
+     * segment (for example a network or file buffer), as {@link #add(long)} would one by one; the
+     * items counter and N are updated once. Cost: as {@link #addAll(long[])}, plus a copy of each
+     * batch of keys out of the segment.
+     *
+     * @param keys the segment
+     * @param offset byte offset of the first key
+     * @param count number of keys
+     * @throws IndexOutOfBoundsException if the keys are outside the segment
+     * @throws IllegalArgumentException if the keys would take N past 2^63 - 1
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public void addAll(MemorySegment keys, long offset, long count) {
+        requireWritable();
+        Objects.checkFromIndexSize(offset, Math.multiplyExact(count, Long.BYTES), keys.byteSize());
+        requireWeightRoom(count, "count");
+        long[] batch = KEYS.get();
+        long[] hashes = HASHES.get();
+        for (long done = 0; done < count; done += BATCH) {
+            int n = (int) Math.min(BATCH, count - done);
+            MemorySegment.copy(keys, KeyHasher.KEY_LAYOUT, offset + done * Long.BYTES, batch, 0, n);
+            addBatch(batch, 0, n, hashes);
+        }
+        countWeight(count);
+        countItems(count);
+    }
+
+    /** Hashes {@code keys[from, from + n)} with the SIMD kernel and adds one occurrence of each. */
+    private void addBatch(long[] keys, int from, int n, long[] hashes) {
+        hasher.hashAll(keys, from, n, hashes);
+        for (int i = 0; i < n; i++) {
+            offer(hashes[i], addHash(hashes[i], 1), keys[from + i]);
+        }
     }
 
     private long addBytes(MemorySegment key, long offset, long length, long count) {
@@ -490,6 +522,50 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      */
     public boolean isSaturated(CharSequence key) {
         return estimate(key) == maxEstimate();
+    }
+
+    /**
+     * Tells whether the estimate of the bytes {@code key[offset, offset + length)} is saturated; as
+     * {@link #isSaturated(long)}.
+     *
+     * @param key the array
+     * @param offset first byte
+     * @param length number of bytes
+     * @return {@code true} if the estimate is at its largest value
+     * @throws IndexOutOfBoundsException if the range is outside the array
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public boolean isSaturated(byte[] key, int offset, int length) {
+        return estimate(key, offset, length) == maxEstimate();
+    }
+
+    /**
+     * Tells whether the estimate of the bytes of a segment slice is saturated; as {@link #isSaturated(long)}.
+     *
+     * @param key the segment
+     * @param offset first byte
+     * @param length number of bytes
+     * @return {@code true} if the estimate is at its largest value
+     * @throws IndexOutOfBoundsException if the range is outside the segment
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public boolean isSaturated(MemorySegment key, long offset, long length) {
+        return estimate(key, offset, length) == maxEstimate();
+    }
+
+    /**
+     * Tells whether the estimate of the bytes of an Agrona buffer range is saturated; as
+     * {@link #isSaturated(long)}.
+     *
+     * @param key the buffer
+     * @param index first byte
+     * @param length number of bytes
+     * @return {@code true} if the estimate is at its largest value
+     * @throws IndexOutOfBoundsException if the range is outside the buffer
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public boolean isSaturated(DirectBuffer key, int index, int length) {
+        return estimate(key, index, length) == maxEstimate();
     }
 
     /**

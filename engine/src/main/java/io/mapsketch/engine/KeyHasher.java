@@ -17,7 +17,8 @@ import org.agrona.DirectBuffer;
  */
 final class KeyHasher {
 
-    private static final ValueLayout.OfLong KEY_LAYOUT =
+    /** A {@code long} key as stored in a segment of keys: eight little-endian bytes. */
+    static final ValueLayout.OfLong KEY_LAYOUT =
             ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[][] {new byte[256]});
 

@@ -191,15 +191,27 @@ class CountMinSketchTest {
         for (AccessMode mode : new AccessMode[] {AccessMode.EXCLUSIVE, AccessMode.SHARED}) {
             for (boolean conservative : new boolean[] {false, true}) {
                 try (CountMinSketch batch = sketch(0.01, 0.05, 32, conservative, mode);
-                     CountMinSketch single = sketch(0.01, 0.05, 32, conservative, AccessMode.EXCLUSIVE)) {
+                     CountMinSketch fromSegment = sketch(0.01, 0.05, 32, conservative, mode);
+                     CountMinSketch single = sketch(0.01, 0.05, 32, conservative, AccessMode.EXCLUSIVE);
+                     Arena arena = Arena.ofConfined()) {
                     batch.addAll(keys);
+                    MemorySegment segment = arena.allocate(8L * keys.length + 3);
+                    for (int i = 0; i < keys.length; i++) {
+                        segment.set(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 3 + 8L * i,
+                                keys[i]);
+                    }
+                    fromSegment.addAll(segment, 3, keys.length);
                     for (long key : keys) {
                         single.add(key);
                     }
+                    String variant = mode + (conservative ? " conservative" : " plain");
                     assertArrayEquals(MembershipFilterContract.bytes(single), MembershipFilterContract.bytes(batch),
-                            mode + (conservative ? " conservative" : " plain"));
+                            variant);
+                    assertArrayEquals(MembershipFilterContract.bytes(single),
+                            MembershipFilterContract.bytes(fromSegment), variant + ", keys from a segment");
                     assertEquals(keys.length, batch.itemsAdded());
                     assertEquals(keys.length, batch.totalWeight());
+                    assertEquals(keys.length, fromSegment.totalWeight());
                 }
             }
         }
@@ -216,6 +228,11 @@ class CountMinSketchTest {
                     assertEquals(max, cms.add(1L, 100));
                     assertEquals(max, cms.add(1L, Long.MAX_VALUE - max - 90));
                     assertTrue(cms.isSaturated(1L));
+                    byte[] one = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(1L).array();
+                    assertTrue(cms.isSaturated(one, 0, 8));
+                    assertTrue(cms.isSaturated(MemorySegment.ofArray(one), 0, 8));
+                    assertTrue(cms.isSaturated(new UnsafeBuffer(one), 0, 8));
+                    assertFalse(cms.isSaturated(new UnsafeBuffer(new byte[8]), 0, 8));
                     assertEquals(max, cms.estimate(1L));
                     assertEquals(Long.MAX_VALUE, cms.totalWeight());
                     for (int row = 0; row < cms.depth(); row++) {
@@ -264,6 +281,11 @@ class CountMinSketchTest {
                         assertEquals(1, saturated, "row " + row);
                     }
                     assertTrue(cms.isSaturated(1L));
+                    byte[] one = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(1L).array();
+                    assertTrue(cms.isSaturated(one, 0, 8));
+                    assertTrue(cms.isSaturated(MemorySegment.ofArray(one), 0, 8));
+                    assertTrue(cms.isSaturated(new UnsafeBuffer(one), 0, 8));
+                    assertFalse(cms.isSaturated(new UnsafeBuffer(new byte[8]), 0, 8));
                     assertEquals(1_012, cms.totalWeight());
                 }
             }
