@@ -8,19 +8,28 @@ import io.mapsketch.memory.AccessMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The verbs over any kind of file ({@code info}, {@code merge}), help, and the exit statuses, in this JVM. */
 class CommandTest {
 
-    private static final List<List<String>> VERBS = List.of(List.of(), List.of("bf"), List.of("bf", "create"),
-            List.of("bf", "add"), List.of("bf", "exists"), List.of("cms"), List.of("cms", "create"),
-            List.of("cms", "incrby"), List.of("cms", "query"), List.of("hll"), List.of("hll", "create"),
-            List.of("hll", "add"), List.of("hll", "count"), List.of("hll", "merge"), List.of("info"),
-            List.of("merge"), List.of("demo"));
+    /** Every command line that names a verb or a family, read from the command itself: new verbs are covered. */
+    private static final List<List<String>> VERBS = verbs(new CommandLine(new MapsketchCommand(null)), List.of());
+
+    private static List<List<String>> verbs(CommandLine command, List<String> path) {
+        List<List<String>> all = new ArrayList<>(List.of(path));
+        command.getSubcommands().forEach((name, sub) -> {
+            List<String> longer = new ArrayList<>(path);
+            longer.add(name);
+            all.addAll(verbs(sub, longer));
+        });
+        return all;
+    }
 
     @TempDir
     Path dir;
@@ -37,6 +46,7 @@ class CommandTest {
 
     @Test
     void everyVerbHasHelpWithAnExample() {
+        assertTrue(VERBS.size() >= 30, "all families' verbs: " + VERBS);
         for (List<String> verb : VERBS) {
             String[] args = Stream.concat(verb.stream(), Stream.of("--help")).toArray(String[]::new);
             InProcess.Result help = InProcess.run(args);
