@@ -14,6 +14,7 @@ import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -55,6 +56,11 @@ public final class HyperLogLog extends KeyedSketch {
     public static final int MAX_PRECISION = 18;
 
     private static final int PRECISION = 0;
+    /** Bytes of registers the {@code SHARED} merge raises together once one of them grows: a cache line. */
+    private static final long BLOCK = 64;
+    /** Four registers as the little-endian 32-bit word a {@code SHARED} writer compares and sets. */
+    private static final ValueLayout.OfInt REGISTER_WORD =
+            ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final String[] PARAMETER_NAMES = {"precision"};
 
     private final int precision;
@@ -121,7 +127,7 @@ public final class HyperLogLog extends KeyedSketch {
 
     /**
      * Raises a register to {@code value} if it is lower; returns whether it was. Shared writers
-     * compare-and-set the aligned 32-bit word that holds the byte, retrying while it stays lower.
+     * compare-and-set the aligned 32-bit word that holds the byte ({@link #raiseWord}).
      */
     private boolean raise(long index, int value) {
         if (!sharedWriters) {
@@ -131,11 +137,19 @@ public final class HyperLogLog extends KeyedSketch {
             registerBytes.set(ValueLayout.JAVA_BYTE, index, (byte) value);
             return true;
         }
-        long word = index & -Integer.BYTES;
-        int shift = (int) (index & (Integer.BYTES - 1)) * Byte.SIZE;
+        return raiseWord(index & -Integer.BYTES, value << (int) (index & (Integer.BYTES - 1)) * Byte.SIZE);
+    }
+
+    /**
+     * Raises each of the four registers of the aligned 32-bit word at {@code word} to the matching byte
+     * of {@code floor} if it is lower, with a compare-and-set retried while some register stays lower;
+     * returns whether the word changed. A register already at least its floor costs one load.
+     */
+    private boolean raiseWord(long word, int floor) {
         int current = payload.getInt(word);
-        while (((current >>> shift) & 0xFF) < value) {
-            int raised = (current & ~(0xFF << shift)) | (value << shift);
+        int raised;
+        while ((raised = (int) RegisterKernels.maxOfUnsignedBytes(current & 0xFFFF_FFFFL, floor & 0xFFFF_FFFFL))
+                != current) {
             if (payload.compareAndSetInt(word, current, raised)) {
                 return true;
             }
@@ -150,7 +164,8 @@ public final class HyperLogLog extends KeyedSketch {
      * {@link #mergeFolded}.
      *
      * <p>Cost: one pass over both register arrays: the SIMD register-max kernel in {@code EXCLUSIVE}
-     * mode, a compare-and-set of each register that grows in {@code SHARED} mode.
+     * mode; in {@code SHARED} mode a SIMD scan for registers that would grow, and for each 64-byte block
+     * that holds one, a compare-and-set of each of its 32-bit words that grows.
      *
      * @param other a sketch with the same precision, hash scheme and seed; not modified
      * @throws IncompatibleSketchException naming the parameter that differs
@@ -161,7 +176,7 @@ public final class HyperLogLog extends KeyedSketch {
         requireWritable();
         requireCompatible(other, PARAMETER_NAMES);
         if (sharedWriters) {
-            foldIn(other);
+            mergeShared(other.registerBytes);
         } else {
             RegisterKernels.maxUnsignedBytes(registerBytes, 0, other.registerBytes, 0, registers);
         }
@@ -192,6 +207,23 @@ public final class HyperLogLog extends KeyedSketch {
         requireFoldable(other.precision, precision);
         foldIn(other);
         countItems(other.itemsAdded());
+    }
+
+    /**
+     * Merges registers of the same precision atomically: the scan kernel skips every register already
+     * at least the source's (registers only grow, so it stays so), and each 64-byte block where one
+     * would grow is raised word by word with {@link #raiseWord}.
+     */
+    private void mergeShared(MemorySegment source) {
+        long next = 0;
+        while (next < registers) {
+            long raised = next + RegisterKernels.firstRaised(registerBytes, next, source, next, registers - next);
+            long blockEnd = Math.min((raised | (BLOCK - 1)) + 1, registers);
+            for (long word = raised & -Integer.BYTES; word < blockEnd; word += Integer.BYTES) {
+                raiseWord(word, source.get(REGISTER_WORD, word));
+            }
+            next = blockEnd;
+        }
     }
 
     private void foldIn(HyperLogLog other) {
