@@ -126,8 +126,9 @@ public final class HyperLogLog extends KeyedSketch {
     }
 
     /**
-     * Raises a register to {@code value} if it is lower; returns whether it was. Shared writers
-     * compare-and-set the aligned 32-bit word that holds the byte ({@link #raiseWord}).
+     * Raises a register to {@code value} if it is lower; returns whether it was. Shared writers read
+     * the aligned 32-bit word that holds the byte and, only if the register is lower, compare-and-set
+     * the word ({@link #raiseWord}).
      */
     private boolean raise(long index, int value) {
         if (!sharedWriters) {
@@ -137,23 +138,26 @@ public final class HyperLogLog extends KeyedSketch {
             registerBytes.set(ValueLayout.JAVA_BYTE, index, (byte) value);
             return true;
         }
-        return raiseWord(index & -Integer.BYTES, value << (int) (index & (Integer.BYTES - 1)) * Byte.SIZE);
+        long word = index & -Integer.BYTES;
+        int shift = (int) (index & (Integer.BYTES - 1)) * Byte.SIZE;
+        int current = payload.getInt(word);
+        return ((current >>> shift) & 0xFF) < value && raiseWord(word, current, value << shift);
     }
 
     /**
-     * Raises each of the four registers of the aligned 32-bit word at {@code word} to the matching byte
-     * of {@code floor} if it is lower, with a compare-and-set retried while some register stays lower;
-     * returns whether the word changed. A register already at least its floor costs one load.
+     * Raises each of the four registers of the aligned 32-bit word at {@code word}, last read as
+     * {@code current}, to the matching byte of {@code floor} if it is lower, with a compare-and-set
+     * retried while some register stays lower; returns whether the word changed.
      */
-    private boolean raiseWord(long word, int floor) {
-        int current = payload.getInt(word);
+    private boolean raiseWord(long word, int current, int floor) {
+        int seen = current;
         int raised;
-        while ((raised = (int) RegisterKernels.maxOfUnsignedBytes(current & 0xFFFF_FFFFL, floor & 0xFFFF_FFFFL))
-                != current) {
-            if (payload.compareAndSetInt(word, current, raised)) {
+        while ((raised = (int) RegisterKernels.maxOfUnsignedBytes(seen & 0xFFFF_FFFFL, floor & 0xFFFF_FFFFL))
+                != seen) {
+            if (payload.compareAndSetInt(word, seen, raised)) {
                 return true;
             }
-            current = payload.getIntAcquire(word);
+            seen = payload.getIntAcquire(word);
         }
         return false;
     }
@@ -220,7 +224,7 @@ public final class HyperLogLog extends KeyedSketch {
             long raised = next + RegisterKernels.firstRaised(registerBytes, next, source, next, registers - next);
             long blockEnd = Math.min((raised | (BLOCK - 1)) + 1, registers);
             for (long word = raised & -Integer.BYTES; word < blockEnd; word += Integer.BYTES) {
-                raiseWord(word, source.get(REGISTER_WORD, word));
+                raiseWord(word, payload.getInt(word), source.get(REGISTER_WORD, word));
             }
             next = blockEnd;
         }
