@@ -113,7 +113,7 @@ final class VectorRegisterOps implements RegisterOps {
      * Reduces unsigned bytes with the signed {@code MIN} or {@code MAX}, which C2 compiles to vector
      * instructions for byte lanes: flipping the sign bit maps unsigned order onto signed order.
      */
-    private static int unsignedReduction(ByteVector v, VectorOperators.Associative signedOp) {
+    static int unsignedReduction(ByteVector v, VectorOperators.Associative signedOp) {
         return (v.lanewise(VectorOperators.XOR, Byte.MIN_VALUE).reduceLanes(signedOp) ^ Byte.MIN_VALUE) & 0xFF;
     }
 

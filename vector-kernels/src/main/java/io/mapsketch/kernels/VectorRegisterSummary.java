@@ -29,7 +29,8 @@ import jdk.incubator.vector.VectorSpecies;
  * {@value #CHUNK_VECTORS} vectors stays below 256. Values below {@code b} or beyond the span map, by
  * an unsigned minimum, to the last table entry, which is 0.
  *
- * <p>Cost per vector of 64 registers: about six operations in the first scan and thirteen per scan; a chunk of a sketch that has seen many keys spans 15 to 20 values, mostly one scan.
+ * <p>Cost per vector of 64 registers: about six operations in the first scan and thirteen in each
+ * further scan; a chunk of a sketch that has seen many keys spans 15 to 20 values, mostly one scan.
  */
 final class VectorRegisterSummary {
 
@@ -163,10 +164,10 @@ final class VectorRegisterSummary {
     }
 
     private static int unsignedMin(ByteVector v) {
-        return (v.lanewise(VectorOperators.XOR, Byte.MIN_VALUE).reduceLanes(VectorOperators.MIN) ^ Byte.MIN_VALUE) & 0xFF;
+        return VectorRegisterOps.unsignedReduction(v, VectorOperators.MIN);
     }
 
     private static int unsignedMax(ByteVector v) {
-        return (v.lanewise(VectorOperators.XOR, Byte.MIN_VALUE).reduceLanes(VectorOperators.MAX) ^ Byte.MIN_VALUE) & 0xFF;
+        return VectorRegisterOps.unsignedReduction(v, VectorOperators.MAX);
     }
 }
