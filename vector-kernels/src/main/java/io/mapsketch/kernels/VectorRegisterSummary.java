@@ -8,7 +8,6 @@ import static io.mapsketch.kernels.RegisterOps.ZEROS;
 
 import java.lang.foreign.MemorySegment;
 import jdk.incubator.vector.ByteVector;
-import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -35,7 +34,6 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorRegisterSummary {
 
     private static final VectorSpecies<Byte> BYTES = VectorKernels.BYTES;
-    private static final VectorSpecies<Long> LONGS = VectorKernels.LONGS;
     private static final int STEP = BYTES.vectorByteSize();
     /** Vectors per chunk: a byte counter gains at most 8 per vector and must stay below 256. */
     private static final int CHUNK_VECTORS = 31;
@@ -68,8 +66,8 @@ final class VectorRegisterSummary {
     /** Sets the summary of {@code count} registers from {@code offset} to {@code offset + count & -STEP}. */
     static void summarise(MemorySegment registers, long offset, long count, int top, long[] summary) {
         long bound = count & -STEP;
-        LongVector zeroLanes = LongVector.zero(LONGS);
-        LongVector powerLanes = LongVector.zero(LONGS);
+        long zeros = 0;
+        long powerSum = 0;
         long atTop = 0;
         long above = 0;
         for (long start = 0; start < bound; start += CHUNK_BYTES) {
@@ -85,28 +83,29 @@ final class VectorRegisterSummary {
                 lowMinusOne = lowMinusOne.lanewise(VectorOperators.UMIN, v.sub((byte) 1));
                 high = high.lanewise(VectorOperators.UMAX, v);
             }
-            zeroLanes = zeroLanes.add(laneSums(zeroCounts));
-            int low = unsignedMin(lowMinusOne) + 1;
-            int largest = unsignedMax(high);
+            zeros += sumOfBytes(zeroCounts);
+            int low = VectorRegisterOps.unsignedReduction(lowMinusOne, VectorOperators.MIN) + 1;
+            int largest = VectorRegisterOps.unsignedReduction(high, VectorOperators.MAX);
             if (largest >= top) {
                 atTop += count(registers, from, length, VectorOperators.EQ, top);
                 above += count(registers, from, length, VectorOperators.UGT, top);
             }
             for (int base = low; base < Math.min(largest + 1, top); base += SPAN) {
-                powerLanes = powerLanes.add(scan(registers, from, length, base, top));
+                powerSum += scan(registers, from, length, base, top);
             }
         }
-        summary[ZEROS] = zeroLanes.reduceLanes(VectorOperators.ADD);
+        summary[ZEROS] = zeros;
         summary[AT_TOP] = atTop;
         summary[ABOVE_TOP] = above;
-        summary[POWER_SUM] = powerLanes.reduceLanes(VectorOperators.ADD);
+        summary[POWER_SUM] = powerSum;
     }
 
     /**
-     * The power sum of the chunk's registers with values in {@code [base, min(base + SPAN, top))}, in
-     * 64-bit lanes (summed at the end of the whole pass).
+     * The power sum of the chunk's registers with values in {@code [base, min(base + SPAN, top))}.
+     * Scalars in and out: C2 does not inline this method into the chunk loop, and a vector that
+     * crosses a call that is not inlined is boxed on the heap, so the counters are summed here.
      */
-    private static LongVector scan(MemorySegment registers, long from, int length, int base, int top) {
+    private static long scan(MemorySegment registers, long from, int length, int base, int top) {
         VectorMask<Byte> pastTop = INDEX.compare(VectorOperators.GE, (byte) Math.min(top - base, BYTES.length()));
         ByteVector t0 = TABLES[0].blend(0, pastTop);
         ByteVector t1 = TABLES[1].blend(0, pastTop);
@@ -129,18 +128,17 @@ final class VectorRegisterSummary {
             c4 = c4.add(d.selectFrom(t4));
         }
         int scale = top - GROUP_VALUES - base;
-        return scaled(c0, scale).add(scaled(c1, scale - GROUP_VALUES)).add(scaled(c2, scale - 2 * GROUP_VALUES))
-                .add(scaled(c3, scale - 3 * GROUP_VALUES)).add(scaled(c4, scale - 4 * GROUP_VALUES));
+        return scaled(sumOfBytes(c0), scale) + scaled(sumOfBytes(c1), scale - GROUP_VALUES)
+                + scaled(sumOfBytes(c2), scale - 2 * GROUP_VALUES) + scaled(sumOfBytes(c3), scale - 3 * GROUP_VALUES)
+                + scaled(sumOfBytes(c4), scale - 4 * GROUP_VALUES);
     }
 
     /**
-     * The byte counters summed per 64-bit lane, times {@code 2^exponent}; a negative exponent drops only
-     * zero bits here (every table entry that counts is a multiple of the scale).
+     * {@code sum * 2^exponent}; a negative exponent drops only zero bits here (every table entry that
+     * counts is a multiple of the scale).
      */
-    private static LongVector scaled(ByteVector counters, int exponent) {
-        LongVector sums = laneSums(counters);
-        return exponent >= 0 ? sums.lanewise(VectorOperators.LSHL, exponent)
-                : sums.lanewise(VectorOperators.LSHR, -exponent);
+    private static long scaled(long sum, int exponent) {
+        return exponent >= 0 ? sum << exponent : sum >>> -exponent;
     }
 
     private static long count(MemorySegment registers, long from, int length,
@@ -154,20 +152,12 @@ final class VectorRegisterSummary {
     }
 
     /**
-     * Sums the unsigned byte lanes within each 64-bit lane: pairs into 16-bit lanes (at most 510), then
-     * the four of a 64-bit lane with one multiply (at most 2,040, so no carry leaves the top 16 bits).
+     * Sums byte counters of at most 248: pairs into 16-bit lanes, whose sum (at most 64 x 248) cannot
+     * overflow a {@code short}.
      */
-    private static LongVector laneSums(ByteVector counters) {
+    private static long sumOfBytes(ByteVector counters) {
         ShortVector halves = counters.reinterpretAsShorts();
-        ShortVector pairs = halves.and((short) 0xFF).add(halves.lanewise(VectorOperators.LSHR, Byte.SIZE));
-        return pairs.reinterpretAsLongs().mul(0x0001_0001_0001_0001L).lanewise(VectorOperators.LSHR, 48);
-    }
-
-    private static int unsignedMin(ByteVector v) {
-        return VectorRegisterOps.unsignedReduction(v, VectorOperators.MIN);
-    }
-
-    private static int unsignedMax(ByteVector v) {
-        return VectorRegisterOps.unsignedReduction(v, VectorOperators.MAX);
+        return halves.and((short) 0xFF).add(halves.lanewise(VectorOperators.LSHR, Byte.SIZE))
+                .reduceLanes(VectorOperators.ADD);
     }
 }
