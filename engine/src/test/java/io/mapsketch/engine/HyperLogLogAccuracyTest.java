@@ -94,8 +94,8 @@ class HyperLogLogAccuracyTest {
         for (int c = 0; c < CARDINALITIES.length; c++) {
             long n = CARDINALITIES[c];
             chain.advanceTo(n);
-            errors[0][c] = HyperLogLogEstimator.improved(chain.counts, precision) / n - 1;
-            errors[1][c] = HyperLogLogEstimator.classic(chain.counts, precision) / n - 1;
+            errors[0][c] = HyperLogLogEstimatorTest.improved(chain.counts, precision) / n - 1;
+            errors[1][c] = HyperLogLogEstimatorTest.classic(chain.counts, precision) / n - 1;
         }
         return errors;
     }

@@ -4,8 +4,9 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Register kernels: the merge of HyperLogLog byte registers (unsigned maximum), the merge of
- * MinHash signatures (unsigned minimum of 64-bit values), and the histogram of register values from
- * which a HyperLogLog estimator needs nothing else.
+ * MinHash signatures (unsigned minimum of 64-bit values), the histogram of register values, and the
+ * one-pass summary (empty and saturated registers, sum of powers of two) from which a HyperLogLog
+ * estimator needs nothing else.
  *
  * <p><b>Slices.</b> A slice is a segment, a byte offset into it and a length in registers (bytes)
  * or values (64-bit, little-endian). Any byte offset is allowed. The two slices of a merge may be
@@ -23,6 +24,19 @@ public final class RegisterKernels {
 
     /** Length a histogram array needs at least: one bucket for each register value 0 to 64. */
     public static final int HISTOGRAM_LENGTH = RegisterOps.HISTOGRAM_LENGTH;
+
+    /** Length a summary array needs at least. */
+    public static final int SUMMARY_LENGTH = RegisterOps.SUMMARY_LENGTH;
+    /** Index in a summary: the number of registers equal to 0. */
+    public static final int ZEROS = RegisterOps.ZEROS;
+    /** Index in a summary: the number of registers equal to {@code top}. */
+    public static final int AT_TOP = RegisterOps.AT_TOP;
+    /** Index in a summary: the number of registers above {@code top}. */
+    public static final int ABOVE_TOP = RegisterOps.ABOVE_TOP;
+    /** Index in a summary: the sum of {@code 2^(top - 1 - r)} over the registers r with {@code 0 < r < top}. */
+    public static final int POWER_SUM = RegisterOps.POWER_SUM;
+    /** The largest {@code top} of a summary. */
+    public static final int MAX_TOP = RegisterOps.MAX_TOP;
 
     private static final RegisterOps OPS = KernelProvider.active().registers();
 
@@ -46,6 +60,46 @@ public final class RegisterKernels {
             long registers) {
         checkMerge(dst, dstOffset, src, srcOffset, "registers", registers, Byte.BYTES);
         OPS.maxUnsignedBytes(dst, dstOffset, src, srcOffset, registers);
+    }
+
+    /**
+     * Finds where a register maximum would change {@code dst}: the smallest {@code i} with
+     * {@code src[i] > dst[i]}, comparing the bytes as unsigned values, or {@code registers} if there
+     * is none. A merge that must update registers atomically (writers in other threads or processes)
+     * scans with this and updates only around the registers it returns: a register that is already at
+     * least the source's stays so, since HyperLogLog registers only grow. Reads only; with concurrent
+     * writers each byte is read once, at some value it held during the call.
+     *
+     * <p>Cost: one read of both slices up to the answer; the Vector API implementation compares a
+     * vector of registers per step.
+     *
+     * @param dst the registers a merge would write
+     * @param dstOffset byte offset of the first of them
+     * @param src the registers a merge would read
+     * @param srcOffset byte offset of the first of them
+     * @param registers number of byte registers, {@code >= 0}
+     * @return the index of the first register that would grow, in {@code [0, registers]}
+     * @throws IllegalArgumentException if {@code registers < 0}
+     * @throws IndexOutOfBoundsException if a slice does not lie inside its segment
+     */
+    public static long firstRaised(MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset,
+            long registers) {
+        Checks.slice("dst", dst, "dstOffset", dstOffset, "registers", registers, Byte.BYTES);
+        Checks.slice("src", src, "srcOffset", srcOffset, "registers", registers, Byte.BYTES);
+        return OPS.firstRaised(dst, dstOffset, src, srcOffset, registers);
+    }
+
+    /**
+     * Returns, for each of the eight bytes of two words, the larger one compared as unsigned values:
+     * the register maximum of eight registers at once, for writers that update a word with a
+     * compare-and-set. Branch-free.
+     *
+     * @param a eight byte registers
+     * @param b eight byte registers
+     * @return their byte-wise unsigned maximum
+     */
+    public static long maxOfUnsignedBytes(long a, long b) {
+        return ScalarRegisterOps.maxOfBytes(a, b);
     }
 
     /**
@@ -97,6 +151,41 @@ public final class RegisterKernels {
                     + HISTOGRAM_LENGTH + " (one bucket for each register value 0 to 64)");
         }
         return OPS.histogram(registers, offset, count, counts);
+    }
+
+    /**
+     * Summarises byte registers in one pass for a HyperLogLog estimator, which needs nothing else:
+     * afterwards {@code summary[ZEROS]}, {@code summary[AT_TOP]} and {@code summary[ABOVE_TOP]} are the
+     * numbers of registers equal to 0, equal to {@code top} and above {@code top} (compared unsigned),
+     * and {@code summary[POWER_SUM]} is the sum of {@code 2^(top - 1 - r)} over the registers r with
+     * {@code 0 < r < top}, an exact integer: the sum of {@code 2^-r} scaled by {@code 2^(top - 1)}. The
+     * sum is taken modulo 2^64, so it is exact while {@code count * 2^(top - 2) < 2^64}, which holds for
+     * the {@code 2^p} registers of a HyperLogLog sketch with {@code top = 65 - p}. Elements of
+     * {@code summary} from index {@value #SUMMARY_LENGTH} on are left alone.
+     *
+     * <p>Error: none; every implementation returns the same four integers. Cost: one read of the
+     * registers; per 64 registers, a few compares into byte counters and eight shifts and adds of
+     * widened lanes in the Vector API implementation.
+     *
+     * @param registers the segment read
+     * @param offset byte offset of the first register
+     * @param count number of byte registers, {@code >= 0}
+     * @param top the largest valid register value, in 1..{@value #MAX_TOP}
+     * @param summary receives the summary; at least {@value #SUMMARY_LENGTH} long
+     * @throws IllegalArgumentException if {@code count < 0}, {@code top} is outside 1..{@value #MAX_TOP}
+     *     or {@code summary} is shorter than {@value #SUMMARY_LENGTH}
+     * @throws IndexOutOfBoundsException if the slice does not lie inside the segment
+     */
+    public static void summary(MemorySegment registers, long offset, long count, int top, long[] summary) {
+        Checks.slice("registers", registers, "offset", offset, "count", count, Byte.BYTES);
+        if (top < 1 || top > MAX_TOP) {
+            throw new IllegalArgumentException("top = " + top + ", must be in [1, " + MAX_TOP + "]");
+        }
+        if (summary.length < SUMMARY_LENGTH) {
+            throw new IllegalArgumentException("summary.length = " + summary.length + ", must be >= "
+                    + SUMMARY_LENGTH + " (zeros, at top, above top, power sum)");
+        }
+        OPS.summary(registers, offset, count, top, summary);
     }
 
     private static void checkMerge(MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset,

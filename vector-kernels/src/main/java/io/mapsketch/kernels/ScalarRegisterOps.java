@@ -10,7 +10,7 @@ import java.util.Arrays;
  * The scalar reference for {@link RegisterOps}. The byte maximum works on eight registers per
  * 64-bit word with a branch-free SWAR compare, since a plain per-byte {@code Math.max} loop runs at
  * a fraction of a gigabyte per second on HotSpot; the 64-bit minimum is branch-free; the histogram
- * reads eight registers per load.
+ * reads eight registers per load. The summary is the plain definition, one register at a time.
  */
 final class ScalarRegisterOps implements RegisterOps {
 
@@ -29,6 +29,16 @@ final class ScalarRegisterOps implements RegisterOps {
             int b = src.get(BYTE, srcOffset + i) & 0xFF;
             dst.set(BYTE, dstOffset + i, (byte) Math.max(a, b));
         }
+    }
+
+    @Override
+    public long firstRaised(MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long registers) {
+        for (long i = 0; i < registers; i++) {
+            if ((src.get(BYTE, srcOffset + i) & 0xFF) > (dst.get(BYTE, dstOffset + i) & 0xFF)) {
+                return i;
+            }
+        }
+        return registers;
     }
 
     /**
@@ -79,6 +89,36 @@ final class ScalarRegisterOps implements RegisterOps {
                 counts[value]++;
             }
         }
+    }
+
+    @Override
+    public void summary(MemorySegment registers, long offset, long count, int top, long[] summary) {
+        Arrays.fill(summary, 0, SUMMARY_LENGTH, 0L);
+        accumulateSummary(registers, offset, count, top, summary);
+    }
+
+    /** Adds the summary of the registers to {@code summary} (the power sum modulo 2^64). */
+    static void accumulateSummary(MemorySegment registers, long offset, long count, int top, long[] summary) {
+        long zeros = 0;
+        long atTop = 0;
+        long aboveTop = 0;
+        long powerSum = 0;
+        for (long i = 0; i < count; i++) {
+            int value = registers.get(BYTE, offset + i) & 0xFF;
+            if (value == 0) {
+                zeros++;
+            } else if (value < top) {
+                powerSum += 1L << (top - 1 - value);
+            } else if (value == top) {
+                atTop++;
+            } else {
+                aboveTop++;
+            }
+        }
+        summary[ZEROS] += zeros;
+        summary[AT_TOP] += atTop;
+        summary[ABOVE_TOP] += aboveTop;
+        summary[POWER_SUM] += powerSum;
     }
 
     /** Returns how many of {@code count} registers the histogram did not count (values above 64). */

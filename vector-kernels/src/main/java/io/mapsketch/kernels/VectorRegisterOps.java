@@ -6,6 +6,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -20,6 +21,8 @@ import jdk.incubator.vector.VectorSpecies;
  * matching lanes into byte counters, which cannot overflow because a lane sees at most
  * {@value #CHUNK_VECTORS} matches. The cost is one pass over memory plus, per chunk, one cheap scan
  * per four values in its range.
+ *
+ * <p>The summary is {@link VectorRegisterSummary}'s.
  */
 final class VectorRegisterOps implements RegisterOps {
 
@@ -43,6 +46,19 @@ final class VectorRegisterOps implements RegisterOps {
             a.lanewise(VectorOperators.UMAX, b).intoMemorySegment(dst, dstOffset + i, ORDER);
         }
         TAIL.maxUnsignedBytes(dst, dstOffset + i, src, srcOffset + i, registers - i);
+    }
+
+    @Override
+    public long firstRaised(MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long registers) {
+        long bound = registers & -STEP;
+        for (long i = 0; i < bound; i += STEP) {
+            VectorMask<Byte> raised = ByteVector.fromMemorySegment(BYTES, src, srcOffset + i, ORDER)
+                    .compare(VectorOperators.UGT, ByteVector.fromMemorySegment(BYTES, dst, dstOffset + i, ORDER));
+            if (raised.anyTrue()) {
+                return i + raised.firstTrue();
+            }
+        }
+        return bound + TAIL.firstRaised(dst, dstOffset + bound, src, srcOffset + bound, registers - bound);
     }
 
     @Override
@@ -86,11 +102,18 @@ final class VectorRegisterOps implements RegisterOps {
         return ScalarRegisterOps.registersAboveHistogram(count, counts);
     }
 
+    @Override
+    public void summary(MemorySegment registers, long offset, long count, int top, long[] summary) {
+        VectorRegisterSummary.summarise(registers, offset, count, top, summary);
+        long bound = count & -STEP;
+        ScalarRegisterOps.accumulateSummary(registers, offset + bound, count - bound, top, summary);
+    }
+
     /**
      * Reduces unsigned bytes with the signed {@code MIN} or {@code MAX}, which C2 compiles to vector
      * instructions for byte lanes: flipping the sign bit maps unsigned order onto signed order.
      */
-    private static int unsignedReduction(ByteVector v, VectorOperators.Associative signedOp) {
+    static int unsignedReduction(ByteVector v, VectorOperators.Associative signedOp) {
         return (v.lanewise(VectorOperators.XOR, Byte.MIN_VALUE).reduceLanes(signedOp) ^ Byte.MIN_VALUE) & 0xFF;
     }
 

@@ -85,6 +85,12 @@ class FacadeValidationTest {
         assertMessage(IllegalArgumentException.class, () -> HashKernels.xxh3(1, keys, 0, keys, 0, -2), "count = -2");
         assertMessage(IllegalArgumentException.class, () -> RegisterKernels.histogram(a, 0, 64, new long[64]),
                 "counts.length = 64", ">= 65");
+        assertMessage(IllegalArgumentException.class, () -> RegisterKernels.summary(a, 0, 64, 51, new long[3]),
+                "summary.length = 3", ">= 4");
+        assertMessage(IllegalArgumentException.class, () -> RegisterKernels.summary(a, 0, 64, 0, new long[4]),
+                "top = 0", "[1, 63]");
+        assertMessage(IllegalArgumentException.class, () -> RegisterKernels.summary(a, 0, 64, 64, new long[4]),
+                "top = 64", "[1, 63]");
         assertThrows(NullPointerException.class, () -> HashKernels.xxh3(1, null, 0, keys, 0, 1));
     }
 

@@ -68,6 +68,132 @@ class RegisterKernelsTest {
     }
 
     @Test
+    void firstRaisedTwinsFindThePlantedRegister() {
+        qt().withFixedSeed(QT_SEED + 6).withExamples(EXAMPLES).forAll(TestMemory.cases())
+                .checkAssert(RegisterKernelsTest::assertFirstRaisedTwins);
+        for (TestMemory.Case c : TestMemory.everyTail()) {
+            assertFirstRaisedTwins(c);
+        }
+    }
+
+    /**
+     * Makes dst at least src everywhere (a merge), then raises one source register at a position drawn
+     * from the case's seed, or none (position = length): both twins must return that position, and on
+     * the unmerged slices the same index.
+     */
+    private static void assertFirstRaisedTwins(TestMemory.Case c) {
+        MemorySegment src = TestMemory.region(c.memory(), 0);
+        MemorySegment dst = TestMemory.region(c.memory(), 1);
+        TestMemory.fill(src, c.srcFill(), c.seed());
+        TestMemory.fill(dst, c.dstFill(), ~c.seed());
+        long unmerged = KernelSet.SCALAR.registers().firstRaised(dst, c.dstOffset(), src, c.srcOffset(), c.length());
+        assertEquals(unmerged, TestMemory.twin().registers().firstRaised(dst, c.dstOffset(), src, c.srcOffset(),
+                c.length()), () -> "unmerged " + c);
+        KernelSet.SCALAR.registers().maxUnsignedBytes(dst, c.dstOffset(), src, c.srcOffset(), c.length());
+        long planted = Math.floorMod(c.seed(), c.length() + 1L);
+        if (planted < c.length()) {
+            dst.set(ValueLayout.JAVA_BYTE, c.dstOffset() + planted, (byte) 0x7F);
+            src.set(ValueLayout.JAVA_BYTE, c.srcOffset() + planted, (byte) 0x80);
+        }
+        for (KernelSet kernels : new KernelSet[] {KernelSet.SCALAR, TestMemory.twin()}) {
+            assertEquals(planted, kernels.registers().firstRaised(dst, c.dstOffset(), src, c.srcOffset(), c.length()),
+                    () -> kernels.implementation() + " for " + c);
+        }
+    }
+
+    @Test
+    void facadeMaxOfUnsignedBytesIsTheByteWiseMaximum() {
+        SplittableRandom random = new SplittableRandom(8);
+        for (int i = 0; i < 10_000; i++) {
+            long a = random.nextLong();
+            long b = random.nextLong();
+            long expected = 0;
+            for (int shift = 0; shift < Long.SIZE; shift += Byte.SIZE) {
+                expected |= Math.max((a >>> shift) & 0xFF, (b >>> shift) & 0xFF) << shift;
+            }
+            assertEquals(expected, RegisterKernels.maxOfUnsignedBytes(a, b));
+        }
+    }
+
+    @Test
+    void summaryTwinsAgreeOnGeneratedSlices() {
+        qt().withFixedSeed(QT_SEED + 5).withExamples(EXAMPLES).forAll(TestMemory.cases())
+                .checkAssert(RegisterKernelsTest::assertSummaryTwins);
+    }
+
+    @Test
+    void summaryTwinsAgreeOnEveryTailAndOnLongRegisterArrays() {
+        for (TestMemory.Case c : TestMemory.everyTail()) {
+            assertSummaryTwins(c);
+        }
+        for (TestMemory.Fill fill : TestMemory.Fill.values()) {
+            assertSummaryTwins(new TestMemory.Case(60_000, 0, 3, fill, fill, TestMemory.Memory.MAPPED, fill.ordinal()));
+        }
+    }
+
+    /** Tops of a HyperLogLog at p = 18, 14 and 4, the extremes 1 and 63, and one drawn from the case's seed. */
+    private static void assertSummaryTwins(TestMemory.Case c) {
+        MemorySegment registers = TestMemory.region(c.memory(), 0);
+        TestMemory.fill(registers, c.srcFill(), c.seed());
+        for (int top : new int[] {1, 47, 51, 61, RegisterOps.MAX_TOP, 1 + Math.floorMod(c.seed(), 63)}) {
+            long[] expected = new long[RegisterOps.SUMMARY_LENGTH + 1];
+            long[] actual = new long[RegisterOps.SUMMARY_LENGTH + 1];
+            Arrays.fill(expected, 7);
+            Arrays.fill(actual, 7);
+            KernelSet.SCALAR.registers().summary(registers, c.srcOffset(), c.length(), top, expected);
+            TestMemory.twin().registers().summary(registers, c.srcOffset(), c.length(), top, actual);
+            assertArrayEquals(expected, actual, () -> "summaries at top " + top + " differ for " + c);
+        }
+    }
+
+    @Test
+    void referenceSummaryAgreesWithTheHistogram() {
+        SplittableRandom random = new SplittableRandom(6);
+        int n = 16_387;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment registers = arena.allocate(n + 5L);
+            for (int i = 0; i < n; i++) {
+                int v = random.nextInt(50) == 0 ? 51 + random.nextInt(205) : random.nextInt(52);
+                registers.set(ValueLayout.JAVA_BYTE, 5 + i, (byte) v);
+            }
+            long[] counts = new long[RegisterOps.HISTOGRAM_LENGTH];
+            long aboveHistogram = KernelSet.SCALAR.registers().histogram(registers, 5, n, counts);
+            int top = 51;
+            long[] summary = new long[RegisterOps.SUMMARY_LENGTH];
+            KernelSet.SCALAR.registers().summary(registers, 5, n, top, summary);
+            long powerSum = 0;
+            long above = aboveHistogram;
+            for (int v = 1; v < RegisterOps.HISTOGRAM_LENGTH; v++) {
+                if (v < top) {
+                    powerSum += counts[v] << (top - 1 - v);
+                } else if (v > top) {
+                    above += counts[v];
+                }
+            }
+            assertArrayEquals(new long[] {counts[0], counts[top], above, powerSum}, summary);
+        }
+    }
+
+    @Test
+    void facadeSummaryOfEmptyFullAndCorruptRegisters() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment registers = arena.allocate(16384);
+            long[] summary = new long[5];
+            summary[4] = 42;
+            RegisterKernels.summary(registers, 0, 16384, 51, summary);
+            assertArrayEquals(new long[] {16384, 0, 0, 0, 42}, summary);
+            registers.fill((byte) 1);
+            RegisterKernels.summary(registers, 0, 16384, 51, summary);
+            assertArrayEquals(new long[] {0, 0, 0, 16384L << 49, 42}, summary);
+            registers.fill((byte) 51);
+            registers.set(ValueLayout.JAVA_BYTE, 77, (byte) 52);
+            registers.set(ValueLayout.JAVA_BYTE, 78, (byte) 0xFF);
+            RegisterKernels.summary(registers, 0, 16384, 51, summary);
+            assertArrayEquals(new long[] {0, 16382, 2, 0, 42}, summary);
+        }
+    }
+
+    @Test
     void referenceMaxComparesBytesUnsigned() {
         int[][] cases = {{0x00, 0xFF, 0xFF}, {0x80, 0x7F, 0x80}, {0x7F, 0x80, 0x80}, {0x01, 0x00, 0x01},
             {0xFE, 0xFF, 0xFF}, {0x40, 0x40, 0x40}, {0x81, 0x01, 0x81}, {0x00, 0x00, 0x00}, {0x3F, 0xC0, 0xC0}};
