@@ -9,25 +9,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
 import java.util.Arrays;
-import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.apache.datasketches.filters.bloomfilter.BloomFilterBuilder;
 import org.fastfilter.bloom.BlockedBloom;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * Bloom filters at a 1% false-positive rate, mapsketch's blocked and classic filters (in
@@ -51,8 +37,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *
  * <p><b>Adds.</b> {@link #add} and {@link #addAll} add fresh keys (indices from 2^40 on, never
  * repeated) {@value #BATCH} per call, key by key or with mapsketch's batch {@code addAll} (a loop for
- * the peers). So that a filter is never filled beyond what it was sized for, the call that brings a
- * filter to {@code items} keys replaces it with a new empty one (close and create: a zeroed
+ * the peers). So that a filter is never filled beyond what it was sized for, the call after which one
+ * more batch would take a filter past {@code items} keys replaces it with a new empty one (close and
+ * create: a zeroed
  * allocation of the filter's size, part of the score, at most a nanosecond per key); the filter
  * otherwise lives across iterations, so the score is the mean cost of filling filters from empty to
  * capacity.
@@ -68,24 +55,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * present probe is found and prints each filter's measured false-positive rate over the 2^23 absent
  * probes, as a line starting with {@code bloom-fpr}.
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "-Xmx4g"})
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 5, time = 1)
-public class BloomBenchmark {
+public class BloomBenchmark extends FilterBenchmark {
 
-    /** Keys per benchmark call. */
-    static final int BATCH = 1024;
-
-    private static final int PROBES = LookupProbes.PROBES;
     private static final double FALSE_POSITIVE_RATE = 0.01;
     private static final int FASTFILTER_BITS_PER_KEY = 11;
-    private static final long FILTER_SEED = 0x5EED_1234_5678_9ABCL;
-    private static final long SHUFFLE_SEED = 20_261_130L;
-    private static final long FIRST_ADD_INDEX = 1L << 40;
-    private static final int SETUP_CHUNK = 1 << 16;
 
     /**
      * Implementation: {@code mapsketch-blocked}, {@code mapsketch-blocked-shared},
@@ -100,79 +73,23 @@ public class BloomBenchmark {
     @Param({"1000000", "50000000"})
     public int items;
 
-    private Filter filter;
-    private long[] probes;
-    private int cursor;
-    private final long[] batch = new long[BATCH];
-    private final boolean[] results = new boolean[BATCH];
-    private long nextAddIndex = FIRST_ADD_INDEX;
-    private long keysInFilter;
-
     /** Creates the state; JMH calls this once per fork. */
     public BloomBenchmark() {
     }
 
-    /**
-     * Creates the filter; for the lookups, fills it with the present keys and builds the probes.
-     *
-     * @param params tells which benchmark method runs in this fork
-     */
-    @Setup(Level.Trial)
-    public void setUp(BenchmarkParams params) {
-        filter = newFilter();
-        String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
-        if (method.startsWith("add")) {
-            return;
-        }
-        long[] chunk = new long[SETUP_CHUNK];
-        for (long from = 0; from < items; from += SETUP_CHUNK) {
-            int count = (int) Math.min(SETUP_CHUNK, items - from);
-            for (int i = 0; i < count; i++) {
-                chunk[i] = KeyStreams.key(from + i);
-            }
-            filter.addAll(chunk, count);
-        }
-        SplittableRandom random = new SplittableRandom(SHUFFLE_SEED);
-        probes = LookupProbes.halfPresent(items, random);
-        long falsePositives = 0;
-        for (int i = 0; i < PROBES; i++) {
-            boolean found = filter.mightContain(probes[i]);
-            if (i < PROBES / 2 && !found) {
-                throw new IllegalStateException(impl + " lost present key " + probes[i]);
-            }
-            if (i >= PROBES / 2 && found) {
-                falsePositives++;
-            }
-        }
-        System.out.printf("%nbloom-fpr impl=%s items=%d fpr=%.5f%n", impl, items,
-                falsePositives / (double) (PROBES / 2));
-        KeyStreams.shuffle(probes, random);
+    @Override
+    String impl() {
+        return impl;
     }
 
-    /** Frees the filter. */
-    @TearDown(Level.Trial)
-    public void tearDown() {
-        filter.close();
+    @Override
+    int items() {
+        return items;
     }
 
-    /**
-     * Looks up the next {@value #BATCH} probes one key at a time, storing the answers as
-     * {@link #mightContainAll} does (no branch on an answer, so a lookup need not wait for the
-     * previous one's cache miss).
-     *
-     * @return the answers
-     */
-    @Benchmark
-    @OperationsPerInvocation(BATCH)
-    public boolean[] mightContain() {
-        long[] keys = probes;
-        boolean[] answers = results;
-        int from = cursor;
-        for (int i = 0; i < BATCH; i++) {
-            answers[i] = filter.mightContain(keys[from + i]);
-        }
-        cursor = (from + BATCH) & (PROBES - 1);
-        return answers;
+    @Override
+    String fprLabel() {
+        return "bloom-fpr";
     }
 
     /**
@@ -184,24 +101,9 @@ public class BloomBenchmark {
     @OperationsPerInvocation(BATCH)
     public boolean[] mightContainAll() {
         System.arraycopy(probes, cursor, batch, 0, BATCH);
-        cursor = (cursor + BATCH) & (PROBES - 1);
+        cursor = (cursor + BATCH) & (LookupProbes.PROBES - 1);
         filter.mightContainAll(batch, results);
         return results;
-    }
-
-    /**
-     * Adds {@value #BATCH} fresh keys one at a time.
-     *
-     * @return the filter, so the work is not dead
-     */
-    @Benchmark
-    @OperationsPerInvocation(BATCH)
-    public Object add() {
-        long[] keys = nextAddBatch();
-        for (int i = 0; i < BATCH; i++) {
-            filter.add(keys[i]);
-        }
-        return afterAdds();
     }
 
     /**
@@ -216,27 +118,8 @@ public class BloomBenchmark {
         return afterAdds();
     }
 
-    private long[] nextAddBatch() {
-        long index = nextAddIndex;
-        for (int i = 0; i < BATCH; i++) {
-            batch[i] = KeyStreams.key(index + i);
-        }
-        nextAddIndex = index + BATCH;
-        return batch;
-    }
-
-    /** Counts the batch just added; replaces the filter by an empty one once it holds {@code items} keys. */
-    private Object afterAdds() {
-        keysInFilter += BATCH;
-        if (keysInFilter >= items) {
-            filter.close();
-            filter = newFilter();
-            keysInFilter = 0;
-        }
-        return filter;
-    }
-
-    private Filter newFilter() {
+    @Override
+    Filter newFilter() {
         return switch (impl) {
             case "mapsketch-blocked" -> new Mapsketch(BlockedBloomFilter.builder().expectedItems(items)
                     .falsePositiveRate(FALSE_POSITIVE_RATE).seed(FILTER_SEED).createAnonymous(AccessMode.EXCLUSIVE));
@@ -251,31 +134,6 @@ public class BloomBenchmark {
             case "fastfilter-blocked" -> new FastFilter(items);
             default -> throw new IllegalArgumentException("unknown impl " + impl);
         };
-    }
-
-    /** The operations the benchmark needs, over each library's own API. */
-    private interface Filter {
-
-        void add(long key);
-
-        boolean mightContain(long key);
-
-        /** Adds {@code keys[0, count)}; a loop unless the library has a batch add. */
-        default void addAll(long[] keys, int count) {
-            for (int i = 0; i < count; i++) {
-                add(keys[i]);
-            }
-        }
-
-        /** Looks up every key of {@code keys}; a loop unless the library has a batch lookup. */
-        default void mightContainAll(long[] keys, boolean[] answers) {
-            for (int i = 0; i < keys.length; i++) {
-                answers[i] = mightContain(keys[i]);
-            }
-        }
-
-        default void close() {
-        }
     }
 
     private static final class Mapsketch implements Filter {
