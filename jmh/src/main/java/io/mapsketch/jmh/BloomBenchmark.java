@@ -3,12 +3,8 @@ package io.mapsketch.jmh;
 import com.google.common.hash.Funnels;
 import io.mapsketch.engine.BlockedBloomFilter;
 import io.mapsketch.engine.BloomFilter;
-import io.mapsketch.engine.MembershipFilter;
 import io.mapsketch.memory.AccessMode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
-import java.util.Arrays;
 import org.apache.datasketches.filters.bloomfilter.BloomFilterBuilder;
 import org.fastfilter.bloom.BlockedBloom;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -121,57 +117,19 @@ public class BloomBenchmark extends FilterBenchmark {
     @Override
     Filter newFilter() {
         return switch (impl) {
-            case "mapsketch-blocked" -> new Mapsketch(BlockedBloomFilter.builder().expectedItems(items)
+            case "mapsketch-blocked" -> new MapsketchFilter(BlockedBloomFilter.builder().expectedItems(items)
                     .falsePositiveRate(FALSE_POSITIVE_RATE).seed(FILTER_SEED).createAnonymous(AccessMode.EXCLUSIVE));
-            case "mapsketch-blocked-shared" -> new Mapsketch(BlockedBloomFilter.builder().expectedItems(items)
+            case "mapsketch-blocked-shared" -> new MapsketchFilter(BlockedBloomFilter.builder().expectedItems(items)
                     .falsePositiveRate(FALSE_POSITIVE_RATE).seed(FILTER_SEED).createAnonymous(AccessMode.SHARED));
-            case "mapsketch-classic" -> new Mapsketch(BloomFilter.builder().expectedItems(items)
+            case "mapsketch-classic" -> new MapsketchFilter(BloomFilter.builder().expectedItems(items)
                     .falsePositiveRate(FALSE_POSITIVE_RATE).seed(FILTER_SEED).createAnonymous(AccessMode.EXCLUSIVE));
-            case "mapsketch-classic-shared" -> new Mapsketch(BloomFilter.builder().expectedItems(items)
+            case "mapsketch-classic-shared" -> new MapsketchFilter(BloomFilter.builder().expectedItems(items)
                     .falsePositiveRate(FALSE_POSITIVE_RATE).seed(FILTER_SEED).createAnonymous(AccessMode.SHARED));
             case "guava" -> new Guava(items);
             case "datasketches" -> new DataSketches(items);
             case "fastfilter-blocked" -> new FastFilter(items);
             default -> throw new IllegalArgumentException("unknown impl " + impl);
         };
-    }
-
-    private static final class Mapsketch implements Filter {
-
-        private final MembershipFilter filter;
-
-        Mapsketch(MembershipFilter filter) {
-            this.filter = filter;
-        }
-
-        @Override
-        public void add(long key) {
-            filter.add(key);
-        }
-
-        @Override
-        public boolean mightContain(long key) {
-            return filter.mightContain(key);
-        }
-
-        @Override
-        public void addAll(long[] keys, int count) {
-            filter.addAll(count == keys.length ? keys : Arrays.copyOf(keys, count));
-        }
-
-        @Override
-        public void mightContainAll(long[] keys, boolean[] answers) {
-            filter.mightContainAll(keys, answers);
-        }
-
-        @Override
-        public void close() {
-            try {
-                filter.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
     }
 
     private static final class Guava implements Filter {

@@ -3,8 +3,6 @@ package io.mapsketch.jmh;
 import io.mapsketch.engine.CuckooFilter;
 import io.mapsketch.engine.SketchSizing;
 import io.mapsketch.memory.AccessMode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import org.fastfilter.cuckoo.Cuckoo16;
 import org.openjdk.jmh.annotations.Param;
 
@@ -65,40 +63,16 @@ public class CuckooBenchmark extends FilterBenchmark {
     @Override
     Filter newFilter() {
         return switch (impl) {
-            case "mapsketch" -> new Mapsketch(items, AccessMode.EXCLUSIVE);
-            case "mapsketch-shared" -> new Mapsketch(items, AccessMode.SHARED);
+            case "mapsketch" -> mapsketch(AccessMode.EXCLUSIVE);
+            case "mapsketch-shared" -> mapsketch(AccessMode.SHARED);
             case "fastfilter-cuckoo16" -> new FastFilter(items);
             default -> throw new IllegalArgumentException("unknown impl " + impl);
         };
     }
 
-    private static final class Mapsketch implements Filter {
-
-        private final CuckooFilter filter;
-
-        Mapsketch(int items, AccessMode mode) {
-            filter = CuckooFilter.builder().expectedItems(items).falsePositiveRate(FALSE_POSITIVE_RATE)
-                    .seed(FILTER_SEED).createAnonymous(mode);
-        }
-
-        @Override
-        public void add(long key) {
-            filter.add(key);
-        }
-
-        @Override
-        public boolean mightContain(long key) {
-            return filter.mightContain(key);
-        }
-
-        @Override
-        public void close() {
-            try {
-                filter.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
+    private Filter mapsketch(AccessMode mode) {
+        return new MapsketchFilter(CuckooFilter.builder().expectedItems(items).falsePositiveRate(FALSE_POSITIVE_RATE)
+                .seed(FILTER_SEED).createAnonymous(mode));
     }
 
     private static final class FastFilter implements Filter {

@@ -1,5 +1,9 @@
 package io.mapsketch.jmh;
 
+import io.mapsketch.engine.MembershipFilter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -187,5 +191,44 @@ public abstract class FilterBenchmark {
             keysInFilter = 0;
         }
         return filter;
+    }
+
+    /** mapsketch's filters, with their batch paths. */
+    static final class MapsketchFilter implements Filter {
+
+        private final MembershipFilter filter;
+
+        MapsketchFilter(MembershipFilter filter) {
+            this.filter = filter;
+        }
+
+        @Override
+        public void add(long key) {
+            filter.add(key);
+        }
+
+        @Override
+        public boolean mightContain(long key) {
+            return filter.mightContain(key);
+        }
+
+        @Override
+        public void addAll(long[] keys, int count) {
+            filter.addAll(count == keys.length ? keys : Arrays.copyOf(keys, count));
+        }
+
+        @Override
+        public void mightContainAll(long[] keys, boolean[] answers) {
+            filter.mightContainAll(keys, answers);
+        }
+
+        @Override
+        public void close() {
+            try {
+                filter.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 }
