@@ -103,7 +103,6 @@ public class CountMinBenchmark {
     private static final double DELTA = 0.01;
     private static final int STREAM_KEYS = 1 << 24;
     private static final int ZIPF_RANKS = 1 << 24;
-    private static final int CHUNKS = STREAM_KEYS / BATCH;
     private static final long STREAM_SEED = 0x2F6B_11C4_9D3E_A507L;
     private static final long PROBE_SEED = 20_261_130L;
     private static final long ABSENT_FIRST_INDEX = 1L << 40;
@@ -124,8 +123,7 @@ public class CountMinBenchmark {
     public long size;
 
     private Sketch sketch;
-    private long[][] keys;
-    private int cursor;
+    private KeyChunks keys;
     private final long[] estimates = new long[BATCH];
 
     /** Creates the state; JMH calls this once per fork. */
@@ -145,7 +143,7 @@ public class CountMinBenchmark {
         long[] stream = KeyStreams.zipf(STREAM_KEYS, ZIPF_RANKS, ZIPF_EXPONENT, STREAM_SEED);
         String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
         if (!method.equals("estimate")) {
-            keys = chunks(stream);
+            keys = new KeyChunks(stream, BATCH);
             return;
         }
         long[] batch = new long[BATCH];
@@ -167,7 +165,7 @@ public class CountMinBenchmark {
         System.out.printf("%ncountmin impl=%s size=%d epsilon=%s shape=%s counter-bytes=%d absent-mean=%.2f%n", impl,
                 size, epsilon, sketch.shape(), sketch.counterBytes(), absentSum / (STREAM_KEYS / 2));
         KeyStreams.shuffle(probes, random);
-        keys = chunks(probes);
+        keys = new KeyChunks(probes, BATCH);
     }
 
     /**
@@ -188,7 +186,7 @@ public class CountMinBenchmark {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public Object add() {
-        long[] batch = nextChunk();
+        long[] batch = keys.next();
         Sketch target = sketch;
         for (int i = 0; i < BATCH; i++) {
             target.add(batch[i]);
@@ -204,7 +202,7 @@ public class CountMinBenchmark {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public Object addBatch() {
-        sketch.addAll(nextChunk());
+        sketch.addAll(keys.next());
         return sketch;
     }
 
@@ -216,27 +214,13 @@ public class CountMinBenchmark {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long[] estimate() {
-        long[] batch = nextChunk();
+        long[] batch = keys.next();
         long[] answers = estimates;
         Sketch source = sketch;
         for (int i = 0; i < BATCH; i++) {
             answers[i] = source.estimate(batch[i]);
         }
         return answers;
-    }
-
-    private long[] nextChunk() {
-        long[] batch = keys[cursor];
-        cursor = (cursor + 1) & (CHUNKS - 1);
-        return batch;
-    }
-
-    private static long[][] chunks(long[] stream) {
-        long[][] chunks = new long[CHUNKS][BATCH];
-        for (int c = 0; c < CHUNKS; c++) {
-            System.arraycopy(stream, c * BATCH, chunks[c], 0, BATCH);
-        }
-        return chunks;
     }
 
     private static double epsilon(long size) {

@@ -102,8 +102,7 @@ public class HyperLogLogBenchmark {
 
     private Sketch sketch;
     private Sketch source;
-    private long[][] keys;
-    private int cursor;
+    private KeyChunks keys;
 
     /** Creates the state; JMH calls this once per fork. */
     public HyperLogLogBenchmark() {
@@ -120,12 +119,11 @@ public class HyperLogLogBenchmark {
         sketch = newSketch();
         String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
         if (method.startsWith("add")) {
-            keys = new long[KEY_BATCHES][BATCH];
-            for (int b = 0; b < KEY_BATCHES; b++) {
-                for (int i = 0; i < BATCH; i++) {
-                    keys[b][i] = KeyStreams.key((long) b * BATCH + i);
-                }
+            long[] stream = new long[KEY_BATCHES * BATCH];
+            for (int i = 0; i < stream.length; i++) {
+                stream[i] = KeyStreams.key(i);
             }
+            keys = new KeyChunks(stream, BATCH);
             return;
         }
         fill(sketch, 0);
@@ -167,7 +165,7 @@ public class HyperLogLogBenchmark {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public Object add() {
-        long[] batch = nextBatch();
+        long[] batch = keys.next();
         Sketch target = sketch;
         for (int i = 0; i < BATCH; i++) {
             target.add(batch[i]);
@@ -183,7 +181,7 @@ public class HyperLogLogBenchmark {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public Object addAll() {
-        sketch.addAll(nextBatch());
+        sketch.addAll(keys.next());
         return sketch;
     }
 
@@ -207,12 +205,6 @@ public class HyperLogLogBenchmark {
     public Object merge() {
         sketch.merge(source);
         return sketch;
-    }
-
-    private long[] nextBatch() {
-        long[] batch = keys[cursor];
-        cursor = (cursor + 1) & (KEY_BATCHES - 1);
-        return batch;
     }
 
     private Sketch newSketch() {

@@ -80,8 +80,7 @@ public class TopKBenchmark {
     public int items;
 
     private HeavyHitters sketch;
-    private long[][] chunks;
-    private int cursor;
+    private KeyChunks chunks;
 
     /** Creates the state; JMH calls this once per fork. */
     public TopKBenchmark() {
@@ -110,10 +109,7 @@ public class TopKBenchmark {
         long found = Arrays.stream(exact).filter(key -> Arrays.stream(listed).anyMatch(l -> l == key)).count();
         System.out.printf("%ntopk impl=%s items=%d recall-of-exact-top-%d=%d state=%s%n", impl, items, K, found,
                 sketch.state());
-        chunks = new long[items / BATCH][];
-        for (int c = 0; c < chunks.length; c++) {
-            chunks[c] = Arrays.copyOfRange(stream, c * BATCH, (c + 1) * BATCH);
-        }
+        chunks = new KeyChunks(stream, BATCH);
     }
 
     /**
@@ -134,8 +130,7 @@ public class TopKBenchmark {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public Object add() {
-        long[] batch = chunks[cursor];
-        cursor = (cursor + 1) & (chunks.length - 1);
+        long[] batch = chunks.next();
         HeavyHitters target = sketch;
         for (int i = 0; i < BATCH; i++) {
             target.add(batch[i]);
