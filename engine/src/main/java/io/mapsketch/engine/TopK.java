@@ -33,7 +33,10 @@ import java.util.Objects;
  * a holder killed while holding it is detected by the next writer, which rebuilds the table from its
  * intact slots (see {@link io.mapsketch.memory.RegionLock}). Reading the candidates takes no lock. An
  * add racing with another add of the same key may skip the candidate check it would have done; the
- * key's next add does it.
+ * key's next add does it. An add that finds the lock held by a live process for longer than
+ * {@link io.mapsketch.memory.RegionLock#DEFAULT_TIMEOUT} throws
+ * {@link io.mapsketch.memory.RegionLockTimeoutException} after its count has been added: the
+ * estimates stay exact, only that add's candidate check did not happen.
  *
  * <p>Cost: an add is a Count-Min add plus, on the common path, a load of the threshold and a probe
  * of the candidate index (one or two cache lines); a key that gets in takes the lock and costs
