@@ -23,4 +23,9 @@ final class FileAndItems {
     void each(CommandIo io, Items.Sink sink) {
         Items.each(items, io, sink);
     }
+
+    /** As {@link #each}, in batches for the engine's bulk methods. */
+    void eachBatch(CommandIo io, Items.BatchSink sink) {
+        Items.eachBatch(items, io, sink);
+    }
 }

@@ -22,19 +22,30 @@ final class FilterVerbs {
     private FilterVerbs() {
     }
 
-    /** Adds every item to the filter file, opened as a shared writer. */
+    /** Adds every item to the filter file, opened as a shared writer, through the batch add. */
     static void add(FileAndItems input, CommandIo io) throws IOException {
         try (MembershipFilter filter = MembershipFilter.open(input.file(), AccessMode.SHARED)) {
-            input.each(io, filter::add);
+            input.eachBatch(io, filter::addAll);
         }
     }
 
-    /** Prints 1 if the filter may contain the item, 0 if it certainly does not, one line per item. */
+    /**
+     * Prints 1 if the filter may contain the item, 0 if it certainly does not, one line per item;
+     * the items are looked up in batches.
+     */
     static void exists(FileAndItems input, CommandIo io) throws IOException {
         PrintWriter out = io.out();
         try (MembershipFilter filter = MembershipFilter.open(input.file(), AccessMode.READ_ONLY)) {
-            input.each(io.forAnswers(), (bytes, offset, length) ->
-                    out.println(filter.mightContain(bytes, offset, length) ? 1 : 0));
+            boolean[][] results = {new boolean[0]};
+            input.eachBatch(io.forAnswers(), (data, offsets, lengths, count) -> {
+                if (results[0].length < count) {
+                    results[0] = new boolean[count];
+                }
+                filter.mightContainAll(data, offsets, lengths, count, results[0]);
+                for (int i = 0; i < count; i++) {
+                    out.println(results[0][i] ? 1 : 0);
+                }
+            });
         }
     }
 

@@ -39,7 +39,7 @@ final class HyperLogLogCommands implements SketchFamily {
                 "  cut -f1 access.log | mapsketch hll add visitors.hll"})
     int add(@Mixin FileAndItems input) throws IOException {
         try (HyperLogLog sketch = HyperLogLog.open(input.file(), AccessMode.SHARED)) {
-            input.each(root.io(), sketch::add);
+            input.eachBatch(root.io(), sketch::addAll);
         }
         return 0;
     }

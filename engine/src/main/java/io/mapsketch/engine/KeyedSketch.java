@@ -143,6 +143,41 @@ abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter,
         }
     }
 
+    /**
+     * Adds {@code count} keys of bytes, key {@code i} being {@code data[offsets[i], offsets[i] + lengths[i])}
+     * (for example the lines of a buffer read from a file or a socket), as
+     * {@link #add(byte[], int, int)} would one by one; the items counter is updated once per batch.
+     * Cost: an XXH3 of each key's bytes, then the batch path of the sketch ({@value #BATCH} keys at a
+     * time: the blocked Bloom filter probes a batch in phases, so its cache misses overlap).
+     *
+     * @param data the bytes of the keys
+     * @param offsets where each key starts
+     * @param lengths each key's byte count
+     * @param count how many keys, at most the length of both arrays
+     * @throws IndexOutOfBoundsException if {@code count} exceeds an array or a key is outside {@code data}
+     * @throws IllegalStateException if the sketch is read-only or closed
+     * @throws FilterFullException if a {@link CuckooFilter} has no room for a key (the keys before it are added)
+     */
+    public final void addAll(byte[] data, int[] offsets, int[] lengths, int count) {
+        requireWritable();
+        for (int from = 0; from < count; from += BATCH) {
+            int n = Math.min(BATCH, count - from);
+            addHashes(hashBatch(data, offsets, lengths, from, n), 0, n);
+            countItems(n);
+        }
+    }
+
+    /** Hashes the byte keys {@code from .. from + n - 1} (at most {@value #BATCH}) into this thread's scratch array. */
+    final long[] hashBatch(byte[] data, int[] offsets, int[] lengths, int from, int n) {
+        Objects.checkFromIndexSize(from, n, offsets.length);
+        Objects.checkFromIndexSize(from, n, lengths.length);
+        long[] hashes = HASHES.get();
+        for (int i = 0; i < n; i++) {
+            hashes[i] = hasher.hash(data, offsets[from + i], lengths[from + i]);
+        }
+        return hashes;
+    }
+
     /** Hashes {@code keys[from, from + count)}, at most {@value #BATCH}, into this thread's scratch array. */
     final long[] hashBatch(long[] keys, int from, int count) {
         long[] hashes = HASHES.get();

@@ -185,6 +185,28 @@ public abstract sealed class MembershipFilter extends KeyedSketch
     }
 
     /**
+     * Looks up {@code count} keys of bytes, key {@code i} being
+     * {@code data[offsets[i], offsets[i] + lengths[i])}, writing the answer for key {@code i} to
+     * {@code results[i]}, as {@link #mightContain(byte[], int, int)} would one by one. Error
+     * direction: false positives only. Cost: an XXH3 of each key's bytes, then the batch lookup.
+     *
+     * @param data the bytes of the keys
+     * @param offsets where each key starts
+     * @param lengths each key's byte count
+     * @param count how many keys, at most the length of the three arrays
+     * @param results where the answers go
+     * @throws IndexOutOfBoundsException if {@code count} exceeds an array or a key is outside {@code data}
+     * @throws IllegalStateException if the filter is closed
+     */
+    public final void mightContainAll(byte[] data, int[] offsets, int[] lengths, int count, boolean[] results) {
+        Objects.checkFromIndexSize(0, count, results.length);
+        for (int from = 0; from < count; from += BATCH) {
+            int n = Math.min(BATCH, count - from);
+            containsHashes(hashBatch(data, offsets, lengths, from, n), n, results, from);
+        }
+    }
+
+    /**
      * Sets {@code mask} in the word at {@code wordOffset}: with an atomic OR for shared writers, a
      * plain store for an exclusive one, and no write at all when the bits are already there.
      * Returns whether a bit was clear.

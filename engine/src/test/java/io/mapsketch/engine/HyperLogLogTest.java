@@ -60,6 +60,31 @@ class HyperLogLogTest {
     }
 
     @Test
+    void aBatchOfByteKeysSetsTheRegistersSingleAddsSet() throws IOException {
+        byte[] data = "alice\nbob\ncarol\ndave\n".repeat(300).getBytes(StandardCharsets.UTF_8);
+        int[] offsets = new int[1200];
+        int[] lengths = new int[1200];
+        int count = 0;
+        for (int from = 0, i = 0; i < data.length; i++) {
+            if (data[i] == '\n') {
+                offsets[count] = from;
+                lengths[count++] = i - from;
+                from = i + 1;
+            }
+        }
+        try (HyperLogLog single = sketch(10, AccessMode.EXCLUSIVE);
+             HyperLogLog batch = sketch(10, AccessMode.SHARED)) {
+            for (int i = 0; i < count; i++) {
+                single.add(data, offsets[i], lengths[i]);
+            }
+            batch.addAll(data, offsets, lengths, count);
+            assertArrayEquals(MembershipFilterContract.bytes(single), MembershipFilterContract.bytes(batch));
+            assertEquals(4, Math.round(batch.estimate()));
+            assertEquals(1200, batch.itemsAdded());
+        }
+    }
+
+    @Test
     void registerAndRankMatchTheDocumentedWorkedExamples() {
         assertEquals(72, HyperLogLogLayout.registerIndex(0x0123456789ABCDEFL, 14));
         assertEquals(1, HyperLogLogLayout.rank(0x0123456789ABCDEFL, 14));

@@ -164,6 +164,39 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
         }
     }
 
+    @Test
+    void batchesOfByteKeysAgreeWithSingleByteKeys() throws IOException {
+        SplittableRandom random = new SplittableRandom(11);
+        int keys = 3_000;
+        byte[] data = new byte[keys * 24];
+        int[] offsets = new int[keys];
+        int[] lengths = new int[keys];
+        int at = 0;
+        for (int i = 0; i < keys; i++) {
+            offsets[i] = at;
+            lengths[i] = 8 + random.nextInt(16);
+            for (int b = 0; b < lengths[i]; b++) {
+                data[at + b] = (byte) random.nextInt();
+            }
+            at += lengths[i];
+        }
+        try (F single = anonymous(5_000, 0.05, AccessMode.EXCLUSIVE);
+             F batch = anonymous(5_000, 0.05, AccessMode.SHARED)) {
+            for (int i = 0; i < keys / 2; i++) {
+                single.add(data, offsets[i], lengths[i]);
+            }
+            batch.addAll(data, offsets, lengths, keys / 2);
+            assertArrayEquals(bytes(single), bytes(batch));
+            assertEquals(keys / 2, batch.itemsAdded());
+            boolean[] answers = new boolean[keys];
+            batch.mightContainAll(data, offsets, lengths, keys, answers);
+            for (int i = 0; i < keys; i++) {
+                assertEquals(single.mightContain(data, offsets[i], lengths[i]), answers[i], "key " + i);
+            }
+            assertThrows(IndexOutOfBoundsException.class, () -> batch.addAll(data, offsets, lengths, keys + 1));
+        }
+    }
+
     @ParameterizedTest(name = "p = {0}")
     @CsvSource({"0.1, 200000", "0.01, 400000", "0.001, 2000000"})
     void measuredRateAtCapacityIsWithinTenPercentOfTheExpectedRate(double rate, long probes) throws IOException {
