@@ -57,7 +57,7 @@ final class CountMinCommands implements SketchFamily {
         long[] counts = counts(arguments);
         try (CountMinSketch sketch = CountMinSketch.open(file, AccessMode.SHARED)) {
             if (arguments.isEmpty()) {
-                Items.each(List.of(), root.io(), sketch::add);
+                Items.eachBatch(List.of(), root.io(), sketch::addAll);
             }
             for (int i = 0; i < counts.length; i++) {
                 sketch.add(arguments.get(2 * i), counts[i]);

@@ -52,7 +52,7 @@ final class TopKCommands implements SketchFamily {
                 "  cut -f7 -d' ' access.log | mapsketch topk add pages.topk"})
     int add(@Mixin FileAndItems input) throws IOException {
         try (TopK sketch = TopK.open(input.file(), AccessMode.SHARED)) {
-            input.each(root.io(), sketch::add);
+            input.eachBatch(root.io(), sketch::addAll);
         }
         return 0;
     }

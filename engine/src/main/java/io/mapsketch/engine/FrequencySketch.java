@@ -276,6 +276,40 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         countItems(count);
     }
 
+    /**
+     * Adds one occurrence of each of {@code count} keys of bytes, key {@code i} being
+     * {@code data[offsets[i], offsets[i] + lengths[i])} (for example the lines of a buffer), as
+     * {@link #add(byte[], int, int)} would one by one; the items counter and N are updated once. Every
+     * key is checked before anything is added. Cost: an XXH3 of each key's bytes, then d counter
+     * updates per key.
+     *
+     * @param data the bytes of the keys
+     * @param offsets where each key starts
+     * @param lengths each key's byte count
+     * @param count how many keys, at most the length of both arrays
+     * @throws IndexOutOfBoundsException if {@code count} exceeds an array or a key is outside {@code data}
+     * @throws IllegalArgumentException if a key is longer than a Top-K sketch stores, or the keys would
+     *     take N past 2^63 - 1; nothing was added
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public void addAll(byte[] data, int[] offsets, int[] lengths, int count) {
+        requireWritable();
+        Objects.checkFromIndexSize(0, count, offsets.length);
+        Objects.checkFromIndexSize(0, count, lengths.length);
+        for (int i = 0; i < count; i++) {
+            Objects.checkFromIndexSize(offsets[i], lengths[i], data.length);
+            checkKeyLength(lengths[i]);
+        }
+        requireWeightRoom(count, "count");
+        MemorySegment bytes = MemorySegment.ofArray(data);
+        for (int i = 0; i < count; i++) {
+            long hash = hasher.hash(data, offsets[i], lengths[i]);
+            offer(hash, addHash(hash, 1), bytes, offsets[i], lengths[i]);
+        }
+        countWeight(count);
+        countItems(count);
+    }
+
     /** Hashes {@code keys[from, from + n)} with the SIMD kernel and adds one occurrence of each. */
     private void addBatch(long[] keys, int from, int n, long[] hashes) {
         hasher.hashAll(keys, from, n, hashes);

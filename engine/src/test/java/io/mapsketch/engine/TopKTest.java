@@ -126,6 +126,30 @@ class TopKTest {
     }
 
     @Test
+    void aBatchOfByteKeysCountsAndRanksAsSingleAdds() throws IOException {
+        byte[] data = "a b a c a b".getBytes(StandardCharsets.UTF_8);
+        int[] offsets = {0, 2, 4, 6, 8, 10};
+        int[] lengths = {1, 1, 1, 1, 1, 1};
+        try (TopK batch = builder(2).createAnonymous(AccessMode.SHARED);
+             TopK single = builder(2).createAnonymous(AccessMode.EXCLUSIVE)) {
+            batch.addAll(data, offsets, lengths, 6);
+            for (int i = 0; i < 6; i++) {
+                single.add(data, offsets[i], lengths[i]);
+            }
+            assertEquals(single.top(), batch.top());
+            assertEquals(List.of("a", "b"), batch.top().stream().map(HeavyHitter::keyAsString).toList());
+            assertEquals(6, batch.totalWeight());
+            assertEquals(6, batch.itemsAdded());
+        }
+        try (TopK shortKeys = builder(2).maxKeyBytes(8).createAnonymous(AccessMode.EXCLUSIVE)) {
+            byte[] mixed = "ok123456789".getBytes(StandardCharsets.UTF_8);
+            assertThrows(IllegalArgumentException.class,
+                    () -> shortKeys.addAll(mixed, new int[] {0, 2}, new int[] {2, 9}, 2));
+            assertEquals(0, shortKeys.totalWeight(), "every key is checked before anything is added");
+        }
+    }
+
+    @Test
     void everyKeyFormOfTheSameBytesIsOneCandidate() throws IOException {
         byte[] utf8 = "naïve café".getBytes(StandardCharsets.UTF_8);
         try (TopK sketch = builder(4).createAnonymous(AccessMode.SHARED); Arena arena = Arena.ofConfined()) {
