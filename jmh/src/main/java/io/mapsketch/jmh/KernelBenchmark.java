@@ -166,6 +166,16 @@ public class KernelBenchmark {
     }
 
     /**
+     * Number of bits set in {@code dst & src}: the size of an intersection, read without a write.
+     *
+     * @return the count
+     */
+    @Benchmark
+    public long popcountAnd() {
+        return BitSetKernels.popcountAnd(dst, 0, src, 0, size / Long.BYTES);
+    }
+
+    /**
      * Histogram of HyperLogLog-like byte registers.
      *
      * @return the number of empty registers plus the number above 64
