@@ -14,8 +14,8 @@ import org.openjdk.jmh.annotations.Param;
 /**
  * Bloom filters at a 1% false-positive rate, mapsketch's blocked and classic filters (in
  * {@code EXCLUSIVE} and {@code SHARED} mode) against Guava's {@code BloomFilter<Long>}, DataSketches'
- * {@code BloomFilter} and fastfilter's {@code BlockedBloom}, each sized for {@code items} keys.
- * Scores are keys per second.
+ * {@code BloomFilter}, fastfilter's {@code BlockedBloom} and Spark's {@code BloomFilter}, each sized for
+ * {@code items} keys. Scores are keys per second.
  *
  * <p><b>Keys.</b> Key {@code i} is the {@code i}-th output of a SplitMix64 generator with a fixed
  * seed ({@link KeyStreams#key}); the generator is a bijection of {@code i}, so different indices give
@@ -47,9 +47,18 @@ import org.openjdk.jmh.annotations.Param;
  * per key, the least that keeps its rate at or below 1% (10 bits per key give about 1.3%); its only
  * public factory, {@code construct(keys, bitsPerKey)}, sizes the filter from a key array and adds
  * them, so the benchmark calls the constructor it uses, {@code (entryCount, bitsPerKey)}, by
- * reflection (it is package-private) and adds the keys itself. The lookup setup checks that every
- * present probe is found and prints each filter's measured false-positive rate over the 2^23 absent
- * probes, as a line starting with {@code bloom-fpr}.
+ * reflection (it is package-private) and adds the keys itself. Spark ({@code spark-sketch} 4.2.0):
+ * {@code BloomFilter.create(items, 0.01)}, {@code putLong(long)} and {@code mightContainLong(long)}, no
+ * boxing. {@code create} makes the V2 format ({@code BloomFilterImplV2}; {@code writeTo} writes version
+ * 2): {@code m = -n ln p / (ln 2)^2} bits rounded up to whole 64-bit words of a {@code long[]} (9.59
+ * bits per key), {@code k = round(m / n ln 2)} = 7, seed 0 (this {@code create} takes none). The key is
+ * hashed twice with 32-bit Murmur3 ({@code h1} seeded with 0, {@code h2} with {@code h1}), and probe
+ * {@code i} (1 to k) reads bit {@code c mod m}, where {@code c = h1 (2^31 - 1) + i h2} in 64-bit
+ * arithmetic, complemented when negative (V1 computed {@code h1 + i h2} in 32 bits, so it reached only
+ * 2^31 bits): a 64-bit division per probe. A lookup stops at the first clear bit; an add reads each bit
+ * before it sets it (it counts the set bits). The lookup setup checks that every present probe is found
+ * and prints each filter's measured false-positive rate over the 2^23 absent probes, as a line starting
+ * with {@code bloom-fpr}.
  */
 public class BloomBenchmark extends FilterBenchmark {
 
@@ -59,10 +68,10 @@ public class BloomBenchmark extends FilterBenchmark {
     /**
      * Implementation: {@code mapsketch-blocked}, {@code mapsketch-blocked-shared},
      * {@code mapsketch-classic}, {@code mapsketch-classic-shared}, {@code guava},
-     * {@code datasketches} or {@code fastfilter-blocked}.
+     * {@code datasketches}, {@code fastfilter-blocked} or {@code spark}.
      */
     @Param({"mapsketch-blocked", "mapsketch-blocked-shared", "mapsketch-classic", "mapsketch-classic-shared", "guava",
-            "datasketches", "fastfilter-blocked"})
+            "datasketches", "fastfilter-blocked", "spark"})
     public String impl;
 
     /** Keys the filter is sized for (and, for lookups, holds). */
@@ -128,6 +137,7 @@ public class BloomBenchmark extends FilterBenchmark {
             case "guava" -> new Guava(items);
             case "datasketches" -> new DataSketches(items);
             case "fastfilter-blocked" -> new FastFilter(items);
+            case "spark" -> new Spark(items);
             default -> throw new IllegalArgumentException("unknown impl " + impl);
         };
     }
@@ -201,6 +211,25 @@ public class BloomBenchmark extends FilterBenchmark {
         @Override
         public boolean mightContain(long key) {
             return filter.mayContain(key);
+        }
+    }
+
+    private static final class Spark implements Filter {
+
+        private final org.apache.spark.util.sketch.BloomFilter filter;
+
+        Spark(int items) {
+            filter = org.apache.spark.util.sketch.BloomFilter.create(items, FALSE_POSITIVE_RATE);
+        }
+
+        @Override
+        public void add(long key) {
+            filter.putLong(key);
+        }
+
+        @Override
+        public boolean mightContain(long key) {
+            return filter.mightContainLong(key);
         }
     }
 }

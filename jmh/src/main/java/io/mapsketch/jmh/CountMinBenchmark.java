@@ -29,8 +29,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 /**
  * Count-Min sketches at delta 0.01 (5 rows), one in cache and one of 64 MiB: mapsketch's
  * {@code CountMinSketch} with 32-bit counters (in {@code EXCLUSIVE} and {@code SHARED} mode, and with
- * conservative update) against DataSketches' and stream-lib's {@code CountMinSketch}, with the same
- * width and depth. Scores are keys per second.
+ * conservative update) against DataSketches', stream-lib's and Spark's {@code CountMinSketch}, with the
+ * same width and depth. Scores are keys per second.
  *
  * <p><b>Sizes.</b> {@link #size} is the byte size of mapsketch's counter matrix (5 rows of 32-bit
  * counters, each row padded to 64 bytes), the header excluded: {@value #SMALL} bytes for epsilon
@@ -65,8 +65,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * first, then only those below the new estimate are raised). The keys are hashed with XXH3 inside
  * {@code add} and {@code estimate}; the rows' counters follow by double hashing.
  *
- * <p><b>Peers, and where they differ.</b> Neither peer can be configured identically; both have the
- * same width and depth here, and both count in 64-bit counters on the heap, so their state is twice
+ * <p><b>Peers, and where they differ.</b> No peer can be configured identically; all have the same
+ * width and depth here, and all count in 64-bit counters on the heap, so their state is twice
  * mapsketch's bytes. DataSketches 9.1.0: width {@code suggestNumBuckets(epsilon)} and depth
  * {@code suggestNumHashes(1 - delta)} (the same formulas as mapsketch's, so the same shape), but its
  * only constructor that takes them, {@code (numHashes, numBuckets, seed)}, is package-private (its
@@ -77,7 +77,16 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * size differently ({@code ceil(2 / eps)} x {@code ceil(log2(1 / (1 - confidence)))}, 2,000 x 7
  * here). It does not hash the key: row {@code i} takes {@code (a_i * key)} folded to 31 bits modulo
  * the width, a multiply per row; {@code add(key, 1)} also builds an overflow-check message string on
- * every call (its code, not the benchmark's), and {@code estimateCount(key)} reads the d counters.
+ * every call (its code, not the benchmark's), and {@code estimateCount(key)} reads the d counters. Spark
+ * ({@code spark-sketch} 4.2.0): {@code CountMinSketch.create(depth, width, seed)} with mapsketch's width
+ * and depth; its {@code create(eps, confidence, seed)} would size as stream-lib's constructor does
+ * ({@code ceil(2 / eps)} x {@code ceil(-ln(1 - confidence) / ln 2)}). Its sketch is stream-lib's: the
+ * same row function of the unhashed key and the same row multipliers (drawn by
+ * {@code java.util.Random(seed)}), so with the same seed its counters equal stream-lib's, key for key.
+ * {@code addLong(key)} adds 1 to the d counters (no message string, and no overflow check) and to a
+ * total count. Its only estimate is {@code estimateCount(Object)}: the key is boxed to a {@code Long}
+ * ({@code Long.valueOf}) and tested against {@code String} and {@code byte[]} before its d counters are
+ * read (here the JIT removes the box: JMH's {@code gc} profiler sees no allocation per estimate).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -110,9 +119,9 @@ public class CountMinBenchmark {
 
     /**
      * Implementation: {@code mapsketch}, {@code mapsketch-shared}, {@code mapsketch-conservative},
-     * {@code datasketches} or {@code streamlib}.
+     * {@code datasketches}, {@code streamlib} or {@code spark}.
      */
-    @Param({"mapsketch", "mapsketch-shared", "mapsketch-conservative", "datasketches", "streamlib"})
+    @Param({"mapsketch", "mapsketch-shared", "mapsketch-conservative", "datasketches", "streamlib", "spark"})
     public String impl;
 
     /**
@@ -240,6 +249,7 @@ public class CountMinBenchmark {
             case "mapsketch-conservative" -> Mapsketch.create(epsilon, AccessMode.EXCLUSIVE, true);
             case "datasketches" -> new DataSketches(epsilon);
             case "streamlib" -> new StreamLib(epsilon);
+            case "spark" -> new Spark(epsilon);
             default -> throw new IllegalArgumentException("unknown impl " + impl);
         };
     }
@@ -371,15 +381,34 @@ public class CountMinBenchmark {
         }
     }
 
-    private static final class StreamLib implements Sketch {
+    /** A peer given mapsketch's width and depth ({@link SketchSizing}), counting in 64-bit counters. */
+    private abstract static class SizedPeer implements Sketch {
 
-        private final com.clearspring.analytics.stream.frequency.CountMinSketch sketch;
-        private final int width;
-        private final int depth;
+        final int width;
+        final int depth;
 
-        StreamLib(double epsilon) {
+        SizedPeer(double epsilon) {
             width = SketchSizing.countMinWidth(epsilon);
             depth = SketchSizing.countMinDepth(DELTA);
+        }
+
+        @Override
+        public String shape() {
+            return width + "x" + depth + "x64";
+        }
+
+        @Override
+        public long counterBytes() {
+            return (long) width * depth * Long.BYTES;
+        }
+    }
+
+    private static final class StreamLib extends SizedPeer {
+
+        private final com.clearspring.analytics.stream.frequency.CountMinSketch sketch;
+
+        StreamLib(double epsilon) {
+            super(epsilon);
             sketch = new com.clearspring.analytics.stream.frequency.CountMinSketch(depth, width, (int) SKETCH_SEED);
         }
 
@@ -392,15 +421,25 @@ public class CountMinBenchmark {
         public long estimate(long key) {
             return sketch.estimateCount(key);
         }
+    }
 
-        @Override
-        public String shape() {
-            return width + "x" + depth + "x64";
+    private static final class Spark extends SizedPeer {
+
+        private final org.apache.spark.util.sketch.CountMinSketch sketch;
+
+        Spark(double epsilon) {
+            super(epsilon);
+            sketch = org.apache.spark.util.sketch.CountMinSketch.create(depth, width, (int) SKETCH_SEED);
         }
 
         @Override
-        public long counterBytes() {
-            return (long) width * depth * Long.BYTES;
+        public void add(long key) {
+            sketch.addLong(key);
+        }
+
+        @Override
+        public long estimate(long key) {
+            return sketch.estimateCount(key);
         }
     }
 }
