@@ -1,5 +1,9 @@
 package io.mapsketch.jmh;
 
+import static io.mapsketch.jmh.BenchmarkSettings.BLOOM_FALSE_POSITIVE_RATE;
+import static io.mapsketch.jmh.BenchmarkSettings.FASTFILTER_BITS_PER_KEY;
+import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
+
 import com.google.common.hash.Funnels;
 import io.mapsketch.engine.BlockedBloomFilter;
 import io.mapsketch.engine.BloomFilter;
@@ -43,7 +47,7 @@ import org.openjdk.jmh.annotations.Param;
  * <p><b>Peers.</b> Guava: {@code BloomFilter.create(Funnels.longFunnel(), items, 0.01)}, boxed
  * {@code Long} keys as its API takes them. DataSketches: {@code
  * BloomFilterBuilder.createByAccuracy(items, 0.01, seed)}, {@code update(long)} and
- * {@code query(long)}. fastfilter: {@code BlockedBloom} with {@value #FASTFILTER_BITS_PER_KEY} bits
+ * {@code query(long)}. fastfilter: {@code BlockedBloom} with {@value BenchmarkSettings#FASTFILTER_BITS_PER_KEY} bits
  * per key, the least that keeps its rate at or below 1% (10 bits per key give about 1.3%); its only
  * public factory, {@code construct(keys, bitsPerKey)}, sizes the filter from a key array and adds
  * them, so the benchmark calls the constructor it uses, {@code (entryCount, bitsPerKey)}, by
@@ -62,8 +66,6 @@ import org.openjdk.jmh.annotations.Param;
  */
 public class BloomBenchmark extends FilterBenchmark {
 
-    private static final double FALSE_POSITIVE_RATE = 0.01;
-    private static final int FASTFILTER_BITS_PER_KEY = 11;
 
     /**
      * Implementation: {@code mapsketch-blocked}, {@code mapsketch-blocked-shared},
@@ -127,13 +129,13 @@ public class BloomBenchmark extends FilterBenchmark {
     Filter newFilter() {
         return switch (impl) {
             case "mapsketch-blocked" -> new MapsketchFilter(BlockedBloomFilter.builder().expectedItems(items)
-                    .falsePositiveRate(FALSE_POSITIVE_RATE).seed(FILTER_SEED).createAnonymous(AccessMode.EXCLUSIVE));
+                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(AccessMode.EXCLUSIVE));
             case "mapsketch-blocked-shared" -> new MapsketchFilter(BlockedBloomFilter.builder().expectedItems(items)
-                    .falsePositiveRate(FALSE_POSITIVE_RATE).seed(FILTER_SEED).createAnonymous(AccessMode.SHARED));
+                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(AccessMode.SHARED));
             case "mapsketch-classic" -> new MapsketchFilter(BloomFilter.builder().expectedItems(items)
-                    .falsePositiveRate(FALSE_POSITIVE_RATE).seed(FILTER_SEED).createAnonymous(AccessMode.EXCLUSIVE));
+                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(AccessMode.EXCLUSIVE));
             case "mapsketch-classic-shared" -> new MapsketchFilter(BloomFilter.builder().expectedItems(items)
-                    .falsePositiveRate(FALSE_POSITIVE_RATE).seed(FILTER_SEED).createAnonymous(AccessMode.SHARED));
+                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(AccessMode.SHARED));
             case "guava" -> new Guava(items);
             case "datasketches" -> new DataSketches(items);
             case "fastfilter-blocked" -> new FastFilter(items);
@@ -147,7 +149,7 @@ public class BloomBenchmark extends FilterBenchmark {
         private final com.google.common.hash.BloomFilter<Long> filter;
 
         Guava(int items) {
-            filter = com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), items, FALSE_POSITIVE_RATE);
+            filter = com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), items, BLOOM_FALSE_POSITIVE_RATE);
         }
 
         @Override
@@ -166,7 +168,7 @@ public class BloomBenchmark extends FilterBenchmark {
         private final org.apache.datasketches.filters.bloomfilter.BloomFilter filter;
 
         DataSketches(int items) {
-            filter = BloomFilterBuilder.createByAccuracy(items, FALSE_POSITIVE_RATE, FILTER_SEED);
+            filter = BloomFilterBuilder.createByAccuracy(items, BLOOM_FALSE_POSITIVE_RATE, SKETCH_SEED);
         }
 
         @Override
@@ -219,7 +221,7 @@ public class BloomBenchmark extends FilterBenchmark {
         private final org.apache.spark.util.sketch.BloomFilter filter;
 
         Spark(int items) {
-            filter = org.apache.spark.util.sketch.BloomFilter.create(items, FALSE_POSITIVE_RATE);
+            filter = org.apache.spark.util.sketch.BloomFilter.create(items, BLOOM_FALSE_POSITIVE_RATE);
         }
 
         @Override

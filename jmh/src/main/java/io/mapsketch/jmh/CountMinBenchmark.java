@@ -1,5 +1,10 @@
 package io.mapsketch.jmh;
 
+import static io.mapsketch.jmh.BenchmarkSettings.COUNT_MIN_DELTA;
+import static io.mapsketch.jmh.BenchmarkSettings.FREQUENCY_STREAM_KEYS;
+import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
+import static io.mapsketch.jmh.BenchmarkSettings.frequencyStream;
+
 import io.mapsketch.engine.CountMinSketch;
 import io.mapsketch.engine.SketchSizing;
 import io.mapsketch.memory.AccessMode;
@@ -38,7 +43,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * epsilon {@value #LARGE_EPSILON} (3,355,904 x 5 counters, twice the L3 cache).
  *
  * <p><b>Keys.</b> A stream of 2^24 keys (128 MiB) whose ranks follow Zipf's law with exponent
- * {@value #ZIPF_EXPONENT} over 2^24 ranks ({@link KeyStreams#zipf}, fixed seed), the frequency question's
+ * {@value BenchmarkSettings#ZIPF_EXPONENT} over 2^24 ranks ({@link BenchmarkSettings#frequencyStream}, fixed seed), the frequency question's
  * stream: the most frequent key is 5.8% of it, the 1,000 most frequent 43%, about 3.2 million distinct
  * keys occur, and 30% of the draws are keys expected fewer than 10 times. It is held in
  * {@value #BATCH}-key arrays walked with a cursor, one array per call, so the keys repeat only after
@@ -107,15 +112,10 @@ public class CountMinBenchmark {
     /** Epsilon of the 64 MiB sketch. */
     static final double LARGE_EPSILON = 8.1e-7;
     /** Zipf exponent of the key stream. */
-    static final double ZIPF_EXPONENT = 1.0;
 
-    private static final double DELTA = 0.01;
-    private static final int STREAM_KEYS = 1 << 24;
-    private static final int ZIPF_RANKS = 1 << 24;
-    private static final long STREAM_SEED = 0x2F6B_11C4_9D3E_A507L;
+    private static final int STREAM_KEYS = FREQUENCY_STREAM_KEYS;
     private static final long PROBE_SEED = 20_261_130L;
     private static final long ABSENT_FIRST_INDEX = 1L << 40;
-    private static final long SKETCH_SEED = 0x5EED_1234_5678_9ABCL;
 
     /**
      * Implementation: {@code mapsketch}, {@code mapsketch-shared}, {@code mapsketch-conservative},
@@ -149,7 +149,7 @@ public class CountMinBenchmark {
     public void setUp(BenchmarkParams params) throws IOException {
         double epsilon = epsilon(size);
         sketch = newSketch(epsilon);
-        long[] stream = KeyStreams.zipf(STREAM_KEYS, ZIPF_RANKS, ZIPF_EXPONENT, STREAM_SEED);
+        long[] stream = frequencyStream(STREAM_KEYS);
         String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
         if (!method.equals("estimate")) {
             keys = new KeyChunks(stream, BATCH);
@@ -293,7 +293,7 @@ public class CountMinBenchmark {
         static Mapsketch create(double epsilon, AccessMode mode, boolean conservative) throws IOException {
             Path directory = Files.createTempDirectory("countmin-benchmark");
             Path file = directory.resolve("sketch.cms");
-            CountMinSketch sketch = CountMinSketch.builder().epsilon(epsilon).delta(DELTA).counterBits(32)
+            CountMinSketch sketch = CountMinSketch.builder().epsilon(epsilon).delta(COUNT_MIN_DELTA).counterBits(32)
                     .conservativeUpdate(conservative).seed(SKETCH_SEED).create(file, mode);
             return new Mapsketch(sketch, directory, file);
         }
@@ -351,7 +351,7 @@ public class CountMinBenchmark {
         private final org.apache.datasketches.count.CountMinSketch sketch;
 
         DataSketches(double epsilon) {
-            byte depth = org.apache.datasketches.count.CountMinSketch.suggestNumHashes(1 - DELTA);
+            byte depth = org.apache.datasketches.count.CountMinSketch.suggestNumHashes(1 - COUNT_MIN_DELTA);
             int width = org.apache.datasketches.count.CountMinSketch.suggestNumBuckets(epsilon);
             try {
                 sketch = CONSTRUCTOR.newInstance(depth, width, SKETCH_SEED);
@@ -389,7 +389,7 @@ public class CountMinBenchmark {
 
         SizedPeer(double epsilon) {
             width = SketchSizing.countMinWidth(epsilon);
-            depth = SketchSizing.countMinDepth(DELTA);
+            depth = SketchSizing.countMinDepth(COUNT_MIN_DELTA);
         }
 
         @Override

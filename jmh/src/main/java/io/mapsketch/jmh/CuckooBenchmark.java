@@ -1,5 +1,8 @@
 package io.mapsketch.jmh;
 
+import static io.mapsketch.jmh.BenchmarkSettings.CUCKOO_FALSE_POSITIVE_RATE;
+import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
+
 import io.mapsketch.engine.CuckooFilter;
 import io.mapsketch.engine.SketchSizing;
 import io.mapsketch.memory.AccessMode;
@@ -12,7 +15,7 @@ import org.openjdk.jmh.annotations.Param;
  * of buckets, so the same memory, load and false-positive rate. Scores are keys per second.
  *
  * <p><b>Sizes.</b> mapsketch's filter is built for {@code items} keys at a rate of
- * {@value #FALSE_POSITIVE_RATE}, which takes 16-bit fingerprints and the power of two of buckets that
+ * {@value BenchmarkSettings#CUCKOO_FALSE_POSITIVE_RATE}, which takes 16-bit fingerprints and the power of two of buckets that
  * holds the items in at most 90% of the slots; the sizes are chosen at exactly 90%: 943,718 keys in
  * 2^18 buckets (2 MiB) and 60,397,977 keys in 2^24 buckets (128 MiB, beyond the caches). fastfilter's
  * filter is built with {@code new Cuckoo16(capacity)} for the same number of slots, which gives it the
@@ -31,7 +34,6 @@ import org.openjdk.jmh.annotations.Param;
  */
 public class CuckooBenchmark extends FilterBenchmark {
 
-    private static final double FALSE_POSITIVE_RATE = 0.001;
 
     /** Implementation: {@code mapsketch}, {@code mapsketch-shared} or {@code fastfilter-cuckoo16}. */
     @Param({"mapsketch", "mapsketch-shared", "fastfilter-cuckoo16"})
@@ -71,8 +73,8 @@ public class CuckooBenchmark extends FilterBenchmark {
     }
 
     private Filter mapsketch(AccessMode mode) {
-        return new MapsketchFilter(CuckooFilter.builder().expectedItems(items).falsePositiveRate(FALSE_POSITIVE_RATE)
-                .seed(FILTER_SEED).createAnonymous(mode));
+        return new MapsketchFilter(CuckooFilter.builder().expectedItems(items).falsePositiveRate(CUCKOO_FALSE_POSITIVE_RATE)
+                .seed(SKETCH_SEED).createAnonymous(mode));
     }
 
     private static final class FastFilter implements Filter {

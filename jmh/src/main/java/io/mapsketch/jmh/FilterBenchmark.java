@@ -42,7 +42,6 @@ public abstract class FilterBenchmark {
     /** Keys per benchmark call. */
     static final int BATCH = 1024;
     /** Seed of every filter's hash. */
-    static final long FILTER_SEED = 0x5EED_1234_5678_9ABCL;
 
     private static final long SHUFFLE_SEED = 20_261_130L;
     private static final long FIRST_ADD_INDEX = 1L << 40;

@@ -1,5 +1,13 @@
 package io.mapsketch.jmh;
 
+import static io.mapsketch.jmh.BenchmarkSettings.BLOOM_FALSE_POSITIVE_RATE;
+import static io.mapsketch.jmh.BenchmarkSettings.COUNT_MIN_DELTA;
+import static io.mapsketch.jmh.BenchmarkSettings.CUCKOO_FALSE_POSITIVE_RATE;
+import static io.mapsketch.jmh.BenchmarkSettings.FASTFILTER_BITS_PER_KEY;
+import static io.mapsketch.jmh.BenchmarkSettings.FREQUENCY_STREAM_KEYS;
+import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
+import static io.mapsketch.jmh.BenchmarkSettings.frequencyStream;
+
 import com.clearspring.analytics.stream.StreamSummary;
 import com.dynatrace.hash4j.distinctcount.UltraLogLog;
 import com.dynatrace.hash4j.hashing.Hasher64;
@@ -89,23 +97,13 @@ public final class MemoryFootprint {
     private static final String DISTINCT = "distinct count";
     private static final String SIMILARITY = "similarity";
 
-    /** The seed of every sketch's hash, as in the benchmarks. */
-    private static final long SEED = FilterBenchmark.FILTER_SEED;
     private static final int BLOOM_ITEMS = 1_000_000;
-    private static final double BLOOM_RATE = 0.01;
-    /** fastfilter's bits per key for at most 1%, as in {@link BloomBenchmark}. */
-    private static final int FASTFILTER_BITS_PER_KEY = 11;
     private static final int CUCKOO_ITEMS = 943_718;
-    private static final double CUCKOO_RATE = 0.001;
-    private static final double DELTA = 0.01;
-    private static final int STREAM_KEYS = 1 << 24;
-    private static final int ZIPF_RANKS = 1 << 24;
-    /** The seed of the Count-Min and Top-K benchmarks' stream. */
-    private static final long STREAM_SEED = 0x2F6B_11C4_9D3E_A507L;
+    private static final int STREAM_KEYS = FREQUENCY_STREAM_KEYS;
     private static final int HLL_KEYS = 1 << 20;
     private static final int SIMHASH_ITEMS = 1_000_000;
     private static final Hasher64 XXH3 = Hashing.xxh3_64();
-    private static final Hasher64 SEEDED_XXH3 = Hashing.xxh3_64(SEED);
+    private static final Hasher64 SEEDED_XXH3 = Hashing.xxh3_64(SKETCH_SEED);
     private static final int CHUNK = 1 << 16;
 
     private final Path directory;
@@ -188,21 +186,21 @@ public final class MemoryFootprint {
         String setting = "1,000,000 keys at 1% FPR";
         long[] keys = keys(0, BLOOM_ITEMS);
         mapsketch(MEMBERSHIP, setting, "mapsketch-blocked", file -> BlockedBloomFilter.builder()
-                .expectedItems(BLOOM_ITEMS).falsePositiveRate(BLOOM_RATE).seed(SEED).create(file, AccessMode.EXCLUSIVE),
+                .expectedItems(BLOOM_ITEMS).falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).create(file, AccessMode.EXCLUSIVE),
                 filter -> filter.addAll(keys));
         mapsketch(MEMBERSHIP, setting, "mapsketch-classic", file -> BloomFilter.builder()
-                .expectedItems(BLOOM_ITEMS).falsePositiveRate(BLOOM_RATE).seed(SEED).create(file, AccessMode.EXCLUSIVE),
+                .expectedItems(BLOOM_ITEMS).falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).create(file, AccessMode.EXCLUSIVE),
                 filter -> filter.addAll(keys));
 
         com.google.common.hash.BloomFilter<Long> guava =
-                com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), BLOOM_ITEMS, BLOOM_RATE);
+                com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), BLOOM_ITEMS, BLOOM_FALSE_POSITIVE_RATE);
         for (long key : keys) {
             guava.put(key);
         }
         add(MEMBERSHIP, setting, "guava", written(guava::writeTo), "writeTo: serialized bytes", "");
 
         org.apache.datasketches.filters.bloomfilter.BloomFilter datasketches =
-                BloomFilterBuilder.createByAccuracy(BLOOM_ITEMS, BLOOM_RATE, SEED);
+                BloomFilterBuilder.createByAccuracy(BLOOM_ITEMS, BLOOM_FALSE_POSITIVE_RATE, SKETCH_SEED);
         for (long key : keys) {
             datasketches.update(key);
         }
@@ -218,7 +216,7 @@ public final class MemoryFootprint {
                 FASTFILTER_BITS_PER_KEY + " bits per key, the fewest that keep it at or below 1%");
 
         org.apache.spark.util.sketch.BloomFilter spark =
-                org.apache.spark.util.sketch.BloomFilter.create(BLOOM_ITEMS, BLOOM_RATE);
+                org.apache.spark.util.sketch.BloomFilter.create(BLOOM_ITEMS, BLOOM_FALSE_POSITIVE_RATE);
         for (long key : keys) {
             spark.putLong(key);
         }
@@ -227,7 +225,7 @@ public final class MemoryFootprint {
         String cuckoo = "cuckoo: 943,718 keys at 0.1% FPR (90% of 2^18 buckets of four)";
         long[] cuckooKeys = keys(0, CUCKOO_ITEMS);
         mapsketch(MEMBERSHIP, cuckoo, "mapsketch", file -> CuckooFilter.builder().expectedItems(CUCKOO_ITEMS)
-                .falsePositiveRate(CUCKOO_RATE).seed(SEED).create(file, AccessMode.EXCLUSIVE),
+                .falsePositiveRate(CUCKOO_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).create(file, AccessMode.EXCLUSIVE),
                 filter -> filter.addAll(cuckooKeys));
         Cuckoo16 cuckoo16 = new Cuckoo16(
                 Math.toIntExact(SketchSizing.cuckooBuckets(CUCKOO_ITEMS) * SketchSizing.CUCKOO_BUCKET_SIZE));
@@ -252,17 +250,17 @@ public final class MemoryFootprint {
     // ---- frequency --------------------------------------------------------------------------------
 
     private void frequency() throws IOException {
-        long[] stream = KeyStreams.zipf(STREAM_KEYS, ZIPF_RANKS, CountMinBenchmark.ZIPF_EXPONENT, STREAM_SEED);
+        long[] stream = frequencyStream(STREAM_KEYS);
         double epsilon = CountMinBenchmark.SMALL_EPSILON;
         int width = SketchSizing.countMinWidth(epsilon);
-        int depth = SketchSizing.countMinDepth(DELTA);
+        int depth = SketchSizing.countMinDepth(COUNT_MIN_DELTA);
         String setting = String.format(Locale.ROOT, "Count-Min eps 0.001, delta 0.01 (%,d x %d), %,d Zipf keys", width,
                 depth, STREAM_KEYS);
-        mapsketch(FREQUENCY, setting, "mapsketch", file -> CountMinSketch.builder().epsilon(epsilon).delta(DELTA)
-                .counterBits(32).seed(SEED).create(file, AccessMode.EXCLUSIVE), sketch -> sketch.addAll(stream));
+        mapsketch(FREQUENCY, setting, "mapsketch", file -> CountMinSketch.builder().epsilon(epsilon).delta(COUNT_MIN_DELTA)
+                .counterBits(32).seed(SKETCH_SEED).create(file, AccessMode.EXCLUSIVE), sketch -> sketch.addAll(stream));
 
         org.apache.datasketches.count.CountMinSketch datasketches = dataSketchesCountMin(
-                org.apache.datasketches.count.CountMinSketch.suggestNumHashes(1 - DELTA),
+                org.apache.datasketches.count.CountMinSketch.suggestNumHashes(1 - COUNT_MIN_DELTA),
                 org.apache.datasketches.count.CountMinSketch.suggestNumBuckets(epsilon));
         for (long key : stream) {
             datasketches.update(key, 1);
@@ -271,7 +269,7 @@ public final class MemoryFootprint {
                 "64-bit counters");
 
         com.clearspring.analytics.stream.frequency.CountMinSketch streamlib =
-                new com.clearspring.analytics.stream.frequency.CountMinSketch(depth, width, (int) SEED);
+                new com.clearspring.analytics.stream.frequency.CountMinSketch(depth, width, (int) SKETCH_SEED);
         for (long key : stream) {
             streamlib.add(key, 1);
         }
@@ -280,7 +278,7 @@ public final class MemoryFootprint {
                 "CountMinSketch.serialize(sketch).length", "(depth, width, seed) constructor; 64-bit counters");
 
         org.apache.spark.util.sketch.CountMinSketch spark =
-                org.apache.spark.util.sketch.CountMinSketch.create(depth, width, (int) SEED);
+                org.apache.spark.util.sketch.CountMinSketch.create(depth, width, (int) SKETCH_SEED);
         for (long key : stream) {
             spark.addLong(key);
         }
@@ -289,8 +287,8 @@ public final class MemoryFootprint {
 
         String topK = String.format(Locale.ROOT, "Top-K k = %d (Count-Min %,d x %d; peers %,d counters), %,d Zipf keys",
                 TopKBenchmark.K, width, depth, TopKBenchmark.PEER_COUNTERS, STREAM_KEYS);
-        mapsketch(FREQUENCY, topK, "mapsketch", file -> TopK.builder().k(TopKBenchmark.K).epsilon(epsilon).delta(DELTA)
-                .seed(SEED).create(file, AccessMode.EXCLUSIVE), sketch -> sketch.addAll(stream));
+        mapsketch(FREQUENCY, topK, "mapsketch", file -> TopK.builder().k(TopKBenchmark.K).epsilon(epsilon).delta(COUNT_MIN_DELTA)
+                .seed(SKETCH_SEED).create(file, AccessMode.EXCLUSIVE), sketch -> sketch.addAll(stream));
 
         FrequentLongsSketch frequent = new FrequentLongsSketch(TopKBenchmark.PEER_COUNTERS);
         for (long key : stream) {
@@ -316,7 +314,7 @@ public final class MemoryFootprint {
                     org.apache.datasketches.count.CountMinSketch.class.getDeclaredConstructor(byte.class, int.class,
                             long.class);
             constructor.setAccessible(true);
-            return constructor.newInstance(depth, width, SEED);
+            return constructor.newInstance(depth, width, SKETCH_SEED);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot create DataSketches' CountMinSketch", e);
         }
@@ -329,7 +327,7 @@ public final class MemoryFootprint {
         for (int precision : new int[] {12, 14}) {
             String setting = String.format(Locale.ROOT, "HyperLogLog p = %d (%,d registers), %,d distinct keys",
                     precision, 1 << precision, HLL_KEYS);
-            mapsketch(DISTINCT, setting, "mapsketch", file -> HyperLogLog.builder().precision(precision).seed(SEED)
+            mapsketch(DISTINCT, setting, "mapsketch", file -> HyperLogLog.builder().precision(precision).seed(SKETCH_SEED)
                     .create(file, AccessMode.EXCLUSIVE), sketch -> sketch.addAll(keys));
             for (TgtHllType type : new TgtHllType[] {TgtHllType.HLL_8, TgtHllType.HLL_4}) {
                 HllSketch sketch = new HllSketch(precision, type);
@@ -365,7 +363,7 @@ public final class MemoryFootprint {
         for (int k : new int[] {128, 1024}) {
             String one = String.format(Locale.ROOT, "MinHash k = %,d: one signature of a set of %,d keys", k,
                     MinHashBenchmark.SET_KEYS);
-            mapsketch(SIMILARITY, one, "mapsketch", file -> MinHash.builder().rows(1).signatureLength(k).seed(SEED)
+            mapsketch(SIMILARITY, one, "mapsketch", file -> MinHash.builder().rows(1).signatureLength(k).seed(SKETCH_SEED)
                     .create(file, AccessMode.EXCLUSIVE), sketch -> sketch.addAll(0, set));
             for (String impl : new String[] {"hash4j-minhash", "hash4j-superminhash"}) {
                 SimilarityHashPolicy policy = impl.endsWith("superminhash") ? SimilarityHashing.superMinHash(k, 64)
@@ -375,7 +373,7 @@ public final class MemoryFootprint {
             String table = String.format(Locale.ROOT, "MinHash k = %,d: %,d signatures of sets of %,d keys", k,
                     MinHashBenchmark.ROWS, MinHashBenchmark.ROW_KEYS);
             mapsketch(SIMILARITY, table, "mapsketch", file -> MinHash.builder().rows(MinHashBenchmark.ROWS)
-                    .signatureLength(k).seed(SEED).create(file, AccessMode.EXCLUSIVE), sketch -> {
+                    .signatureLength(k).seed(SKETCH_SEED).create(file, AccessMode.EXCLUSIVE), sketch -> {
                         for (int row = 0; row < MinHashBenchmark.ROWS; row++) {
                             sketch.addAll(row, sets[row]);
                         }
@@ -394,7 +392,7 @@ public final class MemoryFootprint {
 
         String fingerprints = String.format(Locale.ROOT, "SimHash: %,d 64-bit fingerprints", SIMHASH_ITEMS);
         SplittableRandom random = new SplittableRandom(20_261_130L);
-        mapsketch(SIMILARITY, fingerprints, "mapsketch", file -> SimHash.builder().capacity(SIMHASH_ITEMS).seed(SEED)
+        mapsketch(SIMILARITY, fingerprints, "mapsketch", file -> SimHash.builder().capacity(SIMHASH_ITEMS).seed(SKETCH_SEED)
                 .create(file, AccessMode.EXCLUSIVE), table -> {
                     for (int i = 0; i < SIMHASH_ITEMS; i++) {
                         table.append(random.nextLong());

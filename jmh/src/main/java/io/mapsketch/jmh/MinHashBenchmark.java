@@ -1,5 +1,7 @@
 package io.mapsketch.jmh;
 
+import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
+
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
 import com.dynatrace.hash4j.similarity.ElementHashProvider;
@@ -71,7 +73,6 @@ public class MinHashBenchmark {
     /** Rows returned by {@link #mostSimilar}. */
     static final int TOP = 10;
 
-    private static final long SKETCH_SEED = 0x5EED_1234_5678_9ABCL;
     private static final Hasher64 XXH3 = Hashing.xxh3_64(SKETCH_SEED);
 
     /** Implementation: {@code mapsketch}, {@code mapsketch-shared}, {@code hash4j-minhash} or {@code hash4j-superminhash}. */

@@ -1,5 +1,7 @@
 package io.mapsketch.jmh;
 
+import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
+
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
 import com.dynatrace.hash4j.similarity.ElementHashProvider;
@@ -65,8 +67,7 @@ public class SimHashBenchmark {
     /** Bits within which {@link #within} looks. */
     static final int DISTANCE = 3;
 
-    private static final long SEED = 0x5EED_1234_5678_9ABCL;
-    private static final Hasher64 XXH3 = Hashing.xxh3_64(SEED);
+    private static final Hasher64 XXH3 = Hashing.xxh3_64(SKETCH_SEED);
 
     /**
      * Implementation: {@code mapsketch}, {@code mapsketch-scalar}, {@code hash4j-simhash} or
@@ -105,7 +106,7 @@ public class SimHashBenchmark {
         for (int i = 0; i < FEATURES; i++) {
             features[i] = KeyStreams.key(i);
         }
-        mapsketchFeatures = new SimHashFeatures(SEED);
+        mapsketchFeatures = new SimHashFeatures(SKETCH_SEED);
         hash4j = switch (impl) {
             case "hash4j-simhash" -> SimilarityHashing.simHash(64).createHasher();
             case "hash4j-fastsimhash" -> SimilarityHashing.fastSimHash(64).createHasher();
@@ -128,7 +129,7 @@ public class SimHashBenchmark {
             array[i] = fingerprint;
         }
         if (impl.startsWith("mapsketch")) {
-            table = SimHash.builder().capacity(items).seed(SEED).createAnonymous(AccessMode.EXCLUSIVE);
+            table = SimHash.builder().capacity(items).seed(SKETCH_SEED).createAnonymous(AccessMode.EXCLUSIVE);
             for (long fingerprint : array) {
                 table.append(fingerprint);
             }

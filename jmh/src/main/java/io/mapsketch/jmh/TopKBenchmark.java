@@ -1,5 +1,9 @@
 package io.mapsketch.jmh;
 
+import static io.mapsketch.jmh.BenchmarkSettings.COUNT_MIN_DELTA;
+import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
+import static io.mapsketch.jmh.BenchmarkSettings.frequencyStream;
+
 import com.clearspring.analytics.stream.Counter;
 import com.clearspring.analytics.stream.StreamSummary;
 import io.mapsketch.engine.HeavyHitter;
@@ -38,7 +42,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link #add}, one key at a time.
  *
  * <p><b>Keys.</b> The {@code items} param is the length of the stream: 2^24 keys whose ranks follow
- * Zipf's law with exponent 1 over 2^24 ranks ({@link KeyStreams#zipf}, the Count-Min benchmark's
+ * Zipf's law with exponent 1 over 2^24 ranks ({@link BenchmarkSettings#frequencyStream}, the Count-Min benchmark's
  * stream), walked with a cursor in {@value #BATCH}-key chunks. The setup adds the whole stream once,
  * so the benchmark measures the steady state of a long-running stream (candidates settled, the
  * admission threshold high), and prints, per implementation, how many of the exact 100 most frequent
@@ -67,9 +71,6 @@ public class TopKBenchmark {
     /** Counters of the peers' maps. */
     static final int PEER_COUNTERS = 1024;
 
-    private static final int ZIPF_RANKS = 1 << 24;
-    private static final long STREAM_SEED = 0x2F6B_11C4_9D3E_A507L;
-    private static final long SKETCH_SEED = 0x5EED_1234_5678_9ABCL;
 
     /** Implementation: {@code mapsketch}, {@code mapsketch-shared}, {@code datasketches} or {@code streamlib}. */
     @Param({"mapsketch", "mapsketch-shared", "datasketches", "streamlib"})
@@ -93,7 +94,7 @@ public class TopKBenchmark {
      */
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        long[] stream = KeyStreams.zipf(items, ZIPF_RANKS, 1.0, STREAM_SEED);
+        long[] stream = frequencyStream(items);
         sketch = switch (impl) {
             case "mapsketch" -> Mapsketch.create(AccessMode.EXCLUSIVE);
             case "mapsketch-shared" -> Mapsketch.create(AccessMode.SHARED);
@@ -176,7 +177,7 @@ public class TopKBenchmark {
 
         static Mapsketch create(AccessMode mode) throws IOException {
             Path directory = Files.createTempDirectory("topk-benchmark");
-            TopK sketch = TopK.builder().k(K).epsilon(0.001).delta(0.01).seed(SKETCH_SEED)
+            TopK sketch = TopK.builder().k(K).epsilon(0.001).delta(COUNT_MIN_DELTA).seed(SKETCH_SEED)
                     .create(directory.resolve("sketch.topk"), mode);
             return new Mapsketch(sketch, directory);
         }
