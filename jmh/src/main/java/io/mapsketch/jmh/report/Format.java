@@ -44,9 +44,13 @@ final class Format {
         return value + " ± " + (rate ? rate(score.error()) : significant(score.error()));
     }
 
-    /** A ratio with two decimals, or two significant digits below 0.1, e.g. {@code 2.10x}. */
+    /**
+     * A ratio with about three significant digits, e.g. {@code 0.043x}, {@code 2.10x}, {@code 39.2x},
+     * {@code 4,221x}.
+     */
     static String ratio(double ratio) {
-        return String.format(Locale.ROOT, ratio >= 0.1 ? "%.2fx" : "%.2gx", ratio);
+        String format = ratio < 0.1 ? "%.2gx" : ratio < 10 ? "%.2fx" : ratio < 100 ? "%.1fx" : "%,.0fx";
+        return String.format(Locale.ROOT, format, ratio);
     }
 
     /** A byte count in binary units, e.g. {@code 53.1 KiB}, or plain bytes below 1 KiB. */

@@ -111,6 +111,8 @@ class ReportRenderingTest {
         assertEquals("45.1 M", Format.rate(45_123_456));
         assertEquals("2.10x", Format.ratio(2.1));
         assertEquals("0.043x", Format.ratio(0.0432));
+        assertEquals("39.2x", Format.ratio(39.23));
+        assertEquals("4,221x", Format.ratio(4220.88));
         assertEquals("53.1 KiB", Format.bytes(54_400));
         assertEquals("1 GiB", Format.bytes(1L << 30));
         Map<String, String> setting = new LinkedHashMap<>();
