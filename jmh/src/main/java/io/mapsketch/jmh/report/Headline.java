@@ -25,7 +25,8 @@ record Headline(String claim, String benchmark, String method, Map<String, Strin
                         "BloomBenchmark", "mightContain", Map.of("items", "50000000"), "mapsketch-blocked", "guava"),
                 new Headline("HyperLogLog merge at p = 14, against the fastest peer",
                         "HyperLogLogBenchmark", "merge", Map.of("precision", "14"), "mapsketch", null),
-                new Headline("Reopening a 1 GiB Bloom filter file, against Guava's `readFrom`",
+                new Headline("Reopening a 1 GiB Bloom filter file (page cache warm) and answering a lookup, "
+                        + "against Guava's `readFrom`",
                         "OpenBenchmark", "openAndLookUp", Map.of("cache", "warm", "size", "1073741824"),
                         "mapsketch-blocked", "guava"));
     }
