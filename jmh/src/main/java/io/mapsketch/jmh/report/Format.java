@@ -76,9 +76,13 @@ final class Format {
 
     /**
      * A benchmark setting in words: {@code items=50000000} is "50,000,000 items", {@code size} a byte
-     * size, {@code precision=14} "p = 14", {@code cache=cold} "cold cache"; parameters joined by commas.
+     * size, {@code precision=14} "p = 14", {@code cache=cold} "cold cache"; parameters joined by commas;
+     * "one setting" for a benchmark without parameters other than {@code impl}.
      */
     static String setting(Map<String, String> setting) {
+        if (setting.isEmpty()) {
+            return "one setting";
+        }
         return setting.entrySet().stream().map(e -> parameter(e.getKey(), e.getValue()))
                 .collect(Collectors.joining(", "));
     }
