@@ -5,8 +5,8 @@ the ratios the Count-Min targets are stated in.
     python3 countmin_table.py [--rows-only] results.json [more.json ...]
 
 Every JSON file is one run of the same benchmarks.jar; rows are keyed by (method, size, impl), a later
-file replacing an earlier one's row. "vs fastest peer" divides by the better of DataSketches and
-stream-lib on the same method and size. A peer's addBatch is its add loop over the batch, so the batch
+file replacing an earlier one's row. "vs fastest peer" divides by the best of DataSketches,
+stream-lib and Spark on the same method and size. A peer's addBatch is its add loop over the batch, so the batch
 add is compared with the faster of the peers' add and addBatch rows. --rows-only omits the target
 verdicts.
 """
@@ -15,7 +15,7 @@ import jmh_results
 from jmh_results import best, nanos, rate, times, verdict
 
 OURS = ["mapsketch", "mapsketch-shared", "mapsketch-conservative"]
-PEERS = ["datasketches", "streamlib"]
+PEERS = ["datasketches", "streamlib", "spark"]
 IMPLS = OURS + PEERS
 METHODS = ["add", "addBatch", "estimate"]
 TARGET = 2.0

@@ -3,6 +3,8 @@ package io.mapsketch.engine;
 import io.mapsketch.kernels.CounterKernels;
 import io.mapsketch.memory.AtomicSegment;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
@@ -10,28 +12,37 @@ import java.util.Objects;
  * counters, each row starting at a multiple of the row stride. Counters saturate at their largest
  * value and never wrap. A {@code shared} matrix changes counters by compare-and-set, so concurrent
  * adds from threads and processes compose exactly; otherwise plain loads and stores.
+ *
+ * <p>The counter width is chosen once, at creation, by the subclass ({@link Ints} or {@link Longs}):
+ * the per-counter paths carry no width branch, and plain loads and stores go straight to the
+ * segment (held in a final field) without a per-access alignment check, since every offset this
+ * class computes is a multiple of the counter width by construction.
  */
-final class CounterMatrix {
+abstract sealed class CounterMatrix permits CounterMatrix.Ints, CounterMatrix.Longs {
 
     private static final long MAX_32 = 0xFFFF_FFFFL;
 
-    private final AtomicSegment payload;
+    final AtomicSegment payload;
+    final MemorySegment segment;
     private final int width;
     private final int depth;
-    private final int counterBytes;
     private final long rowStride;
     private final boolean shared;
-    /** The largest counter value, unsigned: 2^32 - 1 or 2^64 - 1 (-1L). */
-    private final long counterMax;
 
-    CounterMatrix(AtomicSegment payload, int width, int depth, int counterBytes, boolean shared) {
+    private CounterMatrix(AtomicSegment payload, int width, int depth, int counterBytes, boolean shared) {
         this.payload = payload;
+        this.segment = payload.segment();
         this.width = width;
         this.depth = depth;
-        this.counterBytes = counterBytes;
         this.rowStride = rowStride(width, counterBytes);
         this.shared = shared;
-        this.counterMax = counterBytes == Integer.BYTES ? MAX_32 : -1L;
+    }
+
+    /** The matrix for counters of {@code counterBytes} (4 or 8) bytes over {@code payload}. */
+    static CounterMatrix of(AtomicSegment payload, int width, int depth, int counterBytes, boolean shared) {
+        return counterBytes == Integer.BYTES
+                ? new Ints(payload, width, depth, shared)
+                : new Longs(payload, width, depth, shared);
     }
 
     /** Bytes from one row to the next: the row's counters rounded up to whole 64-byte lines. */
@@ -39,59 +50,49 @@ final class CounterMatrix {
         return Math.ceilDiv((long) width * counterBytes, 64) * 64;
     }
 
-    /** The largest counter value, as an unsigned long. */
-    long counterMax() {
-        return counterMax;
-    }
+    /** The counter width in bytes: 4 or 8. */
+    abstract int counterBytes();
+
+    /** The largest counter value, as an unsigned long: 2^32 - 1 or 2^64 - 1 (-1L). */
+    abstract long counterMax();
+
+    /** Reads a counter as an unsigned value in a long (plain load). */
+    abstract long load(long offset);
+
+    /** Stores a counter (plain store); {@code value} is at most {@link #counterMax()}. */
+    abstract void store(long offset, long value);
+
+    abstract long loadAcquire(long offset);
+
+    abstract boolean compareAndSet(long offset, long expected, long value);
+
+    /** Adds every counter of {@code theirs} to {@code mine}, saturating: the SIMD kernel. */
+    abstract void addAllKernel(MemorySegment mine, MemorySegment theirs, long counters);
 
     /** Byte offset of the counter a probe value {@code x} picks in {@code row}. */
-    long offset(int row, long x) {
-        return row * rowStride + DoubleHashing.reduce(x, width) * counterBytes;
+    final long offset(int row, long x) {
+        return row * rowStride + DoubleHashing.reduce(x, width) * counterBytes();
     }
 
     /** Reads counter {@code column} of {@code row}, unsigned. */
-    long counter(int row, long column) {
+    final long counter(int row, long column) {
         Objects.checkIndex(row, depth);
         Objects.checkIndex(column, width);
-        return load(row * rowStride + column * counterBytes);
-    }
-
-    /** Reads a counter as an unsigned value in a long. */
-    long load(long offset) {
-        return counterBytes == Integer.BYTES ? Integer.toUnsignedLong(payload.getInt(offset)) : payload.getLong(offset);
-    }
-
-    private long loadAcquire(long offset) {
-        return counterBytes == Integer.BYTES
-                ? Integer.toUnsignedLong(payload.getIntAcquire(offset))
-                : payload.getLongAcquire(offset);
-    }
-
-    void store(long offset, long value) {
-        if (counterBytes == Integer.BYTES) {
-            payload.putInt(offset, (int) value);
-        } else {
-            payload.putLong(offset, value);
-        }
-    }
-
-    boolean compareAndSet(long offset, long expected, long value) {
-        return counterBytes == Integer.BYTES
-                ? payload.compareAndSetInt(offset, (int) expected, (int) value)
-                : payload.compareAndSetLong(offset, expected, value);
+        return load(row * rowStride + column * counterBytes());
     }
 
     /** {@code min(value + amount, counterMax)}, both read as unsigned; never wraps. */
-    long saturatingAdd(long value, long amount) {
+    final long saturatingAdd(long value, long amount) {
+        long max = counterMax();
         long sum = value + amount;
-        if (Long.compareUnsigned(sum, value) < 0 || Long.compareUnsigned(sum, counterMax) > 0) {
-            return counterMax;
+        if (Long.compareUnsigned(sum, value) < 0 || Long.compareUnsigned(sum, max) > 0) {
+            return max;
         }
         return sum;
     }
 
     /** Adds {@code count} to a counter, saturating; returns its new value. */
-    long add(long offset, long count) {
+    final long add(long offset, long count) {
         if (!shared) {
             long updated = saturatingAdd(load(offset), count);
             store(offset, updated);
@@ -108,19 +109,14 @@ final class CounterMatrix {
     }
 
     /** Adds every counter of {@code other} (same shape) to this matrix: the SIMD kernel, or CAS when shared. */
-    void addAll(CounterMatrix other) {
-        long counters = (long) depth * rowStride / counterBytes;
+    final void addAll(CounterMatrix other) {
+        int bytes = counterBytes();
+        long counters = (long) depth * rowStride / bytes;
         if (!shared) {
-            MemorySegment mine = payload.segment();
-            MemorySegment theirs = other.payload.segment();
-            if (counterBytes == Integer.BYTES) {
-                CounterKernels.addSaturatingUnsignedInts(mine, 0, theirs, 0, counters);
-            } else {
-                CounterKernels.addSaturatingUnsignedLongs(mine, 0, theirs, 0, counters);
-            }
+            addAllKernel(segment, other.segment, counters);
             return;
         }
-        for (long offset = 0; offset < counters * counterBytes; offset += counterBytes) {
+        for (long offset = 0; offset < counters * bytes; offset += bytes) {
             long value = other.load(offset);
             if (value != 0) {
                 add(offset, value);
@@ -130,5 +126,95 @@ final class CounterMatrix {
 
     static long unsignedMin(long a, long b) {
         return Long.compareUnsigned(a, b) <= 0 ? a : b;
+    }
+
+    /** Unsigned 32-bit counters. */
+    static final class Ints extends CounterMatrix {
+
+        private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+        Ints(AtomicSegment payload, int width, int depth, boolean shared) {
+            super(payload, width, depth, Integer.BYTES, shared);
+        }
+
+        @Override
+        int counterBytes() {
+            return Integer.BYTES;
+        }
+
+        @Override
+        long counterMax() {
+            return MAX_32;
+        }
+
+        @Override
+        long load(long offset) {
+            return Integer.toUnsignedLong(segment.get(INT, offset));
+        }
+
+        @Override
+        void store(long offset, long value) {
+            segment.set(INT, offset, (int) value);
+        }
+
+        @Override
+        long loadAcquire(long offset) {
+            return Integer.toUnsignedLong(payload.getIntAcquire(offset));
+        }
+
+        @Override
+        boolean compareAndSet(long offset, long expected, long value) {
+            return payload.compareAndSetInt(offset, (int) expected, (int) value);
+        }
+
+        @Override
+        void addAllKernel(MemorySegment mine, MemorySegment theirs, long counters) {
+            CounterKernels.addSaturatingUnsignedInts(mine, 0, theirs, 0, counters);
+        }
+    }
+
+    /** Unsigned 64-bit counters. */
+    static final class Longs extends CounterMatrix {
+
+        private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+        Longs(AtomicSegment payload, int width, int depth, boolean shared) {
+            super(payload, width, depth, Long.BYTES, shared);
+        }
+
+        @Override
+        int counterBytes() {
+            return Long.BYTES;
+        }
+
+        @Override
+        long counterMax() {
+            return -1L;
+        }
+
+        @Override
+        long load(long offset) {
+            return segment.get(LONG, offset);
+        }
+
+        @Override
+        void store(long offset, long value) {
+            segment.set(LONG, offset, value);
+        }
+
+        @Override
+        long loadAcquire(long offset) {
+            return payload.getLongAcquire(offset);
+        }
+
+        @Override
+        boolean compareAndSet(long offset, long expected, long value) {
+            return payload.compareAndSetLong(offset, expected, value);
+        }
+
+        @Override
+        void addAllKernel(MemorySegment mine, MemorySegment theirs, long counters) {
+            CounterKernels.addSaturatingUnsignedLongs(mine, 0, theirs, 0, counters);
+        }
     }
 }

@@ -77,7 +77,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         this.conservative = shape.conservative();
         this.epsilon = shape.epsilon();
         this.delta = shape.delta();
-        this.counters = new CounterMatrix(payload, width, depth, counterBytes, sharedWriters);
+        this.counters = CounterMatrix.of(payload, width, depth, counterBytes, sharedWriters);
         this.shape = shape;
     }
 

@@ -23,9 +23,12 @@ final class KeyHasher {
     private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[][] {new byte[256]});
 
     private final long seed;
+    /** XXH3's constant of the seed for 8-byte keys, derived once rather than per key. */
+    private final long longKeyConstant;
 
     KeyHasher(long seed) {
         this.seed = seed;
+        this.longKeyConstant = HashKernels.xxh3SeedConstant(seed);
     }
 
     long seed() {
@@ -33,7 +36,7 @@ final class KeyHasher {
     }
 
     long hash(long key) {
-        return HashKernels.xxh3(seed, key);
+        return HashKernels.xxh3WithSeedConstant(longKeyConstant, key);
     }
 
     long hash(byte[] key, int offset, int length) {

@@ -41,6 +41,32 @@ public final class HashKernels {
     }
 
     /**
+     * Returns the constant that XXH3-64 derives from a seed for 8-byte keys, for callers that hash
+     * many keys with one seed and would otherwise derive it again for every key: pass it to
+     * {@link #xxh3WithSeedConstant(long, long)}.
+     *
+     * @param seed the hash seed
+     * @return the seed's constant for 8-byte keys
+     */
+    public static long xxh3SeedConstant(long seed) {
+        return Xxh3.bitflip(seed);
+    }
+
+    /**
+     * Returns the XXH3-64 hash of one key given its seed's constant: equal, bit for bit, to
+     * {@link #xxh3(long, long) xxh3(seed, key)} when {@code seedConstant} is
+     * {@link #xxh3SeedConstant(long) xxh3SeedConstant(seed)}. Cost: two multiplies and a few
+     * shifts and XORs, no table load.
+     *
+     * @param seedConstant {@link #xxh3SeedConstant(long)} of the seed
+     * @param key the key
+     * @return the 64-bit hash
+     */
+    public static long xxh3WithSeedConstant(long seedConstant, long key) {
+        return Xxh3.hash(key, seedConstant);
+    }
+
+    /**
      * Returns the XXH3-64 hash of a byte range with a seed, for keys that are not a bare
      * {@code long}: equal to hash4j's {@code Hashing.xxh3_64(seed).hashBytesToLong} of the same
      * bytes for every length, and to {@link #xxh3(long, long)} of a {@code long} for its eight

@@ -33,6 +33,9 @@ class HashKernelsTest {
             for (long key : EDGE_KEYS) {
                 assertEquals(hasher.hashLongToLong(key), HashKernels.xxh3(seed, key),
                         "seed " + Long.toHexString(seed) + " key " + Long.toHexString(key));
+                assertEquals(hasher.hashLongToLong(key),
+                        HashKernels.xxh3WithSeedConstant(HashKernels.xxh3SeedConstant(seed), key),
+                        "seed constant of seed " + Long.toHexString(seed) + " key " + Long.toHexString(key));
             }
         }
     }
