@@ -187,8 +187,8 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
                 }
             }
             double load = (double) count / filter.slotCount();
-            System.out.printf("cuckoo-fill slots=%d bits=%d load=%.4f%n", filter.slotCount(),
-                    filter.fingerprintBits(), load);
+            System.out.printf("cuckoo-fill slots=%d bits=%d load=%.4f bits/key=%.3f%n", filter.slotCount(),
+                    filter.fingerprintBits(), load, 8.0 * filter.memoryBytes() / count);
             assertTrue(load >= 0.90, "first refusal at load " + load);
             assertEquals(load, filter.fillRatio(), 1e-12);
             assertEquals(count, filter.itemsAdded());
@@ -222,8 +222,9 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
             filter.addAll(new SplittableRandom(2).longs((long) (load * filter.slotCount())).toArray());
             double formula = SketchSizing.cuckooFalsePositiveRate(filter.fingerprintBits(), filter.fillRatio());
             double measured = measuredFalsePositiveRate(filter, probes, 3);
-            System.out.printf("cuckoo-fpr bits=%d load=%.4f formula=%.6f%% measured=%.6f%% probes=%d%n",
-                    filter.fingerprintBits(), filter.fillRatio(), 100 * formula, 100 * measured, probes);
+            System.out.printf("cuckoo-fpr bits=%d load=%.4f formula=%.6f%% measured=%.6f%% probes=%d bits/key=%.3f%n",
+                    filter.fingerprintBits(), filter.fillRatio(), 100 * formula, 100 * measured, probes,
+                    8.0 * filter.memoryBytes() / filter.itemsAdded());
             assertEquals(formula, measured, formula * 0.15, "measured " + measured);
         }
     }
