@@ -83,6 +83,8 @@ final class CuckooTable {
     private final long fingerprintValues;
     private final int indexShift;
     private final boolean wordAligned;
+    /** Whether some slots straddle two words (dense, f = 12): only then do lookups read the sequence. */
+    private final boolean straddling;
     private final long[] pathBucket = new long[MAX_KICKS];
     private final int[] pathParent = new int[MAX_KICKS];
     private final int[] pathSlot = new int[MAX_KICKS];
@@ -102,6 +104,7 @@ final class CuckooTable {
         this.fingerprintValues = fingerprintMask;
         this.indexShift = Long.numberOfLeadingZeros(buckets) + 1;
         this.wordAligned = layout == WORD_ALIGNED && Long.SIZE % bits != 0;
+        this.straddling = !wordAligned && Long.SIZE % bits != 0;
     }
 
     /**
@@ -110,7 +113,8 @@ final class CuckooTable {
      */
     static long payloadBytes(long buckets, int bits, long layout) {
         long slots = buckets * BUCKET_SIZE;
-        long words = layout == WORD_ALIGNED ? Math.ceilDiv(slots, Long.SIZE / bits) : Math.ceilDiv(slots * bits, Long.SIZE);
+        long words = layout == WORD_ALIGNED ? Math.ceilDiv(slots, Long.SIZE / bits)
+                : Math.ceilDiv(slots * bits, Long.SIZE);
         return CONTROL_BYTES + Math.ceilDiv(words, 8) * 64;
     }
 
@@ -142,7 +146,7 @@ final class CuckooTable {
     }
 
     private boolean straddles(long slot) {
-        return (bitOf(slot) & 63) + bits > Long.SIZE;
+        return straddling && (bitOf(slot) & 63) + bits > Long.SIZE;
     }
 
     private static long offsetOf(long word) {
@@ -151,21 +155,26 @@ final class CuckooTable {
 
     /**
      * The {@code width} bits (at most 64, in the low bits of the result; the bits above are not masked)
-     * from bit {@code bit} of the slot array, by an acquire load of each of the one or two words they touch.
+     * from bit {@code bit} of the slot array, by a load of each of the one or two words they touch: an
+     * acquire load for lock-free readers, a plain one for the writer, which holds the lock.
      */
-    private long bitsAt(long bit, int width) {
+    private long bitsAt(long bit, int width, boolean acquire) {
         long word = bit >>> 6;
         int shift = (int) bit & 63;
-        long value = words.getLongAcquire(offsetOf(word)) >>> shift;
+        long value = load(word, acquire) >>> shift;
         if (shift + width > Long.SIZE) {
-            value |= words.getLongAcquire(offsetOf(word + 1)) << -shift;
+            value |= load(word + 1, acquire) << -shift;
         }
         return value;
     }
 
-    /** The fingerprint in slot {@code slot} (0..3) of a bucket; 0 if empty. Writers' read. */
+    private long load(long word, boolean acquire) {
+        return acquire ? words.getLongAcquire(offsetOf(word)) : words.getLong(offsetOf(word));
+    }
+
+    /** The fingerprint in slot {@code slot} (0..3) of a bucket; 0 if empty. Writers only. */
     int read(long bucket, int slot) {
-        return (int) (bitsAt(bitOf(bucket * BUCKET_SIZE + slot), bits) & fingerprintMask);
+        return (int) (bitsAt(bitOf(bucket * BUCKET_SIZE + slot), bits, false) & fingerprintMask);
     }
 
     /**
@@ -221,43 +230,44 @@ final class CuckooTable {
 
     /** The first slot of a bucket holding {@code fingerprint} (0 for an empty slot), or -1. Writers only. */
     int find(long bucket, int fingerprint) {
-        for (int slot = 0; slot < BUCKET_SIZE; slot++) {
-            if (read(bucket, slot) == fingerprint) {
-                return slot;
-            }
-        }
-        return -1;
+        return slotIn(slotsOf(bucket, false), fingerprint);
     }
 
     /** Copies of a fingerprint in a bucket. Writers only. */
     int count(long bucket, int fingerprint) {
+        long slots = slotsOf(bucket, false);
         int copies = 0;
         for (int slot = 0; slot < BUCKET_SIZE; slot++) {
-            copies += read(bucket, slot) == fingerprint ? 1 : 0;
+            copies += fingerprintIn(slots, slot) == fingerprint ? 1 : 0;
         }
         return copies;
     }
 
     /**
-     * The four slots of a bucket, slot i in bits {@code f i} to {@code f i + f - 1}, read lock-free:
-     * dense, one or two acquire loads (4f bits from bit 4f bucket); word-aligned, one per slot.
+     * The four slots of a bucket, slot i in bits {@code f i} to {@code f i + f - 1}: dense, one or two
+     * loads (4f bits from bit 4f bucket); word-aligned, one per slot. Acquire loads for lock-free readers.
      */
-    private long slotsOf(long bucket) {
+    private long slotsOf(long bucket, boolean acquire) {
         long first = bucket * BUCKET_SIZE;
         if (!wordAligned) {
-            return bitsAt(first * bits, BUCKET_SIZE * bits);
+            return bitsAt(first * bits, BUCKET_SIZE * bits, acquire);
         }
         long slots = 0;
         for (int slot = 0; slot < BUCKET_SIZE; slot++) {
-            slots |= (bitsAt(bitOf(first + slot), bits) & fingerprintMask) << slot * bits;
+            slots |= (bitsAt(bitOf(first + slot), bits, acquire) & fingerprintMask) << slot * bits;
         }
         return slots;
+    }
+
+    /** The fingerprint in slot {@code slot} of a bucket's {@link #slotsOf}. */
+    private int fingerprintIn(long slots, int slot) {
+        return (int) (slots >>> slot * bits & fingerprintMask);
     }
 
     /** The first slot of {@link #slotsOf} holding the fingerprint, or -1. */
     private int slotIn(long slots, int fingerprint) {
         for (int slot = 0; slot < BUCKET_SIZE; slot++) {
-            if ((slots >>> slot * bits & fingerprintMask) == fingerprint) {
+            if (fingerprintIn(slots, slot) == fingerprint) {
                 return slot;
             }
         }
@@ -281,12 +291,12 @@ final class CuckooTable {
         long stalledSince = 0;
         while (true) {
             long moves = words.getLongAcquire(MOVES);
-            long sequence = words.getLongAcquire(SEQUENCE);
+            long sequence = straddling ? words.getLongAcquire(SEQUENCE) : 0;
             long bucket = first;
-            int slot = slotIn(slotsOf(first), fingerprint);
+            int slot = slotIn(slotsOf(first, true), fingerprint);
             if (slot < 0) {
                 bucket = second;
-                slot = slotIn(slotsOf(second), fingerprint);
+                slot = slotIn(slotsOf(second, true), fingerprint);
             }
             if (slot < 0) {
                 if (words.getLongAcquire(MOVES) == moves) {
@@ -295,9 +305,13 @@ final class CuckooTable {
                 if (++movesRaced == LOOKUP_ATTEMPTS) {
                     return true;
                 }
-            } else if (!straddles(bucket * BUCKET_SIZE + slot) || readWhole(bucket * BUCKET_SIZE + slot, sequence)) {
+                continue;
+            }
+            long matched = bucket * BUCKET_SIZE + slot;
+            if (!straddles(matched) || readWhole(matched, sequence)) {
                 return true;
-            } else if (sequence != previous || (sequence & 1) == 0) {
+            }
+            if (sequence != previous || (sequence & 1) == 0) {
                 previous = sequence;
                 stalledSince = 0;
             } else if (stalledSince == 0) {
@@ -329,9 +343,9 @@ final class CuckooTable {
     long occupied() {
         long occupied = 0;
         for (long bucket = 0; bucket < buckets; bucket++) {
-            long slots = slotsOf(bucket);
+            long slots = slotsOf(bucket, true);
             for (int slot = 0; slot < BUCKET_SIZE; slot++) {
-                occupied += (slots >>> slot * bits & fingerprintMask) != 0 ? 1 : 0;
+                occupied += fingerprintIn(slots, slot) != 0 ? 1 : 0;
             }
         }
         return occupied;
@@ -387,11 +401,12 @@ final class CuckooTable {
         int nodes = 2;
         for (int head = 0; head < nodes; head++) {
             long bucket = pathBucket[head];
+            long slots = slotsOf(bucket, false);
             for (int slot = 0; slot < BUCKET_SIZE; slot++) {
                 if (nodes == MAX_KICKS) {
                     return false;
                 }
-                long next = alternate(bucket, read(bucket, slot));
+                long next = alternate(bucket, fingerprintIn(slots, slot));
                 if (explored(next, nodes)) {
                     continue;
                 }
