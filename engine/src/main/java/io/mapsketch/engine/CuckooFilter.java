@@ -48,12 +48,12 @@ import java.nio.file.Path;
  * the slot and makes the sequence even before it changes anything, which loses no acknowledged key
  * ({@link CuckooTable} says why). The {@code EXCLUSIVE} writer takes no lock and frees a lock word left by
  * a dead writer when it opens the file. Lookups take no lock in any mode: they read each word with an
- * aligned acquire load, a match in a straddling slot counts only if the write sequence shows no write
- * overlapped it, so a lookup never answers from a torn fingerprint, and a lookup that raced a move is
+ * aligned acquire load, a match in a straddling slot counts only if the write sequence shows no write to
+ * that slot overlapped the read, so a lookup never answers from a torn fingerprint, and a lookup that raced a move is
  * repeated, so a key whose add returned is never missed.
  *
  * <p>Cost: a lookup reads two buckets (one word each, two for half of the 12-bit buckets) and the control
- * line (move counter and write sequence);
+ * line (the move counter, and the write sequence with 12-bit fingerprints);
  * an add or remove takes the lock (in {@code SHARED} mode) and reads two buckets; an add into full
  * buckets also searches and carries out a path, longer as the load nears 96%. Cuckoo filters are not
  * merged.
