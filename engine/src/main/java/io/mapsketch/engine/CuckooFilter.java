@@ -32,22 +32,28 @@ import java.nio.file.Path;
  * {@code docs/accuracy.md}); a failed add throws {@link FilterFullException} and changes nothing,
  * because the path is searched before anything is moved. Keys added earlier all stay present.
  *
- * <p>Space: fingerprints are packed {@code floor(64 / f)} to a 64-bit word so that none straddles two
- * words: 8, 12.8 or 16 bits per slot, so 13.5 bits per key at 95% load with 12-bit fingerprints (the
- * literature's 12.6 packs 12-bit slots across word boundaries, which a lock-free reader could see torn).
+ * <p>Space: fingerprints are packed densely, f bits per slot, so 12.6 bits per key at 95% load with
+ * 12-bit fingerprints (12 / 0.95), the literature's figure; some 12-bit slots straddle two 64-bit words.
+ * Files written before this layout (12-bit fingerprints five to a word, 12.8 bits per slot, 13.5 bits
+ * per key at 95% load) are still read and written in their own layout, which the header names.
  *
  * <p>Concurrency: writers change the table one at a time. {@code SHARED} writers, in any thread of any
  * process, serialise through a {@link RegionLock} in the payload's first word; a writer that finds the
  * lock held by a process that died takes it over ({@link #lockRecoveries()} counts this). No repair is
- * needed then: every word is written whole, and a move copies a fingerprint to its new slot before its
- * old slot is overwritten, so a writer killed part-way through a path leaves at most one fingerprint
- * stored twice (a slot wasted; that key then needs one more remove to disappear) and loses only the key
- * it was adding, whose add never returned. The {@code EXCLUSIVE} writer takes no lock and frees a lock
- * word left by a dead writer when it opens the file. Lookups take no lock in any mode: they read each
- * word with one aligned acquire load, so a fingerprint is never seen torn, and a lookup that raced a
- * move is repeated, so a key whose add returned is never missed.
+ * needed for the moves: every word is written whole, and a move copies a fingerprint to its new slot
+ * before its old slot is overwritten, so a writer killed part-way through a path leaves at most one
+ * fingerprint stored twice (a slot wasted; that key then needs one more remove to disappear) and loses
+ * only the key it was adding, whose add never returned. A writer killed while storing a slot that
+ * straddles two words leaves that slot half written and the write sequence odd; the next writer empties
+ * the slot and makes the sequence even before it changes anything, which loses no acknowledged key
+ * ({@link CuckooTable} says why). The {@code EXCLUSIVE} writer takes no lock and frees a lock word left by
+ * a dead writer when it opens the file. Lookups take no lock in any mode: they read each word with an
+ * aligned acquire load, a match in a straddling slot counts only if the write sequence shows no write to
+ * that slot overlapped the read, so a lookup never answers from a torn fingerprint, and a lookup that raced a move is
+ * repeated, so a key whose add returned is never missed.
  *
- * <p>Cost: a lookup reads two buckets (one word each, two for some 12-bit buckets) and the move counter;
+ * <p>Cost: a lookup reads two buckets (one word each, two for half of the 12-bit buckets) and the control
+ * line (the move counter, and the write sequence with 12-bit fingerprints);
  * an add or remove takes the lock (in {@code SHARED} mode) and reads two buckets; an add into full
  * buckets also searches and carries out a path, longer as the load nears 96%. Cuckoo filters are not
  * merged.
@@ -58,6 +64,7 @@ public final class CuckooFilter extends RemovableFilter {
     private static final int FINGERPRINT_BITS = 1;
     private static final int EXPECTED_ITEMS = 2;
     private static final int FALSE_POSITIVE_RATE = 3;
+    private static final int SLOT_LAYOUT = 4;
     private static final int MAX_COPIES = 2 * CuckooTable.BUCKET_SIZE;
 
     private final long buckets;
@@ -65,11 +72,12 @@ public final class CuckooFilter extends RemovableFilter {
     private final CuckooTable table;
     private final RegionLock lock;
 
-    private CuckooFilter(SketchRegion region, long buckets, int fingerprintBits, long expectedItems, double rate) {
+    private CuckooFilter(SketchRegion region, long buckets, int fingerprintBits, long layout, long expectedItems,
+            double rate) {
         super(region, expectedItems, rate);
         this.buckets = buckets;
         this.fingerprintBits = fingerprintBits;
-        this.table = new CuckooTable(payload, buckets, fingerprintBits);
+        this.table = new CuckooTable(payload, buckets, fingerprintBits, layout);
         this.lock = new RegionLock(payload, CuckooTable.LOCK);
         if (region.mode() == AccessMode.EXCLUSIVE) {
             table.clearStaleLock();
@@ -92,7 +100,8 @@ public final class CuckooFilter extends RemovableFilter {
      * @param mode read-only, shared writer or exclusive writer
      * @return the open filter
      * @throws CorruptSketchFileException if a parameter is out of range (buckets not a power of two in
-     *     [2, 2^32], a fingerprint width other than 8, 12 or 16) or the payload is not the size they imply
+     *     [2, 2^32], a fingerprint width other than 8, 12 or 16, a slot layout other than 0, word-aligned,
+     *     or 1, dense) or the payload is not the size they imply
      * @throws io.mapsketch.memory.SketchFileException if the file is not a valid cuckoo filter, or is
      *     locked against this mode
      * @throws IOException if the file cannot be read
@@ -114,10 +123,11 @@ public final class CuckooFilter extends RemovableFilter {
         }
         long expected = parameter(region, EXPECTED_ITEMS, "expected items", 1, Long.MAX_VALUE);
         double rate = openIntervalParameter(region, FALSE_POSITIVE_RATE, "false-positive rate", 0, 1);
-        requirePayload(region, CuckooTable.payloadBytes(buckets, bits),
-                "a 64-byte control line, then 4 x buckets slots packed floor(64 / fingerprint bits) to a 64-bit word,"
-                        + " rounded up to 64-byte lines");
-        return new CuckooFilter(region, buckets, bits, expected, rate);
+        long layout = parameter(region, SLOT_LAYOUT, "slot layout", CuckooTable.WORD_ALIGNED, CuckooTable.DENSE);
+        requirePayload(region, CuckooTable.payloadBytes(buckets, bits, layout), "a 64-byte control line, then 4 x"
+                + " buckets slots " + (layout == CuckooTable.DENSE ? "of fingerprint bits each"
+                        : "packed floor(64 / fingerprint bits) to a 64-bit word") + ", rounded up to 64-byte lines");
+        return new CuckooFilter(region, buckets, bits, layout, expected, rate);
     }
 
     /** The bucket table, for tests that inspect slots or act as a writer that dies. */
@@ -130,7 +140,7 @@ public final class CuckooFilter extends RemovableFilter {
         int fingerprint = table.fingerprint(hash);
         long first = table.bucket(hash);
         long second = table.alternate(first, fingerprint);
-        lockIfShared();
+        beginWrite();
         try {
             boolean fresh = table.find(first, fingerprint) < 0 && table.find(second, fingerprint) < 0;
             if (!table.insert(first, second, fingerprint)) {
@@ -185,7 +195,7 @@ public final class CuckooFilter extends RemovableFilter {
     void removeHash(long hash) {
         int fingerprint = table.fingerprint(hash);
         long first = table.bucket(hash);
-        lockIfShared();
+        beginWrite();
         try {
             if (!table.remove(first, table.alternate(first, fingerprint), fingerprint)) {
                 throw new KeyNotPresentException(describe() + ": cannot remove a key that is not in the filter"
@@ -196,10 +206,12 @@ public final class CuckooFilter extends RemovableFilter {
         }
     }
 
-    private void lockIfShared() {
+    /** Takes the lock (in {@code SHARED} mode), then repairs a write left unfinished by a writer that died. */
+    private void beginWrite() {
         if (sharedWriters && lock.lock()) {
             table.recordRecovery();
         }
+        table.repairTornWrite();
     }
 
     private void unlockIfShared() {
@@ -247,7 +259,7 @@ public final class CuckooFilter extends RemovableFilter {
     }
 
     /**
-     * Returns the load: the fraction of slots that hold a fingerprint. Inserts begin to fail near 0.95.
+     * Returns the load: the fraction of slots that hold a fingerprint. Inserts begin to fail near 0.96.
      * Cost: one pass over the slots.
      *
      * @return occupied slots / {@link #slotCount()}
@@ -311,13 +323,14 @@ public final class CuckooFilter extends RemovableFilter {
         long[] parameters() {
             return new long[] {SketchSizing.cuckooBuckets(expectedItems()),
                 SketchSizing.cuckooFingerprintBits(falsePositiveRate()), expectedItems(),
-                Double.doubleToLongBits(falsePositiveRate())};
+                Double.doubleToLongBits(falsePositiveRate()), CuckooTable.DENSE};
         }
 
         @Override
         long payloadBytes() {
             long[] parameters = parameters();
-            return CuckooTable.payloadBytes(parameters[BUCKETS], (int) parameters[FINGERPRINT_BITS]);
+            return CuckooTable.payloadBytes(parameters[BUCKETS], (int) parameters[FINGERPRINT_BITS],
+                    parameters[SLOT_LAYOUT]);
         }
 
         @Override

@@ -11,7 +11,7 @@ public final class SketchSizing {
 
     /** Slots per cuckoo bucket (b). */
     public static final int CUCKOO_BUCKET_SIZE = 4;
-    /** The share of slots a cuckoo filter is sized to use at its capacity; inserts begin to fail near 96%. */
+    /** The share of slots a cuckoo filter is sized to use at its capacity; inserts begin to fail near 96% (b = 4). */
     public static final double CUCKOO_SIZING_LOAD = 0.9;
     /** Most buckets of a cuckoo filter: bucket indices take the high 32 bits of the hash, fingerprints the low. */
     public static final long CUCKOO_MAX_BUCKETS = 1L << 32;
@@ -322,10 +322,11 @@ public final class SketchSizing {
     }
 
     /**
-     * Memory of a cuckoo filter per slot, in bits: fingerprints are packed {@code floor(64 / f)} to a
-     * 64-bit word so that none straddles two words, which gives 8 bits for f = 8, 12.8 for f = 12 (five
-     * fingerprints and four spare bits per word) and 16 for f = 16. Divide by the load for bits per
-     * item: 13.5 bits per item at 95% load with 12-bit fingerprints.
+     * Memory of a cuckoo filter per slot, in bits: fingerprints are packed densely, f bits each (12-bit
+     * ones straddle 64-bit words where they fall across one), so 8, 12 or 16 bits. Divide by the load
+     * for bits per item: 12.6 bits per item at 95% load with 12-bit fingerprints. Files of the older
+     * word-aligned layout spend 12.8 bits per 12-bit slot (13.5 per item at 95% load); the control line
+     * and the rounding to 64-byte lines add at most 128 bytes to either.
      *
      * @param fingerprintBits f: 8, 12 or 16
      * @return bits of memory per slot
@@ -333,7 +334,7 @@ public final class SketchSizing {
      */
     public static double cuckooBitsPerSlot(int fingerprintBits) {
         cuckooFalsePositiveRate(fingerprintBits, 0);
-        return 64.0 / (64 / fingerprintBits);
+        return fingerprintBits;
     }
 
     /**

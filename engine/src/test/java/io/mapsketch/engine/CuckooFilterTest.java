@@ -112,8 +112,7 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
             assertEquals(4_096, filter.bucketCount(), "ceil(10,000 / 3.6) = 2,778, up to a power of two");
             assertEquals(16_384, filter.slotCount());
             assertEquals(12, filter.fingerprintBits());
-            assertEquals(64 + 26_240, filter.memoryBytes(),
-                    "the control line, then 16,384 slots at five to a word: 3,277 words in 410 lines");
+            assertEquals(64 + 24_576, filter.memoryBytes(), "the control line, then 16,384 slots of 12 bits: 384 lines");
         }
         for (double[] widthAndRate : new double[][] {{8, 0.0315}, {12, 0.0313}, {12, 0.00196}, {16, 0.00195}, {16, 0.000123}}) {
             try (CuckooFilter filter = filter(100, widthAndRate[1], AccessMode.EXCLUSIVE)) {
@@ -138,7 +137,7 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
             assertEquals(335, table.alternate(4, 2_358));
             assertEquals(4, table.alternate(335, 2_358));
             assertTrue(table.insert(4, 335, 2_358));
-            assertEquals(2_358L << 12, filter.payload.getLong(88), "slot 16: bits 12 to 23 of word 3");
+            assertEquals(2_358L, filter.payload.getLong(88), "slot 16: bits 192 to 203, bits 0 to 11 of word 3");
             assertTrue(table.contains(4, 335, 2_358));
         }
     }
@@ -188,8 +187,8 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
                 }
             }
             double load = (double) count / filter.slotCount();
-            System.out.printf("cuckoo-fill slots=%d bits=%d load=%.4f%n", filter.slotCount(),
-                    filter.fingerprintBits(), load);
+            System.out.printf("cuckoo-fill slots=%d bits=%d load=%.4f bits/key=%.3f%n", filter.slotCount(),
+                    filter.fingerprintBits(), load, 8.0 * filter.memoryBytes() / count);
             assertTrue(load >= 0.90, "first refusal at load " + load);
             assertEquals(load, filter.fillRatio(), 1e-12);
             assertEquals(count, filter.itemsAdded());
@@ -223,8 +222,9 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
             filter.addAll(new SplittableRandom(2).longs((long) (load * filter.slotCount())).toArray());
             double formula = SketchSizing.cuckooFalsePositiveRate(filter.fingerprintBits(), filter.fillRatio());
             double measured = measuredFalsePositiveRate(filter, probes, 3);
-            System.out.printf("cuckoo-fpr bits=%d load=%.4f formula=%.6f%% measured=%.6f%% probes=%d%n",
-                    filter.fingerprintBits(), filter.fillRatio(), 100 * formula, 100 * measured, probes);
+            System.out.printf("cuckoo-fpr bits=%d load=%.4f formula=%.6f%% measured=%.6f%% probes=%d bits/key=%.3f%n",
+                    filter.fingerprintBits(), filter.fillRatio(), 100 * formula, 100 * measured, probes,
+                    8.0 * filter.memoryBytes() / filter.itemsAdded());
             assertEquals(formula, measured, formula * 0.15, "measured " + measured);
         }
     }
@@ -272,9 +272,66 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
         }
     }
 
+    /**
+     * Two {@code SHARED} adders (threads of this JVM, through the filter's lock) and two lock-free readers
+     * on a 12-bit filter, whose dense slots straddle words: no reader misses a key whose add returned. The
+     * adders fill the filter from 50% to 92% load, so adds move fingerprints through straddling slots.
+     */
+    @Test
+    void sharedAddersAndReadersOnStraddlingSlotsNeverMissAnAcknowledgedKey() throws Exception {
+        try (CuckooFilter filter = filter(50_000, 0.01, AccessMode.SHARED);
+             ExecutorService pool = Executors.newFixedThreadPool(4)) {
+            assertEquals(12, filter.fingerprintBits());
+            long[][] keys = new long[2][];
+            AtomicInteger[] acknowledged = new AtomicInteger[2];
+            for (int adder = 0; adder < 2; adder++) {
+                keys[adder] = new SplittableRandom(10 + adder).longs((long) (0.46 * filter.slotCount())).toArray();
+                filter.addAll(Arrays.copyOf(keys[adder], keys[adder].length / 2));
+                acknowledged[adder] = new AtomicInteger(keys[adder].length / 2);
+            }
+            long movesBefore = filter.table().moves();
+            AtomicBoolean done = new AtomicBoolean();
+            CountDownLatch readersRunning = new CountDownLatch(2);
+            Future<?>[] readers = new Future<?>[2];
+            for (int r = 0; r < 2; r++) {
+                SplittableRandom random = new SplittableRandom(20 + r);
+                readers[r] = pool.submit(() -> {
+                    readersRunning.countDown();
+                    while (!done.get()) {
+                        int adder = random.nextInt(2);
+                        long key = keys[adder][random.nextInt(acknowledged[adder].get())];
+                        assertTrue(filter.mightContain(key), "acknowledged key missed: " + key);
+                    }
+                    return null;
+                });
+            }
+            Future<?>[] adders = new Future<?>[2];
+            for (int a = 0; a < 2; a++) {
+                int adder = a;
+                adders[a] = pool.submit(() -> {
+                    readersRunning.await();
+                    for (int i = keys[adder].length / 2; i < keys[adder].length; i++) {
+                        filter.add(keys[adder][i]);
+                        acknowledged[adder].lazySet(i + 1);
+                    }
+                    return null;
+                });
+            }
+            for (Future<?> adder : adders) {
+                adder.get();
+            }
+            done.set(true);
+            for (Future<?> reader : readers) {
+                reader.get();
+            }
+            long moves = filter.table().moves() - movesBefore;
+            assertTrue(moves > 1_000, "the fill from 50% moved fingerprints while the readers ran: " + moves);
+        }
+    }
+
     @Test
     void hostileHeaderParametersAreRefusedAsCorrupt() throws IOException {
-        long lines = CuckooTable.payloadBytes(1024, 12);
+        long lines = CuckooTable.payloadBytes(1024, 12, CuckooTable.WORD_ALIGNED);
         assertEquals("header parameter 'buckets' (index 0) is 1000, expected a power of two",
                 corruptMessage(new long[] {1000, 12, 100, Double.doubleToLongBits(0.01)}, lines));
         assertEquals("header parameter 'buckets' (index 0) is 1, expected a value in [2, 4294967296]",
@@ -287,6 +344,11 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
                 corruptMessage(new long[] {1024, 32, 100, Double.doubleToLongBits(0.01)}, lines));
         assertEquals("header parameter 'false-positive rate' (index 3) is NaN, expected a value in (0.0, 1.0)",
                 corruptMessage(new long[] {1024, 12, 100, Double.doubleToLongBits(Double.NaN)}, lines));
+        assertEquals("header parameter 'slot layout' (index 4) is 2, expected a value in [0, 1]",
+                corruptMessage(new long[] {1024, 12, 100, Double.doubleToLongBits(0.01), 2}, lines));
+        assertTrue(corruptMessage(new long[] {1024, 12, 100, Double.doubleToLongBits(0.01), CuckooTable.DENSE}, lines)
+                .startsWith("payload length is 6656 bytes, expected 6208 (a 64-byte control line, then 4 x buckets"
+                        + " slots of fingerprint bits each"));
         assertTrue(corruptMessage(new long[] {1024, 16, 100, Double.doubleToLongBits(0.01)}, lines)
                 .startsWith("payload length is 6656 bytes, expected 8256 (a 64-byte control line, then"));
     }

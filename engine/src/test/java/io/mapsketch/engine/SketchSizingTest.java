@@ -53,8 +53,8 @@ class SketchSizingTest {
 
     @Test
     void cuckooNumbersOfTheLiterature() {
-        assertEquals(12.8, SketchSizing.cuckooBitsPerSlot(12), 1e-12, "five 12-bit fingerprints per 64-bit word");
-        assertEquals(13.47, SketchSizing.cuckooBitsPerSlot(12) / 0.95, 0.005, "bits per key at 95% load");
+        assertEquals(12, SketchSizing.cuckooBitsPerSlot(12), 1e-12, "12-bit fingerprints packed densely");
+        assertEquals(12.63, SketchSizing.cuckooBitsPerSlot(12) / 0.95, 0.005, "bits per key at 95% load");
         assertEquals(8, SketchSizing.cuckooBitsPerSlot(8), 1e-12);
         assertEquals(16, SketchSizing.cuckooBitsPerSlot(16), 1e-12);
         assertEquals(0.001854, SketchSizing.cuckooFalsePositiveRate(12, 0.95), 0.000001, "~0.18% at 95% load");
