@@ -367,7 +367,7 @@ public final class HyperLogLog extends KeyedSketch {
         private long counts;
         private long powerSum;
 
-        /** Raises register {@code index} to at least {@code value}, as {@link #add} would. */
+        /** Raises register {@code index} to at least {@code value}, as an add of that rank would. */
         void raise(long index, int value) {
             if (!sharedWriters) {
                 int current = registerBytes.get(ValueLayout.JAVA_BYTE, index);
