@@ -100,7 +100,7 @@ public final class HyperLogLog extends KeyedSketch {
 
     private static HyperLogLogSummaryLine summaryLine(SketchRegion region, int precision) {
         return region.header().hasSummaryLine() ? new HyperLogLogSummaryLine(region.summaryLine(),
-                region.mode() == AccessMode.SHARED, 1L << precision, maxRank(precision)) : null;
+                region.mode(), 1L << precision, maxRank(precision)) : null;
     }
 
     /**
@@ -164,10 +164,29 @@ public final class HyperLogLog extends KeyedSketch {
         return raise(registerIndex(hash, precision), rank(hash, precision));
     }
 
-    /** Raises the batch's registers in a scalar loop: no vector kernel fits a scatter of byte maxima. */
+    /** Whether the key's rank exceeds its register: one load and a compare, in either mode. */
+    @Override
+    boolean mayChange(long hash) {
+        return registerBytes.get(ValueLayout.JAVA_BYTE, registerIndex(hash, precision)) < rank(hash, precision);
+    }
+
+    /**
+     * Raises the batch's registers in two scalar loops (no vector kernel fits a scatter of byte maxima):
+     * the first keeps, at the front of the batch, the hashes whose rank exceeds their register
+     * ({@link #mayChange}); the second raises those with {@link #addHash}. Once the sketch has seen a few
+     * times m keys almost no key raises a register, and the first loop, which calls nothing, is the
+     * whole cost.
+     */
     @Override
     void addHashes(long[] hashes, int from, int count) {
+        int raising = from;
         for (int i = from; i < from + count; i++) {
+            long hash = hashes[i];
+            if (mayChange(hash)) {
+                hashes[raising++] = hash;
+            }
+        }
+        for (int i = from; i < raising; i++) {
             addHash(hashes[i]);
         }
     }
@@ -636,6 +655,18 @@ public final class HyperLogLog extends KeyedSketch {
     private static double improved(long[] summary, int precision) {
         return HyperLogLogEstimator.improved(summary[RegisterKernels.ZEROS], summary[RegisterKernels.AT_TOP],
                 summary[RegisterKernels.POWER_SUM], precision);
+    }
+
+    /**
+     * Closes the sketch as every sketch closes ({@link Sketch#close()}), and drops its cached estimate,
+     * so that an estimate after the close fails as the sketch's other accesses do.
+     *
+     * @throws IOException if releasing the file lock or closing the file fails
+     */
+    @Override
+    public void close() throws IOException {
+        cached = null;
+        super.close();
     }
 
     @Override

@@ -1,10 +1,13 @@
 package io.mapsketch.engine;
 
 import io.mapsketch.kernels.RegisterKernels;
+import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.SketchFileLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 
 /**
@@ -34,7 +37,9 @@ import java.nio.file.Path;
  * of it mean that nothing happened between them. {@code SHARED} writers add atomically: a register's
  * raise is won by exactly one compare-and-set, whose winner adds its deltas, so the numbers are right
  * whenever no change is in flight. The {@code EXCLUSIVE} writer stores plainly, the opening store
- * fenced before the stores that follow it and the closing one a release store (a sequence lock). At
+ * fenced before the stores that follow it and the closing one a release store (a sequence lock); as
+ * nobody else changes the line while it is attached, it also keeps the guard in a field, which its
+ * own estimates read instead of the file. At
  * most {@code 2^20 - 1} changes may be in flight at once, counting those of writers that died since
  * the line was last repaired.
  *
@@ -62,26 +67,48 @@ final class HyperLogLogSummaryLine {
     /** The counts word's unit of saturated registers (its high half). */
     private static final long SATURATED = 1L << Integer.SIZE;
 
-    private final AtomicSegment line;
-    private final boolean shared;
-    private final long registers;
-    private final int top;
+    private static final VarHandle OWN_GUARD;
 
-    /**
-     * Wraps the summary line of a sketch of {@code registers} registers whose largest rank is {@code top}.
-     *
-     * @param shared whether writers may change the line concurrently (they then update it atomically)
-     */
-    HyperLogLogSummaryLine(AtomicSegment line, boolean shared, long registers, int top) {
-        this.line = line;
-        this.shared = shared;
-        this.registers = registers;
-        this.top = top;
+    static {
+        try {
+            OWN_GUARD = MethodHandles.lookup().findVarHandle(HyperLogLogSummaryLine.class, "ownGuard", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
-    /** Returns the change guard (acquire): equal values mean an unchanged line; see {@link #read}. */
+    private final AtomicSegment line;
+    private final boolean shared;
+    private final boolean sole;
+    private final long registers;
+    private final int top;
+    /**
+     * The guard as the {@code EXCLUSIVE} writer last stored it, equal to the file's, since nobody else
+     * changes the line while that writer is attached; written with release, read with acquire.
+     */
+    @SuppressWarnings("unused")
+    private long ownGuard;
+
+    /**
+     * Wraps the summary line of a sketch of {@code registers} registers whose largest rank is {@code top},
+     * opened in {@code mode}: {@code SHARED} writers update it atomically, the {@code EXCLUSIVE} writer
+     * plainly (and keeps its own copy of the guard), readers only read it.
+     */
+    HyperLogLogSummaryLine(AtomicSegment line, AccessMode mode, long registers, int top) {
+        this.line = line;
+        this.shared = mode == AccessMode.SHARED;
+        this.sole = mode == AccessMode.EXCLUSIVE;
+        this.registers = registers;
+        this.top = top;
+        OWN_GUARD.setRelease(this, line.getLongAcquire(GUARD));
+    }
+
+    /**
+     * Returns the change guard (acquire): equal values mean an unchanged line; see {@link #read}. The
+     * {@code EXCLUSIVE} writer answers from its own copy, the others read the file.
+     */
     long guard() {
-        return line.getLongAcquire(GUARD);
+        return sole ? (long) OWN_GUARD.getAcquire(this) : line.getLongAcquire(GUARD);
     }
 
     /** Starts a change: from here until {@link #end} no reader trusts the line. */
@@ -89,7 +116,9 @@ final class HyperLogLogSummaryLine {
         if (shared) {
             line.getAndAddLong(GUARD, 1);
         } else {
-            line.putLongBeforeStores(GUARD, line.getLong(GUARD) + 1);
+            long guard = (long) OWN_GUARD.get(this) + 1;
+            line.putLongBeforeStores(GUARD, guard);
+            OWN_GUARD.setRelease(this, guard);
         }
     }
 
@@ -114,7 +143,9 @@ final class HyperLogLogSummaryLine {
         if (shared) {
             line.getAndAddLong(GUARD, END);
         } else {
-            line.putLongRelease(GUARD, line.getLong(GUARD) + END);
+            long guard = (long) OWN_GUARD.get(this) + END;
+            line.putLongRelease(GUARD, guard);
+            OWN_GUARD.setRelease(this, guard);
         }
     }
 

@@ -64,7 +64,13 @@ class HyperLogLogSummaryLineTest {
     }
 
     static HyperLogLogSummaryLine line(HyperLogLog sketch) {
-        return new HyperLogLogSummaryLine(sketch.region.summaryLine(), false, sketch.registerCount(),
+        return new HyperLogLogSummaryLine(sketch.region.summaryLine(), AccessMode.READ_ONLY, sketch.registerCount(),
+                HyperLogLogLayout.maxRank(sketch.precision()));
+    }
+
+    /** The line as another {@code SHARED} writer of the sketch's file changes it (atomically). */
+    static HyperLogLogSummaryLine otherWriter(HyperLogLog sketch) {
+        return new HyperLogLogSummaryLine(sketch.region.summaryLine(), AccessMode.SHARED, sketch.registerCount(),
                 HyperLogLogLayout.maxRank(sketch.precision()));
     }
 
@@ -177,7 +183,8 @@ class HyperLogLogSummaryLineTest {
      */
     @Test
     void aRepeatedEstimateIsTheCachedOneUntilARaiseMovesTheGuard() throws IOException {
-        try (HyperLogLog hll = HyperLogLogTest.sketch(12, AccessMode.SHARED)) {
+        for (AccessMode mode : new AccessMode[] {AccessMode.SHARED, AccessMode.EXCLUSIVE}) {
+            HyperLogLog hll = HyperLogLogTest.sketch(12, mode);
             long[] keys = HyperLogLogTest.distinctKeys(11, 50_000);
             hll.addAll(keys);
             HyperLogLogSummaryLine line = line(hll);
@@ -186,7 +193,7 @@ class HyperLogLogSummaryLineTest {
             MemorySegment registers = hll.payload.segment();
             byte saved = registers.get(ValueLayout.JAVA_BYTE, 0);
             registers.set(ValueLayout.JAVA_BYTE, 0, (byte) 40);
-            assertEquals(estimate, hll.estimate(), "the cached estimate, keyed by the unmoved guard");
+            assertEquals(estimate, hll.estimate(), mode + ": the cached estimate, keyed by the unmoved guard");
             registers.set(ValueLayout.JAVA_BYTE, 0, saved);
             assertFalse(hll.add(keys[0]), "a key added before");
             assertEquals(guard, line.guard(), "an add that raises nothing changes nothing");
@@ -194,21 +201,23 @@ class HyperLogLogSummaryLineTest {
             while (!hll.add(random.nextLong())) {
                 assertEquals(guard, line.guard());
             }
-            assertEquals(guard + (1L << 20), line.guard(), "one change completed, none in flight");
-            assertLineIsRight(hll, "after the raise");
+            assertEquals(guard + (1L << 20), line.guard(), mode + ": one change completed, none in flight");
+            assertLineIsRight(hll, mode + " after the raise");
+            hll.close();
+            assertThrows(IllegalStateException.class, hll::estimate, mode + ": an estimate after close");
         }
     }
 
     /**
-     * A change in flight (a writer in the middle of a raise, or one that died there) makes every reader
-     * read the registers, and its estimate is still the pass's.
+     * Another writer's change in flight (a writer in the middle of a raise, or one that died there)
+     * makes every reader read the registers, and its estimate is still the pass's.
      */
     @Test
     void aChangeInFlightSendsEveryEstimateToThePass() throws IOException {
-        try (HyperLogLog hll = HyperLogLogTest.sketch(10, AccessMode.EXCLUSIVE)) {
+        try (HyperLogLog hll = HyperLogLogTest.sketch(10, AccessMode.SHARED)) {
             hll.addAll(HyperLogLogTest.distinctKeys(13, 5_000));
             double before = hll.estimate();
-            HyperLogLogSummaryLine line = line(hll);
+            HyperLogLogSummaryLine line = otherWriter(hll);
             line.begin();
             line.add(5, 12345);
             assertEquals(null, trustedLine(hll), "a line with a change in flight is never trusted");
@@ -260,7 +269,7 @@ class HyperLogLogSummaryLineTest {
         Path file = dir.resolve("joined.hll");
         try (HyperLogLog first = HyperLogLog.builder().precision(8).seed(7).create(file, AccessMode.SHARED)) {
             first.addAll(HyperLogLogTest.distinctKeys(16, 3_000));
-            HyperLogLogSummaryLine line = line(first);
+            HyperLogLogSummaryLine line = otherWriter(first);
             line.begin();
             try (HyperLogLog second = HyperLogLog.open(file, AccessMode.SHARED)) {
                 assertEquals(null, trustedLine(second), "not the only writer: it leaves the line as it is");
@@ -339,8 +348,9 @@ class HyperLogLogSummaryLineTest {
             try (HyperLogLog hll = HyperLogLogTest.sketch(8, shared ? AccessMode.SHARED : AccessMode.EXCLUSIVE)) {
                 hll.addAll(HyperLogLogTest.distinctKeys(23, 600));
                 MemorySegment registers = hll.payload.segment();
-                HyperLogLogSummaryLine line = new HyperLogLogSummaryLine(hll.region.summaryLine(), shared,
-                        hll.registerCount(), HyperLogLogLayout.maxRank(hll.precision()));
+                HyperLogLogSummaryLine line = new HyperLogLogSummaryLine(hll.region.summaryLine(),
+                        shared ? AccessMode.SHARED : AccessMode.EXCLUSIVE, hll.registerCount(),
+                        HyperLogLogLayout.maxRank(hll.precision()));
                 int[] raised = {3, 200};
                 int[] from = new int[2];
                 Runnable[] steps = new Runnable[10];
