@@ -55,7 +55,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * <p><b>Estimates.</b> {@link #estimate} asks a sketch filled in the setup with 2^20 distinct keys.
  * mapsketch keeps the estimator's inputs in its header's summary line, updated by every raise, and
  * caches its last estimate under the line's change guard: a repeated estimate of an unchanged sketch,
- * as here, loads the guard and returns the cached value (an estimate after a change reads the line's
+ * as here, loads the guard and returns the cached value (the {@code EXCLUSIVE} writer loads its own
+ * copy of the guard, a {@code SHARED} sketch the file's; an estimate after a change reads the line's
  * numbers and runs Ertl's improved estimator; without a trusted line it summarises the registers in
  * one pass). hash4j computes the estimate from the registers on every call. DataSketches keeps a
  * running (HIP) estimate that every add updates, so its {@code getEstimate()} reads a few fields:
