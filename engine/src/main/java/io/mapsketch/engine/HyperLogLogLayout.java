@@ -1,7 +1,10 @@
 package io.mapsketch.engine;
 
+import io.mapsketch.kernels.RegisterKernels;
+import io.mapsketch.memory.CorruptSketchFileException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
 
 /**
  * The HyperLogLog register layout drawn in {@code docs/file-format.md}: which register a hash
@@ -34,6 +37,18 @@ final class HyperLogLogLayout {
     /** The largest rank, and so the largest register value, at precision p: 65 - p. */
     static int maxRank(int precision) {
         return Long.SIZE - precision + 1;
+    }
+
+    /**
+     * Refuses a file whose register summary ({@link RegisterKernels#summary} with {@code top = 65 - p})
+     * counts registers above the largest rank.
+     */
+    static void requireValidRanks(long[] summary, int top, Path file) throws CorruptSketchFileException {
+        long invalid = summary[RegisterKernels.ABOVE_TOP];
+        if (invalid != 0) {
+            throw new CorruptSketchFileException(file, invalid
+                    + " registers hold more than the largest rank 65 - precision = " + top);
+        }
     }
 
     /**

@@ -212,7 +212,17 @@ abstract class RegionSketch implements Sketch {
 
     /** Opens a file of one kind and hands it to the reader; the region is closed if the reader refuses it. */
     static <S> S open(Path file, AccessMode mode, SketchKind kind, RegionReader<S> reader) throws IOException {
-        SketchRegion region = SketchRegion.open(file, mode, kind);
+        return open(file, mode, kind, null, reader);
+    }
+
+    /**
+     * Opens a file of one kind, runs {@code check} before another writer can register (see
+     * {@link SketchRegion#open(Path, AccessMode, SketchKind, SketchRegion.OpenCheck)}), and hands the
+     * region to the reader; the region is closed if the check or the reader refuses it.
+     */
+    static <S> S open(Path file, AccessMode mode, SketchKind kind, SketchRegion.OpenCheck check,
+            RegionReader<S> reader) throws IOException {
+        SketchRegion region = SketchRegion.open(file, mode, kind, check);
         try {
             return reader.read(region);
         } catch (IOException | RuntimeException e) {

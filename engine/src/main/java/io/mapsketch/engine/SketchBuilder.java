@@ -3,6 +3,7 @@ package io.mapsketch.engine;
 import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.CreateOption;
 import io.mapsketch.memory.HashScheme;
+import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
@@ -91,7 +92,8 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
     }
 
     private SketchHeader header() {
-        return SketchHeader.forNewSketch(kind(), HashScheme.XXH3_64, seed, parameters(), payloadBytes());
+        return SketchHeader.forNewSketch(kind(), HashScheme.XXH3_64, seed, parameters(), payloadBytes())
+                .withFormatVersion(formatVersion());
     }
 
     abstract B self();
@@ -102,6 +104,14 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
     abstract long[] parameters();
 
     abstract long payloadBytes();
+
+    /**
+     * The format version of the new file: the first one unless the kind keeps a summary line, so that
+     * builds that read only the first version keep reading the kinds whose layout it describes.
+     */
+    int formatVersion() {
+        return SketchFileLayout.FIRST_FORMAT_VERSION;
+    }
 
     /** The value of every payload byte of an empty sketch: zero unless a kind says otherwise. */
     byte payloadFill() {

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Hostile files: valid sketch files of every kind, mutated one field at a time (header fields and
  * parameters with their checksum rewritten so that the mutation itself is judged, live counters,
- * payload words, the file's length), then opened read-only or as a shared writer. Each open either
+ * words of the summary line, payload words, the file's length), then opened read-only or as a shared
+ * writer. Each open either
  * succeeds, and the sketch then answers queries and takes an add without error, or throws a
  * {@link SketchFileException} naming the file. Anything else (an index or argument error, an
  * allocation failure, an error from the JVM) fails the test. The mutations are drawn by a seeded
@@ -54,6 +55,7 @@ class HostileFileTest {
         WEIGHT(SketchFileLayout.WEIGHT_OFFSET, 8, false),
         WRITERS(SketchFileLayout.WRITERS_OFFSET, 4, false),
         FLAGS(SketchFileLayout.FLAGS_OFFSET, 4, false),
+        SUMMARY_WORD(SketchFileLayout.SUMMARY_OFFSET, 8, false),
         PAYLOAD_WORD(SketchFileLayout.HEADER_LENGTH, 8, false),
         FILE_LENGTH(0, 0, false);
 
@@ -237,6 +239,8 @@ class HostileFileTest {
         long offset = target.offset;
         if (target == Target.PARAMETER) {
             offset += 8L * (position % SketchFileLayout.PARAMETER_COUNT);
+        } else if (target == Target.SUMMARY_WORD) {
+            offset += 8L * (position % (SketchFileLayout.CACHE_LINE / 8));
         } else if (target == Target.PAYLOAD_WORD) {
             offset += 8L * (position % ((bytes.length - SketchFileLayout.HEADER_LENGTH) / 8));
         }

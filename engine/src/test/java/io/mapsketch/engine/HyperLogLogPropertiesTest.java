@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The algebra of HyperLogLog registers, byte for byte: duplicates change nothing, merge is the sketch
  * of the union, folding to a lower precision then merging is the sketch built at that precision, and
- * concurrent adds and merges leave what sequential ones do.
+ * concurrent adds and merges leave what sequential ones do; the summary line follows the registers.
  */
 class HyperLogLogPropertiesTest {
 
@@ -81,6 +81,8 @@ class HyperLogLogPropertiesTest {
                         a.merge(b);
                         assertArrayEquals(bytes(union), bytes(a), "plain (SIMD) merge");
                         assertArrayEquals(bytes(union), bytes(shared), "compare-and-set merge");
+                    HyperLogLogSummaryLineTest.assertLineIsRight(a, "plain merge");
+                    HyperLogLogSummaryLineTest.assertLineIsRight(shared, "compare-and-set merge");
                         assertEquals(union.estimate(), unionCount, "estimateUnion");
                         assertEquals(left + right, a.itemsAdded());
                     } catch (IOException e) {
@@ -109,6 +111,7 @@ class HyperLogLogPropertiesTest {
                         folded.mergeFolded(fine);
                         folded.merge(coarse);
                         assertArrayEquals(bytes(builtLow), bytes(folded), "p = " + high + " folded to " + low);
+                        HyperLogLogSummaryLineTest.assertLineIsRight(folded, "folded");
                         assertEquals(builtLow.estimate(), unionCount, "estimateUnion folds to the lowest precision");
                     } catch (IOException e) {
                         throw new AssertionError(e);
@@ -187,6 +190,9 @@ class HyperLogLogPropertiesTest {
             sequential.addAll(keys);
             sequential.addAll(merged);
             assertArrayEquals(bytes(sequential), bytes(concurrent));
+            HyperLogLogSummaryLineTest.assertLineIsRight(concurrent, "after the threads");
+            assertArrayEquals(HyperLogLogSummaryLineTest.trustedLine(sequential),
+                    HyperLogLogSummaryLineTest.trustedLine(concurrent));
             assertEquals(keys.length + threads * (long) merged.length, concurrent.itemsAdded());
         }
     }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * Main class of the child JVMs of {@link HyperLogLogCrossProcessTest}. Each opens its sketch files
@@ -14,6 +15,9 @@ import java.util.SplittableRandom;
  * <ul>
  *   <li>{@code stream PATH COUNT SEED...} adds COUNT keys drawn from each SEED in turn to one file
  *       (every other key singly, the rest in one batch per seed);</li>
+ *   <li>{@code forever PATH MODE THREADS SEED} opens one file in MODE and, without waiting, adds fresh
+ *       keys from THREADS threads (one for {@code EXCLUSIVE}; thread t draws from seed SEED + t) until it
+ *       is killed, having said {@code adding} once every thread has added its first 1,000 keys;</li>
  *   <li>{@code rounds DIR ROUNDS PARITY} races, on the p = 4 file {@link #roundFile round r} of
  *       DIR for r = 0, 1, ..., with {@link #race} over the registers of that PARITY (0 or 1) of the
  *       first 32-bit word; it starts round r only when round r - 1 has counted the keys of both
@@ -29,6 +33,8 @@ public final class HyperLogLogWorker {
     public static void main(String[] args) throws Exception {
         if (args[0].equals("stream")) {
             stream(Path.of(args[1]), Integer.parseInt(args[2]), args);
+        } else if (args[0].equals("forever")) {
+            forever(Path.of(args[1]), AccessMode.valueOf(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]));
         } else {
             rounds(Path.of(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]));
         }
@@ -57,6 +63,27 @@ public final class HyperLogLogWorker {
             }
             System.out.println("done");
         }
+    }
+
+    private static void forever(Path file, AccessMode mode, int threads, long seed) throws Exception {
+        HyperLogLog hll = HyperLogLog.open(file, mode);
+        CountDownLatch started = new CountDownLatch(threads);
+        for (int t = 0; t < threads; t++) {
+            SplittableRandom keys = new SplittableRandom(seed + t);
+            Thread adder = new Thread(() -> {
+                for (long added = 0; ; added++) {
+                    hll.add(keys.nextLong());
+                    if (added == 1_000) {
+                        started.countDown();
+                    }
+                }
+            });
+            adder.setDaemon(true);
+            adder.start();
+        }
+        started.await();
+        System.out.println("adding");
+        Thread.sleep(Long.MAX_VALUE);
     }
 
     /** Precision of the racing sketches: registers 0 to 3 share the first 32-bit word. */

@@ -60,7 +60,10 @@ final class ReliabilityScenarios {
         return Long.parseLong(line.substring(4));
     }
 
-    /** Opens every file and checks it holds at least batches 0..acknowledged. */
+    /**
+     * Opens every file and checks it holds at least batches 0..acknowledged, and that the HyperLogLog
+     * estimates what its registers hold.
+     */
     static void verifyAcknowledged(Path dir, long acknowledged, String when) throws IOException {
         try (SharedSketchFiles files = SharedSketchFiles.open(dir, AccessMode.READ_ONLY);
              HyperLogLog expectedRegisters = HyperLogLog.builder().precision(14).seed(3)
@@ -91,6 +94,9 @@ final class ReliabilityScenarios {
                 int want = Byte.toUnsignedInt(expected.get(ValueLayout.JAVA_BYTE, r));
                 assertTrue(have >= want, when + ": HyperLogLog register " + r + " is " + have + ", below " + want);
             }
+            assertEquals(Double.doubleToLongBits(HyperLogLogSummaryLineTest.passEstimate(files.hyperLogLog())),
+                    Double.doubleToLongBits(files.hyperLogLog().estimate()),
+                    when + ": the HyperLogLog estimate, trusted line or not, is the pass's");
         }
     }
 

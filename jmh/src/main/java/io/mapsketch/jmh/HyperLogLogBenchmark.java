@@ -53,10 +53,15 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * {@code add}.
  *
  * <p><b>Estimates.</b> {@link #estimate} asks a sketch filled in the setup with 2^20 distinct keys.
- * mapsketch computes the estimate from the registers on every call (one histogram pass and Ertl's
- * improved estimator); so does hash4j. DataSketches keeps a running (HIP) estimate that every add
- * updates, so its {@code getEstimate()} reads a few fields: that is the comparison the target asks
- * for. The setup prints each filled sketch's estimate as a line starting with {@code hll-estimate}.
+ * mapsketch keeps the estimator's inputs in its header's summary line, updated by every raise, and
+ * caches its last estimate under the line's change guard: a repeated estimate of an unchanged sketch,
+ * as here, loads the guard and returns the cached value (the {@code EXCLUSIVE} writer loads its own
+ * copy of the guard, a {@code SHARED} sketch the file's; an estimate after a change reads the line's
+ * numbers and runs Ertl's improved estimator; without a trusted line it summarises the registers in
+ * one pass). hash4j computes the estimate from the registers on every call. DataSketches keeps a
+ * running (HIP) estimate that every add updates, so its {@code getEstimate()} reads a few fields:
+ * that is the comparison the target asks for. The setup prints each filled sketch's estimate as a
+ * line starting with {@code hll-estimate}.
  *
  * <p><b>Merges.</b> The setup fills two sketches of the same precision with 2^20 different keys each
  * (indices from 0 and from 2^40), then merges the source into the target once. Each {@link #merge}

@@ -116,6 +116,38 @@ public final class AtomicSegment {
     }
 
     /**
+     * Plain 64-bit store that every later store follows: a store-store fence after it, so no store
+     * after this call becomes visible before it. The write that opens an update of a sequence lock
+     * (mark the data as changing, then change it); it pairs with {@link #getLongAfterLoads} on the
+     * reader's side. On x86 the fence costs nothing at run time; it only keeps the compiler from
+     * moving later stores above the store.
+     *
+     * @param offset byte offset, a multiple of 8
+     * @param value the value to store
+     */
+    public void putLongBeforeStores(long offset, long value) {
+        checkAligned(offset, Long.BYTES);
+        LONG.set(segment, offset, value);
+        VarHandle.storeStoreFence();
+    }
+
+    /**
+     * 64-bit load that every earlier load precedes: an acquire fence before it, so no load before this
+     * call is satisfied after it. The read that closes a read of a sequence lock (read the version,
+     * read the data, read the version again with this method and use the data only if the two reads
+     * agree); it pairs with {@link #putLongBeforeStores} and with atomic read-modify-writes on the
+     * writer's side. On x86 the fence costs nothing at run time.
+     *
+     * @param offset byte offset, a multiple of 8
+     * @return the value
+     */
+    public long getLongAfterLoads(long offset) {
+        checkAligned(offset, Long.BYTES);
+        VarHandle.acquireFence();
+        return (long) LONG.get(segment, offset);
+    }
+
+    /**
      * Atomically adds to a 64-bit word (wrapping on overflow; callers that must saturate use
      * {@link #compareAndSetLong}).
      *

@@ -24,7 +24,7 @@ final class HeaderCodec {
      */
     static void writeNew(SketchHeader header, MemorySegment page) {
         page.set(LONG, MAGIC_OFFSET, MAGIC);
-        page.set(INT, VERSION_OFFSET, FORMAT_VERSION);
+        page.set(INT, VERSION_OFFSET, header.formatVersion());
         page.set(INT, HEADER_LENGTH_OFFSET, HEADER_LENGTH);
         page.set(INT, KIND_OFFSET, header.kind().id());
         page.set(INT, HASH_SCHEME_OFFSET, header.hashScheme().id());
@@ -40,16 +40,19 @@ final class HeaderCodec {
     }
 
     /**
-     * CRC32C of the header page with the CRC field and the live line read as zero, so that live
-     * counters may change without rewriting it.
+     * CRC32C of the header page with the CRC field, the live line and, from format version
+     * {@value SketchFileLayout#SUMMARY_LINE_VERSION} on, the summary line read as zero, so that live
+     * values may change without rewriting it. The page's format version must be valid.
      */
     static int checksum(MemorySegment page) {
+        int liveEnd = page.get(INT, VERSION_OFFSET) >= SUMMARY_LINE_VERSION ? SUMMARY_OFFSET + CACHE_LINE
+                : LIVE_OFFSET + CACHE_LINE;
         CRC32C crc = new CRC32C();
         crc.update(page.asSlice(0, CRC_OFFSET).asByteBuffer());
         crc.update(new byte[4]);
         crc.update(page.asSlice(CRC_OFFSET + 4, LIVE_OFFSET - (CRC_OFFSET + 4)).asByteBuffer());
-        crc.update(new byte[CACHE_LINE]);
-        crc.update(page.asSlice(LIVE_OFFSET + CACHE_LINE, HEADER_LENGTH - (LIVE_OFFSET + CACHE_LINE)).asByteBuffer());
+        crc.update(new byte[liveEnd - LIVE_OFFSET]);
+        crc.update(page.asSlice(liveEnd, HEADER_LENGTH - liveEnd).asByteBuffer());
         return (int) crc.getValue();
     }
 
@@ -79,8 +82,9 @@ final class HeaderCodec {
                     + ") is " + version + ", expected at most " + FORMAT_VERSION
                     + "; the file was written by a newer mapsketch");
         }
-        if (version < 1) {
-            throw corrupt(file, "format version", VERSION_OFFSET, "1.." + FORMAT_VERSION, Integer.toString(version));
+        if (version < FIRST_FORMAT_VERSION) {
+            throw corrupt(file, "format version", VERSION_OFFSET, FIRST_FORMAT_VERSION + ".." + FORMAT_VERSION,
+                    Integer.toString(version));
         }
         int headerLength = page.get(INT, HEADER_LENGTH_OFFSET);
         if (headerLength != HEADER_LENGTH) {
@@ -124,7 +128,7 @@ final class HeaderCodec {
             parameters[i] = page.get(LONG, PARAMETERS_OFFSET + 8L * i);
         }
         return new SketchHeader(kind, scheme, page.get(LONG, HASH_SEED_OFFSET), parameters, payloadOffset,
-                payloadLength, page.get(LONG, CREATED_OFFSET));
+                payloadLength, page.get(LONG, CREATED_OFFSET), version);
     }
 
     private static void checkLiveLine(MemorySegment page, Path file) throws CorruptSketchFileException {

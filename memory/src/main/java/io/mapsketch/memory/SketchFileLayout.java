@@ -8,7 +8,7 @@ package io.mapsketch.memory;
  * offset  size  field
  * ------  ----  -----------------------------------------------------------------
  *      0     8  magic, ASCII "MAPSKTCH"
- *      8     4  format version (this build writes and reads 1)
+ *      8     4  format version (this build reads 1 and 2; it writes 2 for HyperLogLog, 1 otherwise)
  *     12     4  header length in bytes (4096)
  *     16     4  sketch kind id                     (SketchKind)
  *     20     4  hash scheme id                     (HashScheme)
@@ -26,7 +26,10 @@ package io.mapsketch.memory;
  *                +16  4  attached writers       (atomic add)
  *                +20  4  flags, bit 0 = clean close
  *                +24 40  reserved, zero
- *    320  3776  reserved, zero
+ *    320    64  summary line (format version 2 and later; its own cache line, not
+ *               covered by the CRC; laid out by the sketch kind, zero if it keeps none;
+ *               in version 1 files reserved, zero and covered by the CRC)
+ *    384  3712  reserved, zero
  *   4096     -  payload
  * </pre>
  */
@@ -34,8 +37,18 @@ public final class SketchFileLayout {
 
     /** The magic, "MAPSKTCH" read as a little-endian long. */
     public static final long MAGIC = 0x4843544B5350414DL;
-    /** The format version this build writes, and the newest it reads. */
-    public static final int FORMAT_VERSION = 1;
+    /**
+     * The newest format version this build reads, and the one it writes for sketch kinds that keep a
+     * summary line (HyperLogLog).
+     */
+    public static final int FORMAT_VERSION = 2;
+    /**
+     * The first format version: this build still writes it for every kind that keeps no summary line,
+     * so that builds that read only version 1 keep reading those files.
+     */
+    public static final int FIRST_FORMAT_VERSION = 1;
+    /** The first format version with a {@linkplain #SUMMARY_OFFSET summary line}. */
+    public static final int SUMMARY_LINE_VERSION = 2;
     /** Size of the header page; the payload starts at this offset. */
     public static final int HEADER_LENGTH = 4096;
     /** Alignment of the payload offset and of the live line: one cache line. */
@@ -78,6 +91,13 @@ public final class SketchFileLayout {
     public static final int FLAGS_OFFSET = LIVE_OFFSET + 20;
     /** First reserved byte after the live fields, up to the end of the live line. */
     public static final int LIVE_RESERVED_OFFSET = LIVE_OFFSET + 24;
+
+    /**
+     * Offset of the summary line (64 bytes, format version {@value #SUMMARY_LINE_VERSION} and later): live
+     * values that a sketch kind keeps about its payload, updated by writers like the live line and, like
+     * it, outside the CRC. Its layout belongs to the sketch kind; kinds that keep none leave it zero.
+     */
+    public static final int SUMMARY_OFFSET = LIVE_OFFSET + CACHE_LINE;
 
     /** Flag bit: every writer that attached has detached through {@code close()}. */
     public static final int FLAG_CLEAN_CLOSE = 1;

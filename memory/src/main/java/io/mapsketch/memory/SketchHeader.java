@@ -15,9 +15,12 @@ import java.util.Objects;
  * @param payloadOffset where the payload starts in the file, a multiple of 64, at least 4096
  * @param payloadLength the payload's size in bytes
  * @param createdMillis creation time, milliseconds since the epoch
+ * @param formatVersion the file format version, from {@value SketchFileLayout#FIRST_FORMAT_VERSION} to
+ *     {@value SketchFileLayout#FORMAT_VERSION}; from {@value SketchFileLayout#SUMMARY_LINE_VERSION} on
+ *     the header has a summary line
  */
 public record SketchHeader(SketchKind kind, HashScheme hashScheme, long hashSeed, long[] parameters,
-                           long payloadOffset, long payloadLength, long createdMillis) {
+                           long payloadOffset, long payloadLength, long createdMillis, int formatVersion) {
 
     /** Largest payload: the file must stay addressable by a single mapping. */
     public static final long MAX_PAYLOAD_LENGTH = Long.MAX_VALUE - SketchFileLayout.HEADER_LENGTH;
@@ -44,11 +47,16 @@ public record SketchHeader(SketchKind kind, HashScheme hashScheme, long hashSeed
             throw new IllegalArgumentException("payloadLength = " + payloadLength + ", must be in [0, "
                     + (Long.MAX_VALUE - payloadOffset) + "]");
         }
+        if (formatVersion < SketchFileLayout.FIRST_FORMAT_VERSION || formatVersion > SketchFileLayout.FORMAT_VERSION) {
+            throw new IllegalArgumentException("formatVersion = " + formatVersion + ", must be in ["
+                    + SketchFileLayout.FIRST_FORMAT_VERSION + ", " + SketchFileLayout.FORMAT_VERSION + "]");
+        }
         parameters = parameters.clone();
     }
 
     /**
-     * A header for a new sketch: the payload right after the header page, created now.
+     * A header for a new sketch of format version {@value SketchFileLayout#FIRST_FORMAT_VERSION}: the
+     * payload right after the header page, created now.
      *
      * @param kind the sketch kind
      * @param hashScheme the hash function
@@ -66,7 +74,31 @@ public record SketchHeader(SketchKind kind, HashScheme hashScheme, long hashSeed
         }
         return new SketchHeader(kind, hashScheme, hashSeed,
                 Arrays.copyOf(parameters, SketchFileLayout.PARAMETER_COUNT),
-                SketchFileLayout.HEADER_LENGTH, payloadLength, System.currentTimeMillis());
+                SketchFileLayout.HEADER_LENGTH, payloadLength, System.currentTimeMillis(),
+                SketchFileLayout.FIRST_FORMAT_VERSION);
+    }
+
+    /**
+     * Returns this header for a file of another format version: a sketch kind that keeps a summary
+     * line is created at version {@value SketchFileLayout#SUMMARY_LINE_VERSION}.
+     *
+     * @param version the format version, in [{@value SketchFileLayout#FIRST_FORMAT_VERSION},
+     *     {@value SketchFileLayout#FORMAT_VERSION}]
+     * @return a header equal to this one but for its format version
+     * @throws IllegalArgumentException if the version is out of range
+     */
+    public SketchHeader withFormatVersion(int version) {
+        return new SketchHeader(kind, hashScheme, hashSeed, parameters, payloadOffset, payloadLength, createdMillis,
+                version);
+    }
+
+    /**
+     * Tells whether the header has a summary line ({@link SketchFileLayout#SUMMARY_OFFSET}).
+     *
+     * @return {@code true} from format version {@value SketchFileLayout#SUMMARY_LINE_VERSION} on
+     */
+    public boolean hasSummaryLine() {
+        return formatVersion >= SketchFileLayout.SUMMARY_LINE_VERSION;
     }
 
     /**
@@ -104,19 +136,21 @@ public record SketchHeader(SketchKind kind, HashScheme hashScheme, long hashSeed
         return other instanceof SketchHeader that
                 && kind == that.kind && hashScheme == that.hashScheme && hashSeed == that.hashSeed
                 && Arrays.equals(parameters, that.parameters) && payloadOffset == that.payloadOffset
-                && payloadLength == that.payloadLength && createdMillis == that.createdMillis;
+                && payloadLength == that.payloadLength && createdMillis == that.createdMillis
+                && formatVersion == that.formatVersion;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(kind, hashScheme, hashSeed, Arrays.hashCode(parameters), payloadOffset, payloadLength,
-                createdMillis);
+                createdMillis, formatVersion);
     }
 
     @Override
     public String toString() {
         return "SketchHeader[kind=" + kind + ", hashScheme=" + hashScheme + ", hashSeed=" + hashSeed
                 + ", parameters=" + Arrays.toString(parameters) + ", payloadOffset=" + payloadOffset
-                + ", payloadLength=" + payloadLength + ", createdMillis=" + createdMillis + "]";
+                + ", payloadLength=" + payloadLength + ", createdMillis=" + createdMillis
+                + ", formatVersion=" + formatVersion + "]";
     }
 }

@@ -42,6 +42,7 @@ public final class SketchRegion implements AutoCloseable {
     private final Arena arena;
     private final AtomicSegment headerPage;
     private final AtomicSegment payload;
+    private final AtomicSegment summaryLine;
     private final OpenFileTable.Attachment attachment;
     private final boolean cleanlyClosedBefore;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -54,6 +55,7 @@ public final class SketchRegion implements AutoCloseable {
         this.arena = arena;
         this.headerPage = new AtomicSegment(mapping.asSlice(0, HEADER_LENGTH));
         this.payload = new AtomicSegment(mapping.asSlice(header.payloadOffset(), header.payloadLength()));
+        this.summaryLine = new AtomicSegment(mapping.asSlice(SUMMARY_OFFSET, CACHE_LINE));
         this.attachment = attachment;
         this.cleanlyClosedBefore = cleanlyClosedBefore;
     }
@@ -136,10 +138,38 @@ public final class SketchRegion implements AutoCloseable {
      * @throws IOException if the file cannot be read
      */
     public static SketchRegion open(Path file, AccessMode mode, SketchKind expectedKind) throws IOException {
+        return open(file, mode, expectedKind, null);
+    }
+
+    /**
+     * Opens a sketch file as {@link #open(Path, AccessMode, SketchKind)} does, then runs a check of the
+     * mapped file before any other writer can register: a writer holds the registration gate until the
+     * check returns, so a writer that {@linkplain OpenCheck is the only one} may repair what a writer
+     * that died left half-done, and no writer in any process changes the file meanwhile. If the check
+     * throws, the region is closed and the exception propagates.
+     *
+     * <p>Cost: that of {@link #open(Path, AccessMode, SketchKind)} plus the check's; other writers wait
+     * for the check to return (up to the gate's 10 s before they report the file locked).
+     *
+     * @param file the sketch file
+     * @param mode read-only, shared writer or exclusive writer
+     * @param expectedKind the kind the caller can read, or {@code null} for any
+     * @param check the check, or {@code null} for none
+     * @return the open region
+     * @throws CorruptSketchFileException if the file is not a sketch file or is damaged, or the check
+     *     refuses it so
+     * @throws IncompatibleSketchFileException if it is of another kind, a newer format or an unknown hash
+     * @throws SketchFileLockedException if the mode is excluded by another writer
+     * @throws java.nio.file.NoSuchFileException if there is no such file
+     * @throws IOException if the file cannot be read, or the check throws it
+     */
+    public static SketchRegion open(Path file, AccessMode mode, SketchKind expectedKind, OpenCheck check)
+            throws IOException {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(mode, "mode");
         OpenFileTable.Attachment attachment = OpenFileTable.attach(file, mode);
         Arena arena = Arena.ofShared();
+        SketchRegion region;
         try {
             FileChannel channel = attachment.channel();
             long fileLength = channel.size();
@@ -150,13 +180,26 @@ public final class SketchRegion implements AutoCloseable {
             AtomicSegment page = new AtomicSegment(mapping.asSlice(0, HEADER_LENGTH));
             boolean clean = mode.isWritable() ? attachWriter(page, attachment.soleWriter())
                     : (page.getIntAcquire(FLAGS_OFFSET) & FLAG_CLEAN_CLOSE) != 0;
-            if (mode.isWritable()) {
-                OpenFileTable.endRegistration(attachment);
-            }
-            return new SketchRegion(file, mode, header, arena, mapping, attachment, clean);
+            region = new SketchRegion(file, mode, header, arena, mapping, attachment, clean);
         } catch (IOException | RuntimeException | Error e) {
             arena.close();
             OpenFileTable.detach(attachment);
+            throw e;
+        }
+        try {
+            if (check != null) {
+                check.check(region, mode.isWritable() && attachment.soleWriter());
+            }
+            if (mode.isWritable()) {
+                OpenFileTable.endRegistration(attachment);
+            }
+            return region;
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                region.close();
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
             throw e;
         }
     }
@@ -246,6 +289,25 @@ public final class SketchRegion implements AutoCloseable {
      */
     public AtomicSegment payload() {
         return payload;
+    }
+
+    /**
+     * Returns the header's summary line: the 64 bytes at {@link SketchFileLayout#SUMMARY_OFFSET}, live
+     * values the sketch kind keeps about its payload, outside the header's checksum. Writers update it
+     * with the rules of {@link #payload()} (atomics for {@code SHARED} writers); its layout belongs to
+     * the sketch kind. Accesses after {@link #close()} throw {@link IllegalStateException}; writes to a
+     * read-only region throw {@link IllegalArgumentException}.
+     *
+     * @return the summary line with atomic word access
+     * @throws IllegalStateException if the file's format version has no summary line
+     *     ({@link SketchHeader#hasSummaryLine()}): those bytes are then reserved
+     */
+    public AtomicSegment summaryLine() {
+        if (!header.hasSummaryLine()) {
+            throw new IllegalStateException(SketchFileException.describe(file) + " is of format version "
+                    + header.formatVersion() + ", which has no summary line");
+        }
+        return summaryLine;
     }
 
     /**
@@ -412,6 +474,26 @@ public final class SketchRegion implements AutoCloseable {
         if (!mode.isWritable()) {
             throw new IllegalStateException(SketchFileException.describe(file) + " is open READ_ONLY; cannot write");
         }
+    }
+
+    /**
+     * A check of a freshly mapped file that runs before any other writer can register
+     * ({@link SketchRegion#open(Path, AccessMode, SketchKind, OpenCheck)}).
+     */
+    @FunctionalInterface
+    public interface OpenCheck {
+
+        /**
+         * Checks the region and, if this opener is the only writer, may rewrite state that writers
+         * share: until the check returns no other writer, in this or another process, has the file open.
+         *
+         * @param region the open region; {@link SketchRegion#wasCleanlyClosed()} is exact for a sole writer
+         * @param soleWriter {@code true} for an {@code EXCLUSIVE} writer and for a {@code SHARED} writer
+         *     that found no other writer attached; {@code false} for a {@code SHARED} writer that joined
+         *     others and for a {@code READ_ONLY} opener
+         * @throws IOException to refuse the file, typically a {@link SketchFileException} naming it
+         */
+        void check(SketchRegion region, boolean soleWriter) throws IOException;
     }
 
     @Override

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -59,6 +61,32 @@ class HeaderCorruptionTest {
                 if (!isLiveValue(offset, mask)) {
                     assertFlipDetected(offset, mask);
                 }
+            }
+        }
+    }
+
+    /**
+     * From format version 2 the summary line (bytes 320..383) is live like the live line: the header's
+     * checksum leaves it out and the sketch kind judges it. Every other byte stays covered; in a version 1
+     * file ({@link #flipsAtEveryOffsetAreDetected}) the summary line's bytes are reserved and covered too.
+     */
+    @Test
+    void aVersionTwoHeaderLeavesOnlyItsLiveLinesToTheKind() throws IOException {
+        Path file = SketchFiles.create(dir.resolve("v2.sketch"),
+                SketchFiles.header(SketchKind.HYPERLOGLOG, 1024).withFormatVersion(SUMMARY_LINE_VERSION));
+        valid = Files.readAllBytes(file);
+        for (int offset = 0; offset < HEADER_LENGTH; offset++) {
+            boolean summary = offset >= SUMMARY_OFFSET && offset < SUMMARY_OFFSET + CACHE_LINE;
+            if (summary) {
+                byte[] bytes = valid.clone();
+                bytes[offset] ^= (byte) 0x80;
+                SketchFiles.write(damaged, bytes);
+                try (SketchRegion region = SketchRegion.open(damaged, AccessMode.READ_ONLY)) {
+                    assertEquals(SUMMARY_LINE_VERSION, region.header().formatVersion());
+                    assertEquals((byte) 0x80, region.summaryLine().segment().get(JAVA_BYTE, offset - SUMMARY_OFFSET));
+                }
+            } else if (!isLiveValue(offset, 0x80)) {
+                assertFlipDetected(offset, 0x80);
             }
         }
     }
@@ -125,7 +153,7 @@ class HeaderCorruptionTest {
         SketchFiles.write(damaged, bytes);
         IncompatibleSketchFileException e = assertThrows(IncompatibleSketchFileException.class,
                 () -> SketchRegion.open(damaged, AccessMode.READ_ONLY));
-        assertTrue(e.getMessage().contains("format version' (offset 8) is 2, expected at most 1"), e.getMessage());
+        assertTrue(e.getMessage().contains("format version' (offset 8) is 3, expected at most 2"), e.getMessage());
     }
 
     @Test

@@ -13,7 +13,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Every field written at creation is read back unchanged, from a file and from memory. */
+/** Every field written at creation, in every format version, is read back unchanged, from a file and from memory. */
 class HeaderRoundTripTest {
 
     @TempDir
@@ -27,8 +27,10 @@ class HeaderRoundTripTest {
                         arrays().ofClass(longs().all(), Long.class).withLength(SketchFileLayout.PARAMETER_COUNT),
                         longs().between(0, 3 * 4096 + 17))
                 .checkAssert((kind, seed, parameters, payloadLength) -> {
+                    int version = SketchFileLayout.FIRST_FORMAT_VERSION + Math.floorMod(seed,
+                            SketchFileLayout.FORMAT_VERSION - SketchFileLayout.FIRST_FORMAT_VERSION + 1);
                     SketchHeader written = SketchHeader.forNewSketch(kind, HashScheme.XXH3_64, seed,
-                            unbox(parameters), payloadLength);
+                            unbox(parameters), payloadLength).withFormatVersion(version);
                     Path file = dir.resolve("round-trip.sketch");
                     try {
                         SketchRegion.create(file, written, AccessMode.EXCLUSIVE, CreateOption.OVERWRITE_EXISTING).close();

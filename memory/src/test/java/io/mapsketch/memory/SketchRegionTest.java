@@ -11,7 +11,9 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -195,6 +197,56 @@ class SketchRegionTest {
         }
     }
 
+    /**
+     * The open check runs before another writer can register and knows whether its opener is the only
+     * writer; a check that refuses the file leaves it as it was, with no writer registered.
+     */
+    @Test
+    void theOpenCheckKnowsASoleWriterAndItsRefusalDetachesTheOpener() throws IOException {
+        Path file = newFile(64);
+        List<String> seen = new ArrayList<>();
+        SketchRegion.OpenCheck record = (region, sole) -> seen.add(region.mode() + " " + sole);
+        try (SketchRegion first = SketchRegion.open(file, AccessMode.SHARED, null, record);
+             SketchRegion second = SketchRegion.open(file, AccessMode.SHARED, null, record);
+             SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY, null, record)) {
+            assertEquals(2, reader.attachedWriters());
+            assertEquals(first.attachedWriters(), second.attachedWriters());
+        }
+        SketchRegion.open(file, AccessMode.EXCLUSIVE, null, record).close();
+        assertEquals(List.of("SHARED true", "SHARED false", "READ_ONLY false", "EXCLUSIVE true"), seen);
+
+        SketchFileException refusal = new CorruptSketchFileException(file, "refused by the check");
+        SketchRegion.OpenCheck refuse = (region, sole) -> {
+            throw refusal;
+        };
+        assertEquals(refusal, assertThrows(SketchFileException.class,
+                () -> SketchRegion.open(file, AccessMode.SHARED, null, refuse)));
+        try (SketchRegion exclusive = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
+            assertEquals(1, exclusive.attachedWriters(), "the refused opener left no writer registered");
+            assertTrue(exclusive.wasCleanlyClosed());
+        }
+    }
+
+    @Test
+    void theSummaryLineExistsFromFormatVersionTwo() throws IOException {
+        Path file = newFile(64);
+        try (SketchRegion first = SketchRegion.open(file, AccessMode.SHARED)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, first::summaryLine);
+            assertTrue(e.getMessage().endsWith("is of format version 1, which has no summary line"), e.getMessage());
+        }
+        Path second = SketchFiles.create(dir.resolve("v2.sketch"),
+                SketchFiles.header(SketchKind.HYPERLOGLOG, 64).withFormatVersion(SketchFileLayout.SUMMARY_LINE_VERSION));
+        try (SketchRegion writer = SketchRegion.open(second, AccessMode.SHARED);
+             SketchRegion reader = SketchRegion.open(second, AccessMode.READ_ONLY)) {
+            writer.summaryLine().getAndAddLong(8, 5);
+            assertEquals(5, reader.summaryLine().getLongAcquire(8), "the line is shared like the payload");
+            assertEquals(64, reader.summaryLine().byteSize());
+        }
+        try (SketchRegion reopened = SketchRegion.open(second, AccessMode.READ_ONLY)) {
+            assertEquals(5, reopened.summaryLine().getLongAcquire(8), "and persists; it is outside the checksum");
+        }
+    }
+
     @Test
     void invalidHeaderArgumentsNameTheParameter() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -203,5 +255,8 @@ class SketchRegionTest {
         e = assertThrows(IllegalArgumentException.class, () -> SketchHeader.forNewSketch(SketchKind.BLOOM,
                 HashScheme.XXH3_64, 0, new long[17], 0));
         assertTrue(e.getMessage().startsWith("parameters.length = 17"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> SketchFiles.header(SketchKind.BLOOM, 0)
+                .withFormatVersion(SketchFileLayout.FORMAT_VERSION + 1));
+        assertEquals("formatVersion = 3, must be in [1, 2]", e.getMessage());
     }
 }

@@ -8,8 +8,8 @@ import java.util.zip.CRC32C;
 /**
  * Rewrites the CRC32C of a sketch file's header page after a deliberate edit, so that the edit
  * itself is what a test judges. Written from the file format's description (the CRC field at byte
- * 56 and the live line at bytes 256..319 read as zero), not from the library's code, so it also
- * checks that the two agree.
+ * 56, the live line at bytes 256..319 and, from format version 2 on, the summary line at bytes
+ * 320..383 read as zero), not from the library's code, so it also checks that the two agree.
  */
 public final class HeaderSeal {
 
@@ -17,6 +17,10 @@ public final class HeaderSeal {
     private static final int CRC_OFFSET = 56;
     private static final int LIVE_OFFSET = 256;
     private static final int LIVE_LENGTH = 64;
+    private static final int VERSION_OFFSET = 8;
+    private static final int SUMMARY_LINE_VERSION = 2;
+    private static final int SUMMARY_OFFSET = 320;
+    private static final int SUMMARY_LENGTH = 64;
 
     private HeaderSeal() {
     }
@@ -31,8 +35,12 @@ public final class HeaderSeal {
         System.arraycopy(fileBytes, 0, page, 0, HEADER_LENGTH);
         Arrays.fill(page, CRC_OFFSET, CRC_OFFSET + 4, (byte) 0);
         Arrays.fill(page, LIVE_OFFSET, LIVE_OFFSET + LIVE_LENGTH, (byte) 0);
+        ByteBuffer header = ByteBuffer.wrap(fileBytes).order(ByteOrder.LITTLE_ENDIAN);
+        if (header.getInt(VERSION_OFFSET) >= SUMMARY_LINE_VERSION) {
+            Arrays.fill(page, SUMMARY_OFFSET, SUMMARY_OFFSET + SUMMARY_LENGTH, (byte) 0);
+        }
         CRC32C crc = new CRC32C();
         crc.update(page);
-        ByteBuffer.wrap(fileBytes).order(ByteOrder.LITTLE_ENDIAN).putInt(CRC_OFFSET, (int) crc.getValue());
+        header.putInt(CRC_OFFSET, (int) crc.getValue());
     }
 }
