@@ -110,10 +110,8 @@ public final class PerformanceReport {
                 .append("| machine | ").append(run.cpuModel()).append(", ").append(run.cores())
                 .append(" cores, ").append(Format.bytes(run.memoryBytes())).append(" memory, ").append(run.os())
                 .append(" |\n");
-        for (ResultSet.JvmRun jvm : scores.jvms().stream().map(j -> new ResultSet.JvmRun(j.jdk(), j.vm(),
-                List.of(), "")).distinct().toList()) {
-            out.append("| JVM | ").append(jvm.vm()).append(" (JDK ").append(jvm.jdk()).append(") |\n");
-        }
+        scores.jvms().stream().map(jvm -> jvm.vm() + " (JDK " + jvm.jdk() + ")").distinct()
+                .forEach(jvm -> out.append("| JVM | ").append(jvm).append(" |\n"));
     }
 
     private String headlines(boolean forReadme) {
