@@ -34,7 +34,7 @@ import java.util.Objects;
  *
  * <p><b>Cost.</b> No allocation. An add or lookup of a key in a filter larger than the caches costs
  * about one cache miss (and, for a filter mapped with small pages, a TLB miss). Batches go in
- * phases, 64 keys at a time: first one load from each key's block, so that those misses overlap,
+ * phases, 256 keys at a time: first one load from each key's block, so that those misses overlap,
  * then the work on blocks that are now in cache. An atomic add costs a locked instruction per word
  * that lacks a bit.
  */

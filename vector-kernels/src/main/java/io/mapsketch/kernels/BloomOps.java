@@ -1,27 +1,29 @@
 package io.mapsketch.kernels;
 
 import static io.mapsketch.kernels.BlockedBloomLayout.blockOffset;
-import static io.mapsketch.kernels.BlockedBloomLayout.wordPattern;
 import static io.mapsketch.kernels.Layouts.LONG;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 /**
  * Blocked Bloom filter batch kernels over the layout of {@link BlockedBloomLayout}. An
  * implementation supplies the two per-block steps; the batch loops here are shared. Arguments are
  * trusted (the facade {@link BlockedBloomKernels} checks them).
  *
- * <p>Every batch goes in chunks of {@value #CHUNK} keys and two phases. The first loads word 0 of
- * each key's block, a short independent step per key, so that the chunk's cache misses are all in
- * flight at once, and records in a 64-bit mask whether that word already holds the key's bits. The
- * second does the per-key work while the blocks are in cache; a key whose word 0 lacks a bit is
- * known to be absent without looking further. Without the first phase the per-key work is long
- * enough that the processor overlaps the misses of only a few keys.
+ * <p>Every batch goes in chunks of {@value #CHUNK} keys and two phases. The first only loads word 0
+ * of each key's block and ORs the words together, so that the chunk's cache misses are in flight at
+ * once. Its loop must stay short: a load that misses holds its place in the reorder buffer until the
+ * line arrives, so the fewer instructions each key adds there, the more keys' misses overlap (a first
+ * phase that also tested word 0 against the key's bits overlapped about half as many). The second
+ * phase does the per-key work on blocks that are now in cache, without a branch on the answer. The
+ * first phase's OR is zero only if no key of the chunk can be present (every key has a bit in word
+ * 0), which lets an empty region of the filter skip the second phase.
  */
 interface BloomOps {
 
-    /** Keys per chunk: one bit of the first phase's mask each; their blocks (4 KiB) stay in L1. */
-    int CHUNK = Long.SIZE;
+    /** Keys per chunk: their blocks (16 KiB) stay in the L1 cache between the two phases. */
+    int CHUNK = 256;
 
     /** Whether the block at byte offset {@code block} holds all of the hash's bits. */
     boolean contains(MemorySegment filter, long block, long hash, int bitsPerKey);
@@ -31,24 +33,22 @@ interface BloomOps {
 
     /**
      * Sets each hash's bits with plain stores, writing only blocks that miss a bit; returns how many
-     * keys had a bit missing when their turn came (a key repeated in the batch counts once). The
-     * first phase's answer that a key is missing holds only until the chunk's first write, which may
-     * have set that key's bits.
+     * keys had a bit missing when their turn came (a key repeated in the batch counts once). A chunk
+     * whose first phase found only empty words lets its first key skip the test; after the chunk's
+     * first write, which may set later keys' bits, every key is tested.
      */
     default long add(MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes, int from,
             int count) {
         long added = 0;
         for (int start = 0; start < count; start += CHUNK) {
             int chunk = Math.min(CHUNK, count - start);
-            long firstWordHolds = probeFirstWords(filter, offset, blocks, bitsPerKey, hashes, from + start, chunk);
-            boolean wrote = false;
+            boolean surelyMissing = touch(filter, offset, blocks, hashes, from + start, chunk) == 0;
             for (int j = 0; j < chunk; j++) {
                 long hash = hashes[from + start + j];
                 long block = blockOffset(offset, hash, blocks);
-                boolean surelyMissing = (firstWordHolds >>> j & 1) == 0 && !wrote;
                 if (surelyMissing || !contains(filter, block, hash, bitsPerKey)) {
                     setBits(filter, block, hash, bitsPerKey);
-                    wrote = true;
+                    surelyMissing = false;
                     added++;
                 }
             }
@@ -65,11 +65,11 @@ interface BloomOps {
         long added = 0;
         for (int start = 0; start < count; start += CHUNK) {
             int chunk = Math.min(CHUNK, count - start);
-            long firstWordHolds = probeFirstWords(filter, offset, blocks, bitsPerKey, hashes, from + start, chunk);
+            boolean emptyWords = touch(filter, offset, blocks, hashes, from + start, chunk) == 0;
             for (int j = 0; j < chunk; j++) {
                 long hash = hashes[from + start + j];
                 long block = blockOffset(offset, hash, blocks);
-                if (((firstWordHolds >>> j & 1) == 0 || !contains(filter, block, hash, bitsPerKey))
+                if ((emptyWords || !contains(filter, block, hash, bitsPerKey))
                         && BlockedBloomLayout.addAtomic(filter, block, hash, bitsPerKey)) {
                     added++;
                 }
@@ -84,32 +84,30 @@ interface BloomOps {
         long found = 0;
         for (int start = 0; start < count; start += CHUNK) {
             int chunk = Math.min(CHUNK, count - start);
-            long firstWordHolds = probeFirstWords(filter, offset, blocks, bitsPerKey, hashes, from + start, chunk);
+            int answers = resultsFrom + start;
+            if (touch(filter, offset, blocks, hashes, from + start, chunk) == 0) {
+                Arrays.fill(results, answers, answers + chunk, false);
+                continue;
+            }
             for (int j = 0; j < chunk; j++) {
                 long hash = hashes[from + start + j];
-                boolean present = (firstWordHolds >>> j & 1) != 0
-                        && contains(filter, blockOffset(offset, hash, blocks), hash, bitsPerKey);
-                results[resultsFrom + start + j] = present;
-                if (present) {
-                    found++;
-                }
+                boolean present = contains(filter, blockOffset(offset, hash, blocks), hash, bitsPerKey);
+                results[answers + j] = present;
+                found += present ? 1 : 0;
             }
         }
         return found;
     }
 
     /**
-     * The first phase: bit {@code j} of the result is set if word 0 of the block of
-     * {@code hashes[from + j]} holds that key's bits, for {@code j < chunk <= 64}.
+     * The first phase: the OR of word 0 of the blocks of {@code hashes[from, from + chunk)}. Zero
+     * means that no key of the chunk has all its bits (each has one in word 0).
      */
-    private static long probeFirstWords(MemorySegment filter, long offset, long blocks, int bitsPerKey,
-            long[] hashes, int from, int chunk) {
-        long holds = 0;
+    private static long touch(MemorySegment filter, long offset, long blocks, long[] hashes, int from, int chunk) {
+        long words = 0;
         for (int j = 0; j < chunk; j++) {
-            long hash = hashes[from + j];
-            long missing = wordPattern(hash, 0, bitsPerKey) & ~filter.get(LONG, blockOffset(offset, hash, blocks));
-            holds |= (missing == 0 ? 1L : 0L) << j;
+            words |= filter.get(LONG, blockOffset(offset, hashes[from + j], blocks));
         }
-        return holds;
+        return words;
     }
 }

@@ -17,6 +17,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,6 +100,43 @@ class BlockedBloomKernelsTest {
             }
         }
         assertEquals(trues, found);
+    }
+
+    @Test
+    void chunksOverEmptyBlocksAnswerAbsentAndTheOthersKeyByKey() {
+        int blocks = 1000;
+        SplittableRandom random = new SplittableRandom(41);
+        long[] added = new long[400];
+        for (int i = 0; i < added.length; i++) {
+            added[i] = random.nextLong() >>> 1;
+        }
+        long[] queries = new long[5 + 700];
+        for (int i = 5; i < queries.length; i++) {
+            // the first 256 queries land in the empty upper half of the blocks; then added and random keys alternate
+            queries[i] = i < 5 + 256 ? random.nextLong() | Long.MIN_VALUE
+                    : i % 2 == 0 ? added[random.nextInt(added.length)] : random.nextLong();
+        }
+        for (KernelSet kernels : new KernelSet[] {KernelSet.SCALAR, TestMemory.twin()}) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment filter = arena.allocate(64L * blocks, 64);
+                kernels.blockedBloom().add(filter, 0, blocks, 8, added, 0, added.length);
+                boolean[] answers = new boolean[7 + queries.length];
+                Arrays.fill(answers, true);
+                long found = kernels.blockedBloom().mightContain(filter, 0, blocks, 8, queries, 5, queries.length - 5,
+                        answers, 7);
+                long expectedFound = 0;
+                for (int i = 5; i < queries.length; i++) {
+                    boolean expected = BlockedBloomKernels.mightContainOne(filter, 0, blocks, 8, queries[i]);
+                    assertEquals(expected, answers[7 + i - 5], "query " + i);
+                    expectedFound += expected ? 1 : 0;
+                    if (i < 5 + 256) {
+                        assertFalse(expected, "a key of an empty block was found");
+                    }
+                }
+                assertEquals(expectedFound, found);
+                assertTrue(found >= 222, "added keys were lost: " + found);
+            }
+        }
     }
 
     @Test
