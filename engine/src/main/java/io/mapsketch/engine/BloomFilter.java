@@ -27,12 +27,14 @@ import java.nio.file.Path;
  * queue), since a compiler may keep a plain load out of the loop.
  *
  * <p>Cost: an add or lookup is one hash and k probes into the bit array, each a likely cache miss
- * for filters larger than the cache; the blocked layout answers with one cache line. An add
- * also increments the shared items counter (one atomic); batch adds do that once per batch.
+ * for filters larger than the cache (a lookup stops at the first clear bit); the blocked layout
+ * answers with one cache line. Batch lookups probe breadth-first without a branch on the answers
+ * ({@link #mightContainAll}). An add also counts the item; batch adds count once per batch.
  */
 public final class BloomFilter extends MembershipFilter {
 
     private static final String[] PARAMETER_NAMES = {"bits", "hashes"};
+    private static final ThreadLocal<ProbeScratch> SCRATCH = ThreadLocal.withInitial(ProbeScratch::new);
 
     private final long bits;
     private final int hashes;
@@ -83,10 +85,48 @@ public final class BloomFilter extends MembershipFilter {
         }
     }
 
+    /**
+     * Looks up a batch breadth-first: probe i of every key whose earlier probes all found their bit,
+     * then probe i + 1 of those, keeping the survivors without a branch on the bit. A key still stops
+     * at its first clear bit (loading all k words of every key ahead was measured slower: absent keys
+     * then pay k misses instead of about two), and no branch mispredicts on the answers, which are as
+     * random as the keys: in cache this is about 1.4 times the speed of single-key lookups; out of
+     * cache, where the single-key loop already overlaps as many misses, it is as fast. Probe i is at
+     * {@code reduce(h + i y + i (i - 1) (i - 2) / 6)} with {@code y = step(h)}: the closed form of the
+     * loop in {@link #containsHash}, so the answers are the same.
+     */
     @Override
-    void containsHashes(long[] hashes, int count, boolean[] results, int resultsFrom) {
-        for (int i = 0; i < count; i++) {
-            results[resultsFrom + i] = containsHash(hashes[i]);
+    void containsHashes(long[] keyHashes, int count, boolean[] results, int resultsFrom) {
+        ProbeScratch scratch = SCRATCH.get();
+        int[] alive = scratch.alive();
+        long[] steps = scratch.steps();
+        for (int j = 0; j < count; j++) {
+            alive[j] = j;
+            steps[j] = DoubleHashing.step(keyHashes[j]);
+            results[resultsFrom + j] = false;
+        }
+        int remaining = count;
+        for (long probe = 0; probe < hashes && remaining > 0; probe++) {
+            long offset = probe * (probe - 1) * (probe - 2) / 6;
+            int kept = 0;
+            for (int a = 0; a < remaining; a++) {
+                int j = alive[a];
+                long bit = DoubleHashing.reduce(keyHashes[j] + probe * steps[j] + offset, bits);
+                alive[kept] = j;
+                kept += (int) (payload.getLong((bit >>> 6) << 3) >>> bit) & 1;
+            }
+            remaining = kept;
+        }
+        for (int a = 0; a < remaining; a++) {
+            results[resultsFrom + alive[a]] = true;
+        }
+    }
+
+    /** A thread's scratch for {@link #containsHashes}: the keys still possible, and each key's probe step. */
+    private record ProbeScratch(int[] alive, long[] steps) {
+
+        ProbeScratch() {
+            this(new int[BATCH], new long[BATCH]);
         }
     }
 
