@@ -7,6 +7,12 @@ package io.mapsketch.engine;
  * onto [0, m) by a multiply-high, so tables of more than 2^32 cells use every cell and the
  * probes of one key stay independent (the failure of schemes that split one 64-bit hash into two
  * 32-bit halves). The exact derivation is part of the file format.
+ *
+ * <p>The "enhanced" term ({@code y += i}, which adds {@code i (i - 1) (i - 2) / 6} to probe i) is at
+ * most a few thousand for the k a filter uses, while {@code reduce} keeps only the top bits of the
+ * 64-bit sum: it moves a probe only when it carries across a multiple of {@code 2^64 / cells}, which
+ * almost never happens. The probes are in effect {@code reduce(h + i y)}, double hashing with a full
+ * 64-bit step, which the false-positive tests accept. The term stays because it is the format.
  */
 final class DoubleHashing {
 
