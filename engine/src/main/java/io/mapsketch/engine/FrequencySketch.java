@@ -482,6 +482,31 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /**
+     * Estimates every key of an array, as {@link #estimate(long)} would one by one: {@code estimates[i]}
+     * receives the estimate of {@code keys[i]}, never below the truth unless saturated. Cost: the keys
+     * are hashed with the SIMD kernel in batches of {@value #BATCH}, then each costs d counter loads.
+     *
+     * @param keys the keys, each hashed as its eight little-endian bytes
+     * @param estimates receives the estimates; at least as long as {@code keys}
+     * @throws IllegalArgumentException if {@code estimates} is shorter than {@code keys}
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public void estimateAll(long[] keys, long[] estimates) {
+        if (estimates.length < keys.length) {
+            throw new IllegalArgumentException("estimates.length = " + estimates.length + ", must be >= keys.length = "
+                    + keys.length);
+        }
+        long[] hashes = HASHES.get();
+        for (int from = 0; from < keys.length; from += BATCH) {
+            int n = Math.min(BATCH, keys.length - from);
+            hasher.hashAll(keys, from, n, hashes);
+            for (int i = 0; i < n; i++) {
+                estimates[from + i] = estimateHash(hashes[i]);
+            }
+        }
+    }
+
+    /**
      * Estimates how often the bytes {@code key[offset, offset + length)} were added; as {@link #estimate(long)}.
      *
      * @param key the array

@@ -21,6 +21,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -212,6 +213,35 @@ class CountMinSketchTest {
                     assertEquals(keys.length, batch.itemsAdded());
                     assertEquals(keys.length, batch.totalWeight());
                     assertEquals(keys.length, fromSegment.totalWeight());
+                }
+            }
+        }
+    }
+
+    /** More keys than one hashing batch, half of them added, in both counter widths and update rules. */
+    @Test
+    void batchEstimatesEqualSingleKeyEstimates() throws IOException {
+        SplittableRandom random = new SplittableRandom(6);
+        long[] added = random.longs(4_000, 0, 700).toArray();
+        long[] probes = new long[1_337];
+        for (int i = 0; i < probes.length; i++) {
+            probes[i] = i % 2 == 0 ? added[random.nextInt(added.length)] : random.nextLong();
+        }
+        for (int bits : new int[] {32, 64}) {
+            for (boolean conservative : new boolean[] {false, true}) {
+                try (CountMinSketch cms = sketch(0.01, 0.05, bits, conservative, AccessMode.EXCLUSIVE)) {
+                    cms.addAll(added);
+                    long[] estimates = new long[probes.length + 2];
+                    Arrays.fill(estimates, -1);
+                    cms.estimateAll(probes, estimates);
+                    for (int i = 0; i < probes.length; i++) {
+                        assertEquals(cms.estimate(probes[i]), estimates[i], bits + " bits, key " + i);
+                    }
+                    assertEquals(-1, estimates[probes.length], "past the keys nothing is written");
+                    assertTrue(estimates[0] > 0, "an added key has a positive estimate");
+                    String message = assertThrows(IllegalArgumentException.class,
+                            () -> cms.estimateAll(probes, new long[probes.length - 1])).getMessage();
+                    assertEquals("estimates.length = 1336, must be >= keys.length = 1337", message);
                 }
             }
         }
