@@ -32,7 +32,7 @@ record Question(String title, List<Suite> suites) {
                         new Suite("CountMinBenchmark", "Count-Min sketches",
                                 "Delta 0.01 (5 rows) and the same width for every implementation; `size` is "
                                         + "mapsketch's counter bytes (32-bit counters). A Zipf stream of 2^24 keys. "
-                                        + "Spark's counters are 64-bit; the peers' batch add is a loop.",
+                                        + "Spark's counters are 64-bit; the peers' batch add and batch estimate are loops.",
                                 null, false, "estimate"),
                         new Suite("TopKBenchmark", "Top-K (heavy hitters, k = 100)",
                                 "mapsketch's Count-Min of 2,719 x 5 plus 100 candidates against DataSketches' "
