@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -123,11 +124,22 @@ public final class PerformanceReport {
                     .append('\n');
         }
         if (forReadme) {
-            out.append("\nMeasured by `").append(run.command()).append("` on ").append(run.cpuModel())
-                    .append(" (").append(run.cores()).append(" cores); every table, chart and peer is in ")
-                    .append("[docs/performance.md](docs/performance.md).\n");
+            out.append('\n').append(measuredBy(run, scores.suiteNames()));
         }
         return out.toString();
+    }
+
+    /**
+     * The README's line under the headline ratios: the last run's command and machine, and which suites
+     * of the results folder that run did not measure (their tables come from earlier runs).
+     */
+    static String measuredBy(RunRecord run, Collection<String> suitesInResults) {
+        List<String> earlier = suitesInResults.stream().filter(name -> !run.suites().contains(name)).toList();
+        return "Measured by `" + run.command() + "`"
+                + (earlier.isEmpty() ? "" : " (suites " + String.join(", ", earlier) + ": by earlier runs of "
+                        + "`scripts/bench`, as their tables say)")
+                + " on " + run.cpuModel() + " (" + run.cores() + " cores); every table, chart and peer is in "
+                + "[docs/performance.md](docs/performance.md).\n";
     }
 
     private void suiteSection(StringBuilder out, SuiteScores suiteScores) throws IOException {

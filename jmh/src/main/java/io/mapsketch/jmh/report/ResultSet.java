@@ -167,6 +167,15 @@ public final class ResultSet {
     }
 
     /**
+     * The suites whose result files the folder holds, distinct, in the order read.
+     *
+     * @return the suite names
+     */
+    public SequencedSet<String> suiteNames() {
+        return new LinkedHashSet<>(suites.values());
+    }
+
+    /**
      * The JVMs of all benchmark classes, distinct, in the order first seen.
      *
      * @return the JVM runs

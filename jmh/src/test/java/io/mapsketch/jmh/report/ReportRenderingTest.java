@@ -98,6 +98,26 @@ class ReportRenderingTest {
     }
 
     @Test
+    void theReadmeLineNamesTheSuitesThatEarlierRunsMeasured(@TempDir Path folder) throws IOException {
+        Files.writeString(folder.resolve("jmh-membership-bloom.json"), BLOOM_RESULTS);
+        Files.writeString(folder.resolve("jmh-open.json"), OPEN_RESULTS);
+        RunRecord partial = new RunRecord("quick", "scripts/bench quick open", "-f 1", "abc1234", List.of("open"),
+                "AMD EPYC", 2, 1L << 30, "Linux", "2026-11-30T00:00:00Z", "2026-11-30T00:05:00Z");
+        RunRecord whole = new RunRecord("quick", "scripts/bench quick", "-f 1", "abc1234",
+                List.of("membership", "open"), "AMD EPYC", 2, 1L << 30, "Linux", "2026-11-30T00:00:00Z",
+                "2026-11-30T00:05:00Z");
+        ResultSet results = ResultSet.read(folder);
+
+        assertEquals("Measured by `scripts/bench quick open` (suites membership: by earlier runs of `scripts/bench`, "
+                + "as their tables say) on AMD EPYC (2 cores); every table, chart and peer is in "
+                + "[docs/performance.md](docs/performance.md).\n",
+                PerformanceReport.measuredBy(partial, results.suiteNames()));
+        assertEquals("Measured by `scripts/bench quick` on AMD EPYC (2 cores); every table, chart and peer is in "
+                + "[docs/performance.md](docs/performance.md).\n",
+                PerformanceReport.measuredBy(whole, results.suiteNames()));
+    }
+
+    @Test
     void aDocumentWithoutTheRegionIsRefusedByName(@TempDir Path folder) throws IOException {
         Path document = folder.resolve("doc.md");
         Files.writeString(document, "# Title\n");
