@@ -492,10 +492,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * @throws IllegalStateException if the sketch is closed
      */
     public void estimateAll(long[] keys, long[] estimates) {
-        if (estimates.length < keys.length) {
-            throw new IllegalArgumentException("estimates.length = " + estimates.length + ", must be >= keys.length = "
-                    + keys.length);
-        }
+        requireAnswerRoom("estimates", estimates.length, keys.length);
         long[] hashes = HASHES.get();
         for (int from = 0; from < keys.length; from += BATCH) {
             int n = Math.min(BATCH, keys.length - from);

@@ -174,10 +174,7 @@ public abstract sealed class MembershipFilter extends KeyedSketch
      * @throws IllegalStateException if the filter is closed
      */
     public final void mightContainAll(long[] keys, boolean[] results) {
-        if (results.length < keys.length) {
-            throw new IllegalArgumentException("results.length = " + results.length + ", must be >= keys.length = "
-                    + keys.length);
-        }
+        requireAnswerRoom("results", results.length, keys.length);
         for (int from = 0; from < keys.length; from += BATCH) {
             int count = Math.min(BATCH, keys.length - from);
             containsHashes(hashBatch(keys, from, count), count, results, from);

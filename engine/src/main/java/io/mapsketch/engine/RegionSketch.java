@@ -103,6 +103,16 @@ abstract class RegionSketch implements Sketch {
         return region.wasCleanlyClosed();
     }
 
+    /**
+     * Refuses an answer array, named {@code name}, shorter than the {@code keys} keys of a batch query,
+     * before anything is read.
+     */
+    static void requireAnswerRoom(String name, int length, int keys) {
+        if (length < keys) {
+            throw new IllegalArgumentException(name + ".length = " + length + ", must be >= keys.length = " + keys);
+        }
+    }
+
     /** Throws a clear error before a write to a read-only sketch touches memory. */
     final void requireWritable() {
         if (readOnly) {
