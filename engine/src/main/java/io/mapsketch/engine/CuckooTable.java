@@ -74,7 +74,7 @@ final class CuckooTable {
     /** Lookups that raced moves this many times answer "might contain", which is never a false negative. */
     private static final int LOOKUP_ATTEMPTS = 8;
     /** How long a lookup waits for a straddling write to finish before it takes the writer for dead. */
-    private static final long STALL_NANOS = 10_000_000;
+    static final long STALL_NANOS = 10_000_000;
 
     private final AtomicSegment words;
     private final long buckets;
