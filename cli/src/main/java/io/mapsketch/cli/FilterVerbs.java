@@ -68,6 +68,7 @@ final class FilterVerbs {
                 case CuckooFilter cuckoo -> {
                     facts.put("buckets", cuckoo.bucketCount());
                     facts.put("fingerprint bits", cuckoo.fingerprintBits());
+                    facts.put("bits per slot", cuckoo.bitsPerSlot());
                     facts.put("lock recoveries", cuckoo.lockRecoveries());
                 }
                 case ScalableBloomFilter scalable -> {

@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code mapsketch info FILE [--json]}: what a sketch file holds, read-only: kind, hash scheme and
- * seed, live counters and the clean-close flag from the header, then the figures of the sketch's
+ * {@code mapsketch info FILE [--json]}: what a sketch file holds, read-only: kind, format version, hash
+ * scheme and seed, live counters and the clean-close flag from the header, then the figures of the sketch's
  * family ({@link SketchFamily#describe}): sizes, fill and current false-positive rate for filters,
  * shape and error bound for Count-Min, estimate and error for HyperLogLog.
  */
@@ -33,6 +33,7 @@ final class Info {
             SketchHeader header = region.header();
             kind = header.kind();
             facts.put("kind", kind.name());
+            facts.put("format version", header.formatVersion());
             facts.put("hash scheme", header.hashScheme().name());
             facts.put("hash seed", header.hashSeed());
             facts.put("created", Instant.ofEpochMilli(header.createdMillis()).toString());

@@ -51,8 +51,8 @@ final class MapsketchCommand {
                 .filter(SketchFamily.class::isInstance).map(SketchFamily.class::cast).toList();
     }
 
-    @Command(name = "info", description = "Prints what a sketch file holds: kind, hash scheme and seed, counters,"
-            + " clean close, and the sketch's size and error. Read-only.",
+    @Command(name = "info", description = "Prints what a sketch file holds: kind, format version, hash scheme"
+            + " and seed, counters, clean close, and the sketch's size and error. Read-only.",
             footer = {"%nExample:%n  mapsketch info visitors.bf --json"})
     int info(@Parameters(paramLabel = "FILE", description = "A sketch file (or a scalable filter's directory).")
             Path file,

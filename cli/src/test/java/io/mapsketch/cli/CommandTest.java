@@ -100,7 +100,7 @@ class CommandTest {
                 "--seed", "9");
         InProcess.run("bf", "add", bloom, "a");
         String text = InProcess.run("info", bloom).out();
-        assertTrue(text.matches("(?s).*\nkind: +BLOOM\n.*"), text);
+        assertTrue(text.matches("(?s).*\nkind: +BLOOM\nformat version: +1\n.*"), text);
         assertTrue(text.matches("(?s).*\nhash seed: +9\n.*"), text);
         assertTrue(text.matches("(?s).*\nbits: +95851\n.*"), text);
         assertTrue(text.matches("(?s).*\nitems added: +1\n.*"), text);
@@ -110,7 +110,8 @@ class CommandTest {
         InProcess.run("hll", "add", hll, "1", "2", "3");
         String json = InProcess.run("info", hll, "--json").out().strip();
         assertTrue(json.startsWith("{\"file\": ") && json.endsWith("}"), json);
-        assertTrue(json.contains("\"kind\": \"HYPERLOGLOG\", ") && json.contains("\"estimate\": 3, "), json);
+        assertTrue(json.contains("\"kind\": \"HYPERLOGLOG\", \"format_version\": 2, ")
+                && json.contains("\"estimate\": 3, "), json);
         assertTrue(json.contains("\"precision\": 12"), json);
         String cms = file("c.cms");
         InProcess.run("cms", "create", cms, "--epsilon", "0.001", "--delta", "0.01");

@@ -43,7 +43,9 @@ class EveryVerbEndToEndTest {
         ok("", "cf", "add", file("s.cf"), "x", "y");
         assertEquals(List.of("1", "0"), ok("", "cf", "del", file("s.cf"), "x", "z").lines());
         assertEquals(List.of("0", "1"), ok("", "cf", "exists", file("s.cf"), "x", "y").lines());
-        assertTrue(ok("", "info", file("s.cf"), "--json").out().contains("\"kind\": \"CUCKOO\""));
+        String info = ok("", "info", file("s.cf"), "--json").out();
+        assertTrue(info.contains("\"kind\": \"CUCKOO\", \"format_version\": 1, "), info);
+        assertTrue(info.contains("\"fingerprint_bits\": 12, \"bits_per_slot\": 12.0, "), info);
     }
 
     @Test

@@ -248,6 +248,17 @@ public final class CuckooFilter extends RemovableFilter {
     }
 
     /**
+     * Returns the table's bits per slot, which with {@link #slotCount()} gives its size: f in the
+     * dense layout of files this build creates; 12.8 for 12-bit fingerprints in the word-aligned layout
+     * of older files (five to a 64-bit word); 8 and 16 in either layout.
+     *
+     * @return bits per slot, at least {@link #fingerprintBits()}
+     */
+    public double bitsPerSlot() {
+        return table.bitsPerSlot();
+    }
+
+    /**
      * Tells how many times a writer found the lock held by a process that had died (or an
      * {@code EXCLUSIVE} opener found a lock word left behind) and took it over. Stored in the file.
      *

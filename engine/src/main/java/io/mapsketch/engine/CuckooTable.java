@@ -118,6 +118,11 @@ final class CuckooTable {
         return CONTROL_BYTES + Math.ceilDiv(words, 8) * 64;
     }
 
+    /** Bits of the table per slot: f when dense, 64 / floor(64 / f) in the word-aligned layout. */
+    double bitsPerSlot() {
+        return wordAligned ? (double) Long.SIZE / (Long.SIZE / bits) : bits;
+    }
+
     // ---------------------------------------------------------------- hashing
 
     /** The first bucket of a key: the high bits of its hash. */

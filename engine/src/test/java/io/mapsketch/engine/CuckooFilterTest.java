@@ -113,6 +113,7 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
             assertEquals(16_384, filter.slotCount());
             assertEquals(12, filter.fingerprintBits());
             assertEquals(64 + 24_576, filter.memoryBytes(), "the control line, then 16,384 slots of 12 bits: 384 lines");
+            assertEquals(12.0, filter.bitsPerSlot(), "dense slots");
         }
         for (double[] widthAndRate : new double[][] {{8, 0.0315}, {12, 0.0313}, {12, 0.00196}, {16, 0.00195}, {16, 0.000123}}) {
             try (CuckooFilter filter = filter(100, widthAndRate[1], AccessMode.EXCLUSIVE)) {

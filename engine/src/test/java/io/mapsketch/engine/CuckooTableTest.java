@@ -217,6 +217,7 @@ class CuckooTableTest {
         long[] keys = new SplittableRandom(4).longs(3_000).toArray();
         try (CuckooFilter filter = CuckooFilter.open(file, AccessMode.SHARED)) {
             assertEquals(64 + 6_592, filter.memoryBytes(), "4,096 slots five to a word: 820 words in 103 lines");
+            assertEquals(12.8, filter.bitsPerSlot(), "five 12-bit slots to a 64-bit word");
             assertTrue(filter.table().insert(4, 335, 2_358));
             assertEquals(2_358L << 12, filter.payload.getLong(88), "slot 16: bits 12 to 23 of word 3");
             filter.table().remove(4, 335, 2_358);
