@@ -100,7 +100,7 @@ class CommandTest {
                 "--seed", "9");
         InProcess.run("bf", "add", bloom, "a");
         String text = InProcess.run("info", bloom).out();
-        assertTrue(text.matches("(?s).*\nkind: +BLOOM\nformat version: +1\n.*"), text);
+        assertTrue(text.matches("(?s).*\nkind: +BLOOM\nformat version: +3\n.*"), text);
         assertTrue(text.matches("(?s).*\nhash seed: +9\n.*"), text);
         assertTrue(text.matches("(?s).*\nbits: +95851\n.*"), text);
         assertTrue(text.matches("(?s).*\nitems added: +1\n.*"), text);

@@ -1,14 +1,16 @@
 package io.mapsketch.engine;
 
 import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Objects;
 
 /**
  * The classic Bloom filter: m bits, k probes per key by enhanced double hashing over one 64-bit
- * XXH3 hash, sized from the expected items n and false-positive rate p with
+ * XXH3 hash ({@link ProbeCells}), sized from the expected items n and false-positive rate p with
  * {@code m = -n ln p / (ln 2)^2} and {@code k = round((m / n) ln 2)} (10,000 items at 1% take
  * 95,851 bits, 11.7 KB, and 7 probes).
  *
@@ -38,11 +40,13 @@ public final class BloomFilter extends MembershipFilter {
 
     private final long bits;
     private final int hashes;
+    private final ProbeCells probes;
 
     private BloomFilter(SketchRegion region, ProbedLayout layout) {
         super(region, layout.expectedItems(), layout.falsePositiveRate());
         this.bits = layout.cells();
         this.hashes = layout.hashes();
+        this.probes = ProbeCells.of(bits, hashes, region.header().formatVersion());
     }
 
     /**
@@ -93,10 +97,9 @@ public final class BloomFilter extends MembershipFilter {
         for (int j = 0; j < count; j++) {
             steps[j] = DoubleHashing.step(keyHashes[from + j]);
         }
-        for (long probe = 0; probe < hashes; probe++) {
-            long offset = probe * (probe - 1) * (probe - 2) / 6;
+        for (int probe = 0; probe < hashes; probe++) {
             for (int j = 0; j < count; j++) {
-                positions[j] = DoubleHashing.reduce(keyHashes[from + j] + probe * steps[j] + offset, bits);
+                positions[j] = probes.cell(keyHashes[from + j], steps[j], probe);
             }
             long missing = 0;
             for (int j = 0; j < count; j++) {
@@ -124,9 +127,8 @@ public final class BloomFilter extends MembershipFilter {
      * L1 cache per miss: each load, hit or miss, takes a load-queue entry until it retires behind the
      * oldest miss, so the fewer hits per miss, the more misses in flight. With the positions computed
      * in the same loop (reading each key's index, hash and step), batches were no faster than single-key
-     * lookups at 50M keys; split so, they take about half the time. Probe i is at
-     * {@code reduce(h + i y + i (i - 1) (i - 2) / 6)} with {@code y = step(h)}: the closed form of the
-     * loop in {@link #containsHash}, so the answers are the same.
+     * lookups at 50M keys; split so, they take about half the time. Probes are those of
+     * {@link #containsHash} ({@link ProbeCells}), so the answers are the same.
      */
     @Override
     void containsHashes(long[] keyHashes, int count, boolean[] results, int resultsFrom) {
@@ -141,11 +143,10 @@ public final class BloomFilter extends MembershipFilter {
             results[resultsFrom + j] = false;
         }
         int remaining = count;
-        for (long probe = 0; probe < hashes && remaining > 0; probe++) {
-            long offset = probe * (probe - 1) * (probe - 2) / 6;
+        for (int probe = 0; probe < hashes && remaining > 0; probe++) {
             for (int a = 0; a < remaining; a++) {
                 int j = alive[a];
-                positions[a] = DoubleHashing.reduce(keyHashes[j] + probe * steps[j] + offset, bits);
+                positions[a] = probes.cell(keyHashes[j], steps[j], probe);
             }
             for (int a = 0; a < remaining; a++) {
                 long bit = positions[a];
@@ -177,28 +178,22 @@ public final class BloomFilter extends MembershipFilter {
     @Override
     boolean addHash(long hash) {
         boolean changed = false;
-        long x = hash;
-        long y = DoubleHashing.step(hash);
+        long step = DoubleHashing.step(hash);
         for (int i = 0; i < hashes; i++) {
-            long bit = DoubleHashing.reduce(x, bits);
+            long bit = probes.cell(hash, step, i);
             changed |= setBits((bit >>> 6) << 3, 1L << bit);
-            x += y;
-            y += i;
         }
         return changed;
     }
 
     @Override
     boolean containsHash(long hash) {
-        long x = hash;
-        long y = DoubleHashing.step(hash);
+        long step = DoubleHashing.step(hash);
         for (int i = 0; i < hashes; i++) {
-            long bit = DoubleHashing.reduce(x, bits);
+            long bit = probes.cell(hash, step, i);
             if ((payload.getLong((bit >>> 6) << 3) & 1L << bit) == 0) {
                 return false;
             }
-            x += y;
-            y += i;
         }
         return true;
     }
@@ -215,6 +210,7 @@ public final class BloomFilter extends MembershipFilter {
      * @throws IllegalStateException if this filter is read-only or either is closed
      */
     public void merge(BloomFilter other) {
+        probes.requireSameScheme(Objects.requireNonNull(other, "other").probes);
         orIn(other, PARAMETER_NAMES);
     }
 
@@ -281,6 +277,12 @@ public final class BloomFilter extends MembershipFilter {
         @Override
         long payloadBytes() {
             return BloomFilter.payloadBytes(ProbedLayout.sized(expectedItems(), falsePositiveRate()).cells());
+        }
+
+        /** Version 3: the enhanced term of the probes is added in cells ({@link ProbeCells}). */
+        @Override
+        int formatVersion() {
+            return SketchFileLayout.ENHANCED_PROBES_VERSION;
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.mapsketch.engine;
 
 import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
@@ -38,11 +39,13 @@ public final class CountingBloomFilter extends RemovableFilter {
 
     private final long counters;
     private final int hashes;
+    private final ProbeCells probes;
 
     private CountingBloomFilter(SketchRegion region, ProbedLayout layout) {
         super(region, layout.expectedItems(), layout.falsePositiveRate());
         this.counters = layout.cells();
         this.hashes = layout.hashes();
+        this.probes = ProbeCells.of(counters, hashes, region.header().formatVersion());
     }
 
     /**
@@ -99,12 +102,9 @@ public final class CountingBloomFilter extends RemovableFilter {
     @Override
     boolean addHash(long hash) {
         boolean changed = false;
-        long x = hash;
-        long y = DoubleHashing.step(hash);
+        long step = DoubleHashing.step(hash);
         for (int i = 0; i < hashes; i++) {
-            changed |= increment(DoubleHashing.reduce(x, counters));
-            x += y;
-            y += i;
+            changed |= increment(probes.cell(hash, step, i));
         }
         return changed;
     }
@@ -159,14 +159,11 @@ public final class CountingBloomFilter extends RemovableFilter {
 
     @Override
     boolean containsHash(long hash) {
-        long x = hash;
-        long y = DoubleHashing.step(hash);
+        long step = DoubleHashing.step(hash);
         for (int i = 0; i < hashes; i++) {
-            if (counter(DoubleHashing.reduce(x, counters)) == 0) {
+            if (counter(probes.cell(hash, step, i)) == 0) {
                 return false;
             }
-            x += y;
-            y += i;
         }
         return true;
     }
@@ -177,27 +174,20 @@ public final class CountingBloomFilter extends RemovableFilter {
             throw new KeyNotPresentException(describe() + ": cannot remove a key that is not in the filter"
                     + " (one of its counters is zero); nothing was changed");
         }
-        long x = hash;
-        long y = DoubleHashing.step(hash);
+        long step = DoubleHashing.step(hash);
         for (int i = 0; i < hashes; i++) {
-            if (!decrement(DoubleHashing.reduce(x, counters))) {
-                undoDecrements(hash, i);
+            if (!decrement(probes.cell(hash, step, i))) {
+                undoDecrements(hash, step, i);
                 throw new KeyNotPresentException(describe() + ": cannot remove the key: a concurrent remove"
                         + " emptied one of its counters; nothing was changed");
             }
-            x += y;
-            y += i;
         }
     }
 
-    /** Re-increments the first {@code probes} counters of a hash after a refused remove. */
-    private void undoDecrements(long hash, int probes) {
-        long x = hash;
-        long y = DoubleHashing.step(hash);
-        for (int i = 0; i < probes; i++) {
-            increment(DoubleHashing.reduce(x, counters));
-            x += y;
-            y += i;
+    /** Re-increments the first {@code decremented} counters of a hash after a refused remove. */
+    private void undoDecrements(long hash, long step, int decremented) {
+        for (int i = 0; i < decremented; i++) {
+            increment(probes.cell(hash, step, i));
         }
     }
 
@@ -229,6 +219,7 @@ public final class CountingBloomFilter extends RemovableFilter {
         Objects.requireNonNull(other, "other");
         requireWritable();
         requireCompatible(other, PARAMETER_NAMES);
+        probes.requireSameScheme(other.probes);
         for (long offset = 0; offset < payload.byteSize(); offset += Long.BYTES) {
             long incoming = other.payload.getLongAcquire(offset);
             if (incoming == 0) {
@@ -332,6 +323,12 @@ public final class CountingBloomFilter extends RemovableFilter {
         @Override
         long payloadBytes() {
             return CountingBloomFilter.payloadBytes(ProbedLayout.sized(expectedItems(), falsePositiveRate()).cells());
+        }
+
+        /** Version 3: the enhanced term of the probes is added in cells ({@link ProbeCells}). */
+        @Override
+        int formatVersion() {
+            return SketchFileLayout.ENHANCED_PROBES_VERSION;
         }
 
         @Override

@@ -1,18 +1,19 @@
 package io.mapsketch.engine;
 
 /**
- * Positions of the k probes of a key in a table of m cells, by enhanced double hashing over
- * 64-bit arithmetic (Dillinger and Manolios): {@code x = h}, {@code y = step(h)}, probe i is the
- * cell {@code reduce(x)}, then {@code x += y; y += i}. {@code reduce} maps the full 64-bit value
- * onto [0, m) by a multiply-high, so tables of more than 2^32 cells use every cell and the
- * probes of one key stay independent (the failure of schemes that split one 64-bit hash into two
- * 32-bit halves). The exact derivation is part of the file format.
+ * The two functions of double hashing over 64-bit arithmetic: {@link #step} derives a key's probe
+ * increment from its whole hash, and {@link #reduce} maps a 64-bit value onto [0, m) by a
+ * multiply-high, so tables of more than 2^32 cells use every cell and the probes of one key stay
+ * independent (the failure of schemes that split one 64-bit hash into two 32-bit halves). Count-Min
+ * rows and the Bloom filters' probes ({@link ProbeCells}) are built from them; the exact derivation is
+ * part of the file format.
  *
- * <p>The "enhanced" term ({@code y += i}, which adds {@code i (i - 1) (i - 2) / 6} to probe i) is at
- * most a few thousand for the k a filter uses, while {@code reduce} keeps only the top bits of the
- * 64-bit sum: it moves a probe only when it carries across a multiple of {@code 2^64 / cells}, which
- * almost never happens. The probes are in effect {@code reduce(h + i y)}, double hashing with a full
- * 64-bit step, which the false-positive tests accept. The term stays because it is the format.
+ * <p>Count-Min rows advance as {@code x += y; y += row}: the "enhanced" term this adds to row r,
+ * {@code r (r - 1) (r - 2) / 6}, is at most a few thousand, and {@code reduce} keeps only the top bits
+ * of the 64-bit sum, so it moves a row's column only when it carries across a multiple of
+ * {@code 2^64 / width}, which almost never happens. Rows are in effect {@code reduce(h + r y)}; the
+ * error tests accept it, and the term stays because it is the format. Bloom filters written from
+ * format version 3 add the term in cells instead ({@link ProbeCells}).
  */
 final class DoubleHashing {
 

@@ -103,18 +103,26 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
         return (double) positives / probes;
     }
 
+    /**
+     * Also checks that a filter at 90% of its capacity does not call itself over capacity. At exactly
+     * its capacity it may: a classic filter's k is rounded (6.64 up to 7 here), which puts the formula's
+     * rate at n items at 1.003% for a 1% target, and the fill-based estimate varies around that by about
+     * 2% (relative) from one key set to another.
+     */
     @Test
     void noFalseNegativesForTenThousandMembers() throws IOException {
         try (F filter = anonymous(10_000, 0.01, AccessMode.SHARED)) {
             long[] keys = new SplittableRandom(1).longs(10_000).toArray();
-            for (long key : keys) {
-                filter.add(key);
+            for (int i = 0; i < keys.length; i++) {
+                filter.add(keys[i]);
+                if (i + 1 == 9_000) {
+                    assertFalse(filter.isOverCapacity(), "at 9,000 of 10,000 keys");
+                }
             }
             for (long key : keys) {
                 assertTrue(filter.mightContain(key));
             }
             assertEquals(10_000, filter.itemsAdded());
-            assertFalse(filter.isOverCapacity());
         }
     }
 

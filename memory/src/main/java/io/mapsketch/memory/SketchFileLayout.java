@@ -38,17 +38,25 @@ public final class SketchFileLayout {
     /** The magic, "MAPSKTCH" read as a little-endian long. */
     public static final long MAGIC = 0x4843544B5350414DL;
     /**
-     * The newest format version this build reads, and the one it writes for sketch kinds that keep a
-     * summary line (HyperLogLog).
+     * The newest format version this build reads, and the one it writes for classic and counting Bloom
+     * filters ({@link #ENHANCED_PROBES_VERSION}).
      */
-    public static final int FORMAT_VERSION = 2;
+    public static final int FORMAT_VERSION = 3;
     /**
-     * The first format version: this build still writes it for every kind that keeps no summary line,
-     * so that builds that read only version 1 keep reading those files.
+     * The first format version: this build still writes it for every kind whose layout it describes
+     * (all but HyperLogLog and the classic and counting Bloom filters), so that builds that read only
+     * version 1 keep reading those files.
      */
     public static final int FIRST_FORMAT_VERSION = 1;
     /** The first format version with a {@linkplain #SUMMARY_OFFSET summary line}. */
     public static final int SUMMARY_LINE_VERSION = 2;
+    /**
+     * The first format version in which classic and counting Bloom filters add the enhanced
+     * double-hashing term to a probe's cell rather than to its 64-bit value (drawn in
+     * {@code docs/file-format.md}); it has the summary line of version 2, which those kinds leave zero.
+     * This build writes HyperLogLog files as version 2 and the other kinds as version 1.
+     */
+    public static final int ENHANCED_PROBES_VERSION = 3;
     /** Size of the header page; the payload starts at this offset. */
     public static final int HEADER_LENGTH = 4096;
     /** Alignment of the payload offset and of the live line: one cache line. */

@@ -153,7 +153,7 @@ class HeaderCorruptionTest {
         SketchFiles.write(damaged, bytes);
         IncompatibleSketchFileException e = assertThrows(IncompatibleSketchFileException.class,
                 () -> SketchRegion.open(damaged, AccessMode.READ_ONLY));
-        assertTrue(e.getMessage().contains("format version' (offset 8) is 3, expected at most 2"), e.getMessage());
+        assertTrue(e.getMessage().contains("format version' (offset 8) is 4, expected at most 3"), e.getMessage());
     }
 
     @Test

@@ -1,0 +1,183 @@
+package io.mapsketch.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.HashScheme;
+import io.mapsketch.memory.SketchFileLayout;
+import io.mapsketch.memory.SketchHeader;
+import io.mapsketch.memory.SketchKind;
+import io.mapsketch.memory.SketchRegion;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The two probe schemes of classic and counting Bloom filters, against references written here from
+ * {@code docs/file-format.md}, and files of each version read and written in their own.
+ */
+class ProbeCellsTest {
+
+    private static final int OLDER = SketchFileLayout.FIRST_FORMAT_VERSION;
+    private static final int NEWER = SketchFileLayout.ENHANCED_PROBES_VERSION;
+
+    @TempDir
+    Path dir;
+
+    /** Older files: {@code x = h, y = step(h)}; probe i is {@code reduce(x)}, then {@code x += y, y += i}. */
+    private static long[] olderCells(long hash, long cells, int hashes) {
+        long[] probes = new long[hashes];
+        long x = hash;
+        long y = DoubleHashing.step(hash);
+        for (int i = 0; i < hashes; i++) {
+            probes[i] = Math.unsignedMultiplyHigh(x, cells);
+            x += y;
+            y += i;
+        }
+        return probes;
+    }
+
+    /** Newer files: probe i is {@code (reduce(h + i y) + i (i - 1) (i - 2) / 6) mod m}. */
+    private static long[] newerCells(long hash, long cells, int hashes) {
+        long[] probes = new long[hashes];
+        long y = DoubleHashing.step(hash);
+        for (int i = 0; i < hashes; i++) {
+            probes[i] = Math.floorMod(Math.unsignedMultiplyHigh(hash + i * y, cells) + i * (i - 1L) * (i - 2) / 6, cells);
+        }
+        return probes;
+    }
+
+    private static long[] cells(ProbeCells probes, long hash, int hashes) {
+        long[] cells = new long[hashes];
+        for (int i = 0; i < hashes; i++) {
+            cells[i] = probes.cell(hash, DoubleHashing.step(hash), i);
+        }
+        return cells;
+    }
+
+    @Test
+    void bothSchemesMatchTheFormat() {
+        SplittableRandom random = new SplittableRandom(31);
+        for (long cells : new long[] {1, 7, 64, 1_000, 95_851, 1L << 33, Long.MAX_VALUE - 511}) {
+            for (int hashes : new int[] {1, 7, 30, ProbedLayout.MAX_HASHES}) {
+                ProbeCells older = ProbeCells.of(cells, hashes, OLDER);
+                ProbeCells newer = ProbeCells.of(cells, hashes, NEWER);
+                for (int n = 0; n < 200; n++) {
+                    long hash = random.nextLong();
+                    assertEquals(Arrays.toString(olderCells(hash, cells, hashes)),
+                            Arrays.toString(cells(older, hash, hashes)), "older, m = " + cells);
+                    assertEquals(Arrays.toString(newerCells(hash, cells, hashes)),
+                            Arrays.toString(cells(newer, hash, hashes)), "newer, m = " + cells);
+                }
+            }
+        }
+    }
+
+    /**
+     * A key whose step is within a cell's width per probe of 2^63 alternates between two cells in
+     * the older scheme; the term added in cells separates all probes but the first three.
+     */
+    @Test
+    void aStepNearHalfOfTwoToThe64NoLongerRevisitsTwoCells() {
+        long cells = 95_851;
+        int hashes = 7;
+        long window = Long.divideUnsigned(-1L, cells) / hashes;
+        SplittableRandom random = new SplittableRandom(5);
+        long hash;
+        do {
+            hash = random.nextLong();
+        } while (Math.abs(DoubleHashing.step(hash) - Long.MIN_VALUE) >= window);
+        Set<Long> older = new HashSet<>();
+        Set<Long> newer = new HashSet<>();
+        for (long cell : cells(ProbeCells.of(cells, hashes, OLDER), hash, hashes)) {
+            older.add(cell);
+        }
+        for (long cell : cells(ProbeCells.of(cells, hashes, NEWER), hash, hashes)) {
+            newer.add(cell);
+        }
+        assertTrue(older.size() <= 4, "older scheme: " + older);
+        assertTrue(newer.size() >= 6, "newer scheme: " + newer);
+    }
+
+    @Test
+    void newFilesAreOfTheNewerVersion() throws IOException {
+        try (BloomFilter classic = BloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
+                     .create(dir.resolve("new.bloom"), AccessMode.EXCLUSIVE);
+             CountingBloomFilter counting = CountingBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
+                     .create(dir.resolve("new.counting"), AccessMode.EXCLUSIVE)) {
+            assertEquals(NEWER, classic.region.header().formatVersion());
+            assertEquals(NEWER, counting.region.header().formatVersion());
+            classic.add(42L);
+            assertBitsAt(classic, newerCells(classic.hasher.hash(42L), classic.bitCount(), classic.hashCount()));
+        }
+    }
+
+    /** A classic filter file written before version 3 is read, written and merged in its own scheme. */
+    @Test
+    void olderClassicFilesKeepTheirProbes() throws IOException {
+        Path file = olderFile(SketchKind.BLOOM, "old.bloom", BloomFilter.payloadBytes(95_851));
+        long[] keys = new SplittableRandom(8).longs(1_000).toArray();
+        try (BloomFilter filter = BloomFilter.open(file, AccessMode.EXCLUSIVE)) {
+            filter.add(42L);
+            assertBitsAt(filter, olderCells(filter.hasher.hash(42L), filter.bitCount(), filter.hashCount()));
+            filter.addAll(keys);
+        }
+        try (BloomFilter filter = BloomFilter.open(file, AccessMode.READ_ONLY);
+             BloomFilter newer = BloomFilter.builder().expectedItems(10_000).falsePositiveRate(0.01).createAnonymous(AccessMode.EXCLUSIVE)) {
+            assertEquals(OLDER, filter.region.header().formatVersion());
+            for (long key : keys) {
+                assertTrue(filter.mightContain(key));
+            }
+            IncompatibleSketchException e = assertThrows(IncompatibleSketchException.class, () -> newer.merge(filter));
+            assertTrue(e.getMessage().startsWith("sketches differ in probe scheme: enhanced term in cells"),
+                    e.getMessage());
+        }
+    }
+
+    /** The counting layout keeps an older file's probes too: what it adds it finds and can remove. */
+    @Test
+    void olderCountingFilesKeepTheirProbes() throws IOException {
+        Path file = olderFile(SketchKind.COUNTING_BLOOM, "old.counting", CountingBloomFilter.payloadBytes(95_851));
+        try (CountingBloomFilter filter = CountingBloomFilter.open(file, AccessMode.EXCLUSIVE);
+             CountingBloomFilter newer = CountingBloomFilter.builder().expectedItems(10_000).falsePositiveRate(0.01)
+                     .createAnonymous(AccessMode.EXCLUSIVE)) {
+            filter.add(42L);
+            long hash = filter.hasher.hash(42L);
+            for (long cell : olderCells(hash, filter.counterCount(), filter.hashCount())) {
+                assertEquals(1, filter.counter(cell), "counter " + cell);
+            }
+            filter.remove(42L);
+            assertEquals(0, filter.itemsAdded());
+            assertThrows(IncompatibleSketchException.class, () -> newer.merge(filter));
+        }
+    }
+
+    /** A file of format version 1 for 10,000 keys at 1%: 95,851 cells and 7 probes. */
+    private Path olderFile(SketchKind kind, String name, long payloadBytes) throws IOException {
+        Path file = dir.resolve(name);
+        long[] parameters = {95_851, 7, 10_000, Double.doubleToLongBits(0.01)};
+        SketchHeader header = SketchHeader.forNewSketch(kind, HashScheme.XXH3_64, 3, parameters, payloadBytes);
+        SketchRegion.create(file, header, AccessMode.EXCLUSIVE).close();
+        return file;
+    }
+
+    private static void assertBitsAt(BloomFilter filter, long[] cells) {
+        long set = 0;
+        for (long word = 0; word < filter.memoryBytes(); word += Long.BYTES) {
+            set += Long.bitCount(filter.payload.getLong(word));
+        }
+        Set<Long> distinct = new HashSet<>();
+        for (long cell : cells) {
+            distinct.add(cell);
+            assertEquals(1, filter.payload.getLong((cell >>> 6) << 3) >>> cell & 1, "bit " + cell);
+        }
+        assertEquals(distinct.size(), set, "only the probed bits are set");
+    }
+}
