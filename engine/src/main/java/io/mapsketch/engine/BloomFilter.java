@@ -46,7 +46,7 @@ public final class BloomFilter extends MembershipFilter {
         super(region, layout.expectedItems(), layout.falsePositiveRate());
         this.bits = layout.cells();
         this.hashes = layout.hashes();
-        this.probes = ProbeCells.of(bits, hashes, region.header().formatVersion());
+        this.probes = ProbeCells.of(bits, region.header().formatVersion());
     }
 
     /**
@@ -99,7 +99,7 @@ public final class BloomFilter extends MembershipFilter {
         }
         for (int probe = 0; probe < hashes; probe++) {
             for (int j = 0; j < count; j++) {
-                positions[j] = probes.cell(keyHashes[from + j], steps[j], probe);
+                positions[j] = DoubleHashing.reduce(probes.value(keyHashes[from + j], steps[j], probe), bits);
             }
             long missing = 0;
             for (int j = 0; j < count; j++) {
@@ -146,7 +146,7 @@ public final class BloomFilter extends MembershipFilter {
         for (int probe = 0; probe < hashes && remaining > 0; probe++) {
             for (int a = 0; a < remaining; a++) {
                 int j = alive[a];
-                positions[a] = probes.cell(keyHashes[j], steps[j], probe);
+                positions[a] = DoubleHashing.reduce(probes.value(keyHashes[j], steps[j], probe), bits);
             }
             for (int a = 0; a < remaining; a++) {
                 long bit = positions[a];
@@ -178,22 +178,34 @@ public final class BloomFilter extends MembershipFilter {
     @Override
     boolean addHash(long hash) {
         boolean changed = false;
-        long step = DoubleHashing.step(hash);
+        long x = hash;
+        long y = DoubleHashing.step(hash);
+        long bump = 0;
+        long unit = probes.termUnit();
         for (int i = 0; i < hashes; i++) {
-            long bit = probes.cell(hash, step, i);
+            long bit = DoubleHashing.reduce(x, bits);
             changed |= setBits((bit >>> 6) << 3, 1L << bit);
+            x += y;
+            y += bump;
+            bump += unit;
         }
         return changed;
     }
 
     @Override
     boolean containsHash(long hash) {
-        long step = DoubleHashing.step(hash);
+        long x = hash;
+        long y = DoubleHashing.step(hash);
+        long bump = 0;
+        long unit = probes.termUnit();
         for (int i = 0; i < hashes; i++) {
-            long bit = probes.cell(hash, step, i);
+            long bit = DoubleHashing.reduce(x, bits);
             if ((payload.getLong((bit >>> 6) << 3) & 1L << bit) == 0) {
                 return false;
             }
+            x += y;
+            y += bump;
+            bump += unit;
         }
         return true;
     }
@@ -205,7 +217,7 @@ public final class BloomFilter extends MembershipFilter {
      *
      * <p>Cost: one pass over both bit arrays (SIMD in {@code EXCLUSIVE} mode).
      *
-     * @param other a filter with the same bits, hashes, hash scheme and seed
+     * @param other a filter with the same bits, hashes, hash scheme, seed and probe scheme ({@link ProbeCells})
      * @throws IncompatibleSketchException naming the parameter that differs
      * @throws IllegalStateException if this filter is read-only or either is closed
      */

@@ -45,7 +45,7 @@ public final class CountingBloomFilter extends RemovableFilter {
         super(region, layout.expectedItems(), layout.falsePositiveRate());
         this.counters = layout.cells();
         this.hashes = layout.hashes();
-        this.probes = ProbeCells.of(counters, hashes, region.header().formatVersion());
+        this.probes = ProbeCells.of(counters, region.header().formatVersion());
     }
 
     /**
@@ -102,9 +102,15 @@ public final class CountingBloomFilter extends RemovableFilter {
     @Override
     boolean addHash(long hash) {
         boolean changed = false;
-        long step = DoubleHashing.step(hash);
+        long x = hash;
+        long y = DoubleHashing.step(hash);
+        long bump = 0;
+        long unit = probes.termUnit();
         for (int i = 0; i < hashes; i++) {
-            changed |= increment(probes.cell(hash, step, i));
+            changed |= increment(DoubleHashing.reduce(x, counters));
+            x += y;
+            y += bump;
+            bump += unit;
         }
         return changed;
     }
@@ -159,11 +165,17 @@ public final class CountingBloomFilter extends RemovableFilter {
 
     @Override
     boolean containsHash(long hash) {
-        long step = DoubleHashing.step(hash);
+        long x = hash;
+        long y = DoubleHashing.step(hash);
+        long bump = 0;
+        long unit = probes.termUnit();
         for (int i = 0; i < hashes; i++) {
-            if (counter(probes.cell(hash, step, i)) == 0) {
+            if (counter(DoubleHashing.reduce(x, counters)) == 0) {
                 return false;
             }
+            x += y;
+            y += bump;
+            bump += unit;
         }
         return true;
     }
@@ -175,19 +187,26 @@ public final class CountingBloomFilter extends RemovableFilter {
                     + " (one of its counters is zero); nothing was changed");
         }
         long step = DoubleHashing.step(hash);
+        long x = hash;
+        long y = step;
+        long bump = 0;
+        long unit = probes.termUnit();
         for (int i = 0; i < hashes; i++) {
-            if (!decrement(probes.cell(hash, step, i))) {
+            if (!decrement(DoubleHashing.reduce(x, counters))) {
                 undoDecrements(hash, step, i);
                 throw new KeyNotPresentException(describe() + ": cannot remove the key: a concurrent remove"
                         + " emptied one of its counters; nothing was changed");
             }
+            x += y;
+            y += bump;
+            bump += unit;
         }
     }
 
     /** Re-increments the first {@code decremented} counters of a hash after a refused remove. */
     private void undoDecrements(long hash, long step, int decremented) {
         for (int i = 0; i < decremented; i++) {
-            increment(probes.cell(hash, step, i));
+            increment(DoubleHashing.reduce(probes.value(hash, step, i), counters));
         }
     }
 
@@ -211,7 +230,7 @@ public final class CountingBloomFilter extends RemovableFilter {
      *
      * <p>Cost: one pass over both counter arrays.
      *
-     * @param other a filter with the same counters, hashes, hash scheme and seed
+     * @param other a filter with the same counters, hashes, hash scheme, seed and probe scheme ({@link ProbeCells})
      * @throws IncompatibleSketchException naming the parameter that differs
      * @throws IllegalStateException if this filter is read-only or either is closed
      */

@@ -11,6 +11,7 @@ import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -44,22 +45,37 @@ class ProbeCellsTest {
         return probes;
     }
 
-    /** Newer files: probe i is {@code (reduce(h + i y) + i (i - 1) (i - 2) / 6) mod m}. */
+    /** Newer files: probe i is {@code reduce(h + i y + t(i) U)} with {@code U = ceil(2^64 / m)}. */
     private static long[] newerCells(long hash, long cells, int hashes) {
+        long unit = BigInteger.TWO.pow(64).add(BigInteger.valueOf(cells - 1)).divide(BigInteger.valueOf(cells))
+                .longValue();
         long[] probes = new long[hashes];
         long y = DoubleHashing.step(hash);
         for (int i = 0; i < hashes; i++) {
-            probes[i] = Math.floorMod(Math.unsignedMultiplyHigh(hash + i * y, cells) + i * (i - 1L) * (i - 2) / 6, cells);
+            long term = i * (i - 1L) * (i - 2) / 6;
+            probes[i] = Math.unsignedMultiplyHigh(hash + i * y + term * unit, cells);
         }
         return probes;
     }
 
-    private static long[] cells(ProbeCells probes, long hash, int hashes) {
-        long[] cells = new long[hashes];
+    /**
+     * The cells as the single-key loops walk them ({@code x += y; y += bump; bump += U}), each checked
+     * against the closed form.
+     */
+    private static long[] cells(ProbeCells probes, long hash, int hashes, long cells) {
+        long[] walked = new long[hashes];
+        long step = DoubleHashing.step(hash);
+        long x = hash;
+        long y = step;
+        long bump = 0;
         for (int i = 0; i < hashes; i++) {
-            cells[i] = probes.cell(hash, DoubleHashing.step(hash), i);
+            walked[i] = DoubleHashing.reduce(x, cells);
+            assertEquals(x, probes.value(hash, step, i), "closed form of probe " + i);
+            x += y;
+            y += bump;
+            bump += probes.termUnit();
         }
-        return cells;
+        return walked;
     }
 
     @Test
@@ -67,14 +83,24 @@ class ProbeCellsTest {
         SplittableRandom random = new SplittableRandom(31);
         for (long cells : new long[] {1, 7, 64, 1_000, 95_851, 1L << 33, Long.MAX_VALUE - 511}) {
             for (int hashes : new int[] {1, 7, 30, ProbedLayout.MAX_HASHES}) {
-                ProbeCells older = ProbeCells.of(cells, hashes, OLDER);
-                ProbeCells newer = ProbeCells.of(cells, hashes, NEWER);
+                ProbeCells older = ProbeCells.of(cells, OLDER);
+                ProbeCells newer = ProbeCells.of(cells, NEWER);
                 for (int n = 0; n < 200; n++) {
                     long hash = random.nextLong();
                     assertEquals(Arrays.toString(olderCells(hash, cells, hashes)),
-                            Arrays.toString(cells(older, hash, hashes)), "older, m = " + cells);
-                    assertEquals(Arrays.toString(newerCells(hash, cells, hashes)),
-                            Arrays.toString(cells(newer, hash, hashes)), "newer, m = " + cells);
+                            Arrays.toString(cells(older, hash, hashes, cells)), "older, m = " + cells);
+                    long[] newerCells = cells(newer, hash, hashes, cells);
+                    assertEquals(Arrays.toString(newerCells(hash, cells, hashes)), Arrays.toString(newerCells),
+                            "newer, m = " + cells);
+                    long step = DoubleHashing.step(hash);
+                    for (int i = 0; i < hashes; i++) {
+                        long term = i * (i - 1L) * (i - 2) / 6;
+                        long moved = Math.floorMod(newerCells[i] - Math.unsignedMultiplyHigh(hash + i * step, cells)
+                                - term, cells);
+                        long roundingUp = 1 + (long) Math.ceil(term * (double) cells / 0x1p64);
+                        assertTrue(moved <= roundingUp, "probe " + i + " moved by its term in cells, or up to "
+                                + roundingUp + " more (U m exceeds 2^64 by less than m): " + moved);
+                    }
                 }
             }
         }
@@ -96,10 +122,10 @@ class ProbeCellsTest {
         } while (Math.abs(DoubleHashing.step(hash) - Long.MIN_VALUE) >= window);
         Set<Long> older = new HashSet<>();
         Set<Long> newer = new HashSet<>();
-        for (long cell : cells(ProbeCells.of(cells, hashes, OLDER), hash, hashes)) {
+        for (long cell : cells(ProbeCells.of(cells, OLDER), hash, hashes, cells)) {
             older.add(cell);
         }
-        for (long cell : cells(ProbeCells.of(cells, hashes, NEWER), hash, hashes)) {
+        for (long cell : cells(ProbeCells.of(cells, NEWER), hash, hashes, cells)) {
             newer.add(cell);
         }
         assertTrue(older.size() <= 4, "older scheme: " + older);
@@ -130,7 +156,8 @@ class ProbeCellsTest {
             filter.addAll(keys);
         }
         try (BloomFilter filter = BloomFilter.open(file, AccessMode.READ_ONLY);
-             BloomFilter newer = BloomFilter.builder().expectedItems(10_000).falsePositiveRate(0.01).createAnonymous(AccessMode.EXCLUSIVE)) {
+             BloomFilter newer = BloomFilter.builder().expectedItems(10_000).falsePositiveRate(0.01)
+                     .createAnonymous(AccessMode.EXCLUSIVE)) {
             assertEquals(OLDER, filter.region.header().formatVersion());
             for (long key : keys) {
                 assertTrue(filter.mightContain(key));

@@ -30,7 +30,7 @@ public final class AccuracyReport {
      * @throws IOException never in practice: the filters are anonymous
      */
     public static void main(String[] args) throws IOException {
-        System.out.println("| layout | target p | bits/item | probes/key | measured at n | 95% CI | formula at n"
+        System.out.println("| layout | target p | bits/item | probes/key | measured at n | 95% CI | filter's estimate at n"
                 + " | measured at 2n | formula at 2n |");
         System.out.println("|---|---|---|---|---|---|---|---|---|");
         for (double rate : new double[] {0.1, 0.01, 0.001, 0.0001}) {
@@ -51,7 +51,7 @@ public final class AccuracyReport {
                             double formulaAtTwice) {
         SplittableRandom keys = new SplittableRandom(2);
         filter.addAll(keys.longs(ITEMS).toArray());
-        double formulaAtCapacity = filter.expectedFalsePositiveRate();
+        double estimateAtCapacity = filter.expectedFalsePositiveRate();
         long probes = PROBE_BATCH * (long) Math.ceil(Math.min(200_000_000, 10_000 / rate) / PROBE_BATCH);
         double atCapacity = measure(filter, probes, 3);
         filter.addAll(keys.longs(ITEMS).toArray());
@@ -59,7 +59,7 @@ public final class AccuracyReport {
         double halfWidth = 1.96 * Math.sqrt(atCapacity * (1 - atCapacity) / probes);
         System.out.printf(Locale.ROOT, "| %s | %s | %.2f | %d | %.4f%% | ±%.4f%% | %.4f%% | %.3f%% | %.3f%% |%n",
                 layout, rate, (double) bits / ITEMS, probesPerKey, 100 * atCapacity, 100 * halfWidth,
-                100 * formulaAtCapacity, 100 * atTwice, 100 * formulaAtTwice);
+                100 * estimateAtCapacity, 100 * atTwice, 100 * formulaAtTwice);
     }
 
     private static double measure(MembershipFilter filter, long probes, long seed) {

@@ -67,26 +67,30 @@ class HeaderCorruptionTest {
 
     /**
      * From format version 2 the summary line (bytes 320..383) is live like the live line: the header's
-     * checksum leaves it out and the sketch kind judges it. Every other byte stays covered; in a version 1
-     * file ({@link #flipsAtEveryOffsetAreDetected}) the summary line's bytes are reserved and covered too.
+     * checksum leaves it out and the sketch kind judges it. Every other byte stays covered, in version 3
+     * as in version 2; in a version 1 file ({@link #flipsAtEveryOffsetAreDetected}) the summary line's
+     * bytes are reserved and covered too.
      */
     @Test
-    void aVersionTwoHeaderLeavesOnlyItsLiveLinesToTheKind() throws IOException {
-        Path file = SketchFiles.create(dir.resolve("v2.sketch"),
-                SketchFiles.header(SketchKind.HYPERLOGLOG, 1024).withFormatVersion(SUMMARY_LINE_VERSION));
-        valid = Files.readAllBytes(file);
-        for (int offset = 0; offset < HEADER_LENGTH; offset++) {
-            boolean summary = offset >= SUMMARY_OFFSET && offset < SUMMARY_OFFSET + CACHE_LINE;
-            if (summary) {
-                byte[] bytes = valid.clone();
-                bytes[offset] ^= (byte) 0x80;
-                SketchFiles.write(damaged, bytes);
-                try (SketchRegion region = SketchRegion.open(damaged, AccessMode.READ_ONLY)) {
-                    assertEquals(SUMMARY_LINE_VERSION, region.header().formatVersion());
-                    assertEquals((byte) 0x80, region.summaryLine().segment().get(JAVA_BYTE, offset - SUMMARY_OFFSET));
+    void headersFromVersionTwoLeaveOnlyTheirLiveLinesToTheKind() throws IOException {
+        for (int version : new int[] {SUMMARY_LINE_VERSION, ENHANCED_PROBES_VERSION}) {
+            Path file = SketchFiles.create(dir.resolve("v" + version + ".sketch"),
+                    SketchFiles.header(SketchKind.HYPERLOGLOG, 1024).withFormatVersion(version));
+            valid = Files.readAllBytes(file);
+            for (int offset = 0; offset < HEADER_LENGTH; offset++) {
+                boolean summary = offset >= SUMMARY_OFFSET && offset < SUMMARY_OFFSET + CACHE_LINE;
+                if (summary) {
+                    byte[] bytes = valid.clone();
+                    bytes[offset] ^= (byte) 0x80;
+                    SketchFiles.write(damaged, bytes);
+                    try (SketchRegion region = SketchRegion.open(damaged, AccessMode.READ_ONLY)) {
+                        assertEquals(version, region.header().formatVersion());
+                        assertEquals((byte) 0x80,
+                                region.summaryLine().segment().get(JAVA_BYTE, offset - SUMMARY_OFFSET));
+                    }
+                } else if (!isLiveValue(offset, 0x80)) {
+                    assertFlipDetected(offset, 0x80);
                 }
-            } else if (!isLiveValue(offset, 0x80)) {
-                assertFlipDetected(offset, 0x80);
             }
         }
     }
