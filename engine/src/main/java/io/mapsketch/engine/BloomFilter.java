@@ -41,12 +41,15 @@ public final class BloomFilter extends MembershipFilter {
     private final long bits;
     private final int hashes;
     private final ProbeCells probes;
+    /** The probes' term unit ({@link ProbeCells#termUnit}), in a field of its own for the single-key loops. */
+    private final long termUnit;
 
     private BloomFilter(SketchRegion region, ProbedLayout layout) {
         super(region, layout.expectedItems(), layout.falsePositiveRate());
         this.bits = layout.cells();
         this.hashes = layout.hashes();
         this.probes = ProbeCells.of(bits, region.header().formatVersion());
+        this.termUnit = probes.termUnit();
     }
 
     /**
@@ -181,13 +184,12 @@ public final class BloomFilter extends MembershipFilter {
         long x = hash;
         long y = DoubleHashing.step(hash);
         long bump = 0;
-        long unit = probes.termUnit();
         for (int i = 0; i < hashes; i++) {
             long bit = DoubleHashing.reduce(x, bits);
             changed |= setBits((bit >>> 6) << 3, 1L << bit);
             x += y;
             y += bump;
-            bump += unit;
+            bump += termUnit;
         }
         return changed;
     }
@@ -197,7 +199,6 @@ public final class BloomFilter extends MembershipFilter {
         long x = hash;
         long y = DoubleHashing.step(hash);
         long bump = 0;
-        long unit = probes.termUnit();
         for (int i = 0; i < hashes; i++) {
             long bit = DoubleHashing.reduce(x, bits);
             if ((payload.getLong((bit >>> 6) << 3) & 1L << bit) == 0) {
@@ -205,7 +206,7 @@ public final class BloomFilter extends MembershipFilter {
             }
             x += y;
             y += bump;
-            bump += unit;
+            bump += termUnit;
         }
         return true;
     }

@@ -40,12 +40,15 @@ public final class CountingBloomFilter extends RemovableFilter {
     private final long counters;
     private final int hashes;
     private final ProbeCells probes;
+    /** The probes' term unit ({@link ProbeCells#termUnit}), in a field of its own for the single-key loops. */
+    private final long termUnit;
 
     private CountingBloomFilter(SketchRegion region, ProbedLayout layout) {
         super(region, layout.expectedItems(), layout.falsePositiveRate());
         this.counters = layout.cells();
         this.hashes = layout.hashes();
         this.probes = ProbeCells.of(counters, region.header().formatVersion());
+        this.termUnit = probes.termUnit();
     }
 
     /**
@@ -105,12 +108,11 @@ public final class CountingBloomFilter extends RemovableFilter {
         long x = hash;
         long y = DoubleHashing.step(hash);
         long bump = 0;
-        long unit = probes.termUnit();
         for (int i = 0; i < hashes; i++) {
             changed |= increment(DoubleHashing.reduce(x, counters));
             x += y;
             y += bump;
-            bump += unit;
+            bump += termUnit;
         }
         return changed;
     }
@@ -168,14 +170,13 @@ public final class CountingBloomFilter extends RemovableFilter {
         long x = hash;
         long y = DoubleHashing.step(hash);
         long bump = 0;
-        long unit = probes.termUnit();
         for (int i = 0; i < hashes; i++) {
             if (counter(DoubleHashing.reduce(x, counters)) == 0) {
                 return false;
             }
             x += y;
             y += bump;
-            bump += unit;
+            bump += termUnit;
         }
         return true;
     }
@@ -190,7 +191,6 @@ public final class CountingBloomFilter extends RemovableFilter {
         long x = hash;
         long y = step;
         long bump = 0;
-        long unit = probes.termUnit();
         for (int i = 0; i < hashes; i++) {
             if (!decrement(DoubleHashing.reduce(x, counters))) {
                 undoDecrements(hash, step, i);
@@ -199,7 +199,7 @@ public final class CountingBloomFilter extends RemovableFilter {
             }
             x += y;
             y += bump;
-            bump += unit;
+            bump += termUnit;
         }
     }
 

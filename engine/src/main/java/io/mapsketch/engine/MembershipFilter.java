@@ -204,20 +204,22 @@ public abstract sealed class MembershipFilter extends KeyedSketch
     }
 
     /**
-     * Sets {@code mask} in the word at {@code wordOffset}: with an atomic OR for shared writers, a
-     * plain store for an exclusive one, and no write at all when the bits are already there.
-     * Returns whether a bit was clear.
+     * Sets {@code mask} in the word at {@code wordOffset}; returns whether a bit was clear. Shared
+     * writers OR atomically, and only when a bit is missing. The exclusive writer stores the OR
+     * whether or not it changes the word: a branch on the word, whose outcome is as random as the
+     * keys, mispredicted about every other probe of a half-full filter and cost more than the store
+     * (a page of a mapped file that no add changed can so become dirty and be written back once).
      */
     final boolean setBits(long wordOffset, long mask) {
         long word = payload.getLong(wordOffset);
+        if (!sharedWriters) {
+            payload.putLong(wordOffset, word | mask);
+            return (word & mask) != mask;
+        }
         if ((word & mask) == mask) {
             return false;
         }
-        if (sharedWriters) {
-            return (payload.getAndOrLong(wordOffset, mask) & mask) != mask;
-        }
-        payload.putLong(wordOffset, word | mask);
-        return true;
+        return (payload.getAndOrLong(wordOffset, mask) & mask) != mask;
     }
 
     /**
