@@ -59,6 +59,14 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     private static final ThreadLocal<long[]> HASHES = ThreadLocal.withInitial(() -> new long[BATCH]);
     private static final ThreadLocal<long[]> KEYS = ThreadLocal.withInitial(() -> new long[BATCH]);
     private static final ThreadLocal<long[]> SCRATCH = ThreadLocal.withInitial(() -> new long[2 * 8]);
+    private static final ThreadLocal<RowScratch> ROWS = ThreadLocal.withInitial(RowScratch::new);
+    /**
+     * Counter bytes above which batch estimates go row by row ({@link #estimateHashes}): a core's L2
+     * cache on the machines measured (1 MiB). Below it the counters are cached and a key's loads are
+     * cheap; key by key, with fewer instructions, was as fast or faster (rows measured level to a
+     * quarter slower at 53 KiB, and 1.8 times as fast at 64 MiB).
+     */
+    private static final long ROWS_ABOVE_BYTES = 1 << 20;
 
     private final int width;
     private final int depth;
@@ -68,6 +76,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     private final double delta;
     private final CounterMatrix counters;
     private final CountMinParameters shape;
+    private final boolean estimatesByRow;
 
     FrequencySketch(SketchRegion region, CountMinParameters shape) {
         super(region);
@@ -79,6 +88,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         this.delta = shape.delta();
         this.counters = CounterMatrix.of(payload, width, depth, counterBytes, sharedWriters);
         this.shape = shape;
+        this.estimatesByRow = shape.counterBytesTotal() > ROWS_ABOVE_BYTES;
     }
 
     // ---------------------------------------------------------------- adds
@@ -456,6 +466,47 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         return min;
     }
 
+    /**
+     * Estimates a batch of hashes row by row: for each row, a pass computes the counters' offsets, a
+     * pass only loads the counters (so out of cache the misses of many keys are in flight at once) and a
+     * pass folds them into the keys' minima.
+     */
+    private void estimateHashes(long[] hashes, int n, long[] estimates, int from) {
+        RowScratch scratch = ROWS.get();
+        long[] x = scratch.x();
+        long[] y = scratch.y();
+        long[] values = scratch.values();
+        for (int j = 0; j < n; j++) {
+            x[j] = hashes[j];
+            y[j] = DoubleHashing.step(hashes[j]);
+            estimates[from + j] = -1L;
+        }
+        for (int row = 0; row < depth; row++) {
+            for (int j = 0; j < n; j++) {
+                values[j] = counters.offset(row, x[j]);
+                x[j] += y[j];
+                y[j] += row;
+            }
+            for (int j = 0; j < n; j++) {
+                values[j] = counters.load(values[j]);
+            }
+            for (int j = 0; j < n; j++) {
+                estimates[from + j] = CounterMatrix.unsignedMin(estimates[from + j], values[j]);
+            }
+        }
+        for (int j = 0; j < n; j++) {
+            estimates[from + j] = cap(estimates[from + j]);
+        }
+    }
+
+    /** A thread's scratch for {@link #estimateHashes}: each key's double-hashing state, and a row's offsets, then values. */
+    private record RowScratch(long[] x, long[] y, long[] values) {
+
+        RowScratch() {
+            this(new long[BATCH], new long[BATCH], new long[BATCH]);
+        }
+    }
+
     /** Estimate of the key of this hash: the minimum of its counters, capped at {@link #maxEstimate()}. */
     long estimateHash(long hash) {
         return cap(estimateRaw(hash));
@@ -484,7 +535,9 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     /**
      * Estimates every key of an array, as {@link #estimate(long)} would one by one: {@code estimates[i]}
      * receives the estimate of {@code keys[i]}, never below the truth unless saturated. Cost: the keys
-     * are hashed with the SIMD kernel in batches of {@value #BATCH}, then each costs d counter loads.
+     * are hashed with the SIMD kernel in batches of {@value #BATCH}, then each costs d counter loads;
+     * for sketches of more than 1 MiB of counters a batch is read row by row, so that the loads of many
+     * keys are in flight at once.
      *
      * @param keys the keys, each hashed as its eight little-endian bytes
      * @param estimates receives the estimates; at least as long as {@code keys}
@@ -497,8 +550,12 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         for (int from = 0; from < keys.length; from += BATCH) {
             int n = Math.min(BATCH, keys.length - from);
             hasher.hashAll(keys, from, n, hashes);
-            for (int i = 0; i < n; i++) {
-                estimates[from + i] = estimateHash(hashes[i]);
+            if (estimatesByRow) {
+                estimateHashes(hashes, n, estimates, from);
+            } else {
+                for (int i = 0; i < n; i++) {
+                    estimates[from + i] = estimateHash(hashes[i]);
+                }
             }
         }
     }

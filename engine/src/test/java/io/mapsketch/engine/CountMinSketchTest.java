@@ -218,7 +218,11 @@ class CountMinSketchTest {
         }
     }
 
-    /** More keys than one hashing batch, half of them added, in both counter widths and update rules. */
+    /**
+     * More keys than one hashing batch, half of them added, in both counter widths and update rules,
+     * in a sketch small enough to be estimated key by key and one of more than 1 MiB, estimated row by
+     * row.
+     */
     @Test
     void batchEstimatesEqualSingleKeyEstimates() throws IOException {
         SplittableRandom random = new SplittableRandom(6);
@@ -227,24 +231,32 @@ class CountMinSketchTest {
         for (int i = 0; i < probes.length; i++) {
             probes[i] = i % 2 == 0 ? added[random.nextInt(added.length)] : random.nextLong();
         }
-        for (int bits : new int[] {32, 64}) {
-            for (boolean conservative : new boolean[] {false, true}) {
-                try (CountMinSketch cms = sketch(0.01, 0.05, bits, conservative, AccessMode.EXCLUSIVE)) {
-                    cms.addAll(added);
-                    long[] estimates = new long[probes.length + 2];
-                    Arrays.fill(estimates, -1);
-                    cms.estimateAll(probes, estimates);
-                    for (int i = 0; i < probes.length; i++) {
-                        assertEquals(cms.estimate(probes[i]), estimates[i], bits + " bits, key " + i);
+        for (double epsilon : new double[] {0.01, 0.00002}) {
+            for (int bits : new int[] {32, 64}) {
+                for (boolean conservative : new boolean[] {false, true}) {
+                    try (CountMinSketch cms = sketch(epsilon, 0.05, bits, conservative, AccessMode.EXCLUSIVE)) {
+                        assertEquals(epsilon < 0.01, cms.memoryBytes() > 1 << 20, "the size at eps = " + epsilon);
+                        assertBatchEstimatesEqualSingleKeyEstimates(cms, added, probes, bits + " bits, eps " + epsilon);
                     }
-                    assertEquals(-1, estimates[probes.length], "past the keys nothing is written");
-                    assertTrue(estimates[0] > 0, "an added key has a positive estimate");
-                    String message = assertThrows(IllegalArgumentException.class,
-                            () -> cms.estimateAll(probes, new long[probes.length - 1])).getMessage();
-                    assertEquals("estimates.length = 1336, must be >= keys.length = 1337", message);
                 }
             }
         }
+    }
+
+    private static void assertBatchEstimatesEqualSingleKeyEstimates(CountMinSketch cms, long[] added, long[] probes,
+            String what) {
+        cms.addAll(added);
+        long[] estimates = new long[probes.length + 2];
+        Arrays.fill(estimates, -1);
+        cms.estimateAll(probes, estimates);
+        for (int i = 0; i < probes.length; i++) {
+            assertEquals(cms.estimate(probes[i]), estimates[i], what + ", key " + i);
+        }
+        assertEquals(-1, estimates[probes.length], "past the keys nothing is written");
+        assertTrue(estimates[0] > 0, "an added key has a positive estimate");
+        String message = assertThrows(IllegalArgumentException.class,
+                () -> cms.estimateAll(probes, new long[probes.length - 1])).getMessage();
+        assertEquals("estimates.length = 1336, must be >= keys.length = 1337", message);
     }
 
     @Test
