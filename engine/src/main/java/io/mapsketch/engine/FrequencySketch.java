@@ -499,7 +499,10 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         }
     }
 
-    /** A thread's scratch for {@link #estimateHashes}: each key's double-hashing state, and a row's offsets, then values. */
+    /**
+     * A thread's scratch for {@link #estimateHashes}: each key's double-hashing state, and one row's
+     * offsets, which the loading pass replaces by the counters' values.
+     */
     private record RowScratch(long[] x, long[] y, long[] values) {
 
         RowScratch() {

@@ -24,9 +24,9 @@ import io.mapsketch.memory.SketchFileLayout;
  *
  * <p>A loop over one key's probes keeps the 64-bit value without multiplying: from {@code x = h},
  * {@code y} and {@code bump = 0}, after each probe {@code x += y; y += bump; bump += U}. That is one
- * addition more than the loop of older files ({@code x += y; y += i}), and no load: a table of terms read per probe, even from the
- * L1 cache, made out-of-cache lookups slower (each load holds a load-queue entry, leaving fewer for the
- * misses). Both units are drawn in {@code docs/file-format.md}.
+ * addition more than the loop of older files ({@code x += y; y += i}), and no load: a table of terms
+ * read per probe, even from the L1 cache, made out-of-cache lookups slower (each load holds a
+ * load-queue entry, leaving fewer for the misses). Both units are drawn in {@code docs/file-format.md}.
  */
 final class ProbeCells {
 
