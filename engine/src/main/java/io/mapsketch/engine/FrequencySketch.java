@@ -709,9 +709,8 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
 
     /**
      * Returns N, the sum of all counts added by all writers in every process, merges included.
-     * Cost: one acquire load of the header's live counter; the {@code EXCLUSIVE} writer answers from
-     * its own fields (its view is exact; it publishes N to the file with the items counter, every
-     * 4,096 adds and on {@link #force()} and {@link #close()}, so other processes may see it lag).
+     * Cost: one load of the header's live counter (acquire; a plain load for the {@code EXCLUSIVE}
+     * writer, which stores N there plainly with every add, so other processes see it at once).
      *
      * @return N
      * @throws IllegalStateException if the sketch is closed

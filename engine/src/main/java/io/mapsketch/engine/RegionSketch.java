@@ -6,6 +6,7 @@ import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.SoleWriterCounters;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -16,21 +17,14 @@ import java.util.Optional;
  */
 abstract class RegionSketch implements Sketch {
 
-    /** How many items an exclusive writer counts before publishing them to the file's header. */
-    static final int PUBLISH_EVERY = 4096;
-
     final SketchRegion region;
     final AtomicSegment payload;
     final KeyHasher hasher;
     /** Updates must be hardware atomics: other writers may update the same words concurrently. */
     final boolean sharedWriters;
     final boolean readOnly;
-    /** Items counted by the exclusive writer and not yet published to the file (see countItems). */
-    private long pendingItems;
-    /** Weight counted by the exclusive writer and not yet published to the file (see countWeight). */
-    private long pendingWeight;
-    /** The file's total weight when the exclusive writer last published it; only this writer changes it. */
-    private long publishedWeight;
+    /** The header's counters as the {@code EXCLUSIVE} writer updates them, plainly; {@code null} in other modes. */
+    private final SoleWriterCounters soleCounters;
 
     RegionSketch(SketchRegion region) {
         this.region = region;
@@ -38,7 +32,7 @@ abstract class RegionSketch implements Sketch {
         this.hasher = new KeyHasher(region.header().hashSeed());
         this.sharedWriters = region.mode() == AccessMode.SHARED;
         this.readOnly = region.mode() == AccessMode.READ_ONLY;
-        this.publishedWeight = sharedWriters || readOnly ? 0 : region.totalWeight();
+        this.soleCounters = region.mode() == AccessMode.EXCLUSIVE ? region.soleWriterCounters() : null;
     }
 
     @Override
@@ -61,13 +55,9 @@ abstract class RegionSketch implements Sketch {
         return region.header().hashSeed();
     }
 
-    /**
-     * Returns the items added: the file's count plus what this {@code EXCLUSIVE} writer has not
-     * published to it yet, so the writer's own view is exact.
-     */
     @Override
     public long itemsAdded() {
-        return region.itemsAdded() + pendingItems;
+        return region.itemsAdded();
     }
 
     @Override
@@ -77,7 +67,6 @@ abstract class RegionSketch implements Sketch {
 
     @Override
     public void force() {
-        publishItems();
         region.force();
     }
 
@@ -88,9 +77,6 @@ abstract class RegionSketch implements Sketch {
 
     @Override
     public void close() throws IOException {
-        if (!region.isClosed()) {
-            publishItems();
-        }
         region.close();
     }
 
@@ -121,70 +107,38 @@ abstract class RegionSketch implements Sketch {
     }
 
     /**
-     * Counts items added (negative: removed). Shared writers add to the file's counter atomically at
-     * once. The exclusive writer, alone by contract, keeps a plain running count and publishes it
-     * every {@value #PUBLISH_EVERY} items and on {@link #force()} and {@link #close()}: an atomic or
-     * even a store to the header line per single-key add cost more than the add itself.
+     * Counts items added (negative: removed) in the file's counter at once: shared writers
+     * atomically, the exclusive writer with a plain load and store ({@link SoleWriterCounters}), so
+     * that a caller's loop of single-key adds compiles with no fence, locked instruction or call in it.
      */
     final void countItems(long items) {
-        if (sharedWriters) {
-            if (items >= 0) {
-                region.addItems(items);
-            } else {
-                region.removeItems(-items);
-            }
-            return;
-        }
-        pendingItems += items;
-        if (pendingItems >= PUBLISH_EVERY || pendingItems <= -PUBLISH_EVERY) {
-            publishItems();
+        if (!sharedWriters) {
+            soleCounters.addItems(items);
+        } else if (items >= 0) {
+            region.addItems(items);
+        } else {
+            region.removeItems(-items);
         }
     }
 
     /**
-     * Counts weight added (the sum of counts of a frequency sketch). Shared writers add to the file's
-     * counter atomically at once; the exclusive writer keeps it in a plain field and publishes it with
-     * the items counter (every {@value #PUBLISH_EVERY} items, on {@link #force()} and {@link #close()}),
-     * so callers count an add's weight before its items.
+     * Counts weight added (the sum of counts of a frequency sketch) in the file's counter at once, as
+     * {@link #countItems} counts items.
      */
     final void countWeight(long weight) {
         if (sharedWriters) {
             region.addWeight(weight);
         } else {
-            pendingWeight += weight;
+            soleCounters.addWeight(weight);
         }
     }
 
     /**
-     * Returns the total weight: the file's, plus what this {@code EXCLUSIVE} writer has not published
-     * yet. The exclusive writer answers from its own fields, without reading the header: no other
-     * writer can change the file while it holds it.
+     * Returns the total weight: the file's counter, which the {@code EXCLUSIVE} writer reads with a plain
+     * load (no other writer changes it while it holds the file).
      */
     final long weightAdded() {
-        if (sharedWriters || readOnly) {
-            return region.totalWeight();
-        }
-        if (region.isClosed()) {
-            throw new IllegalStateException(describe() + " is closed");
-        }
-        return publishedWeight + pendingWeight;
-    }
-
-    private void publishItems() {
-        long pending = pendingItems;
-        if (pending != 0) {
-            pendingItems = 0;
-            if (pending > 0) {
-                region.addItems(pending);
-            } else {
-                region.removeItems(-pending);
-            }
-        }
-        long weight = pendingWeight;
-        if (weight != 0) {
-            pendingWeight = 0;
-            publishedWeight = region.addWeight(weight);
-        }
+        return sharedWriters || readOnly ? region.totalWeight() : soleCounters.weight();
     }
 
     /**

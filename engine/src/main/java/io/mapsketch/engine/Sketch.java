@@ -48,10 +48,9 @@ public interface Sketch extends AutoCloseable {
 
     /**
      * Returns how many items all writers of this sketch, in every process, have added (each call to
-     * an add method counts its items, repeats included). {@code SHARED} writers count in the file at
-     * once; an {@code EXCLUSIVE} writer publishes its count to the file every 4,096 items and on
-     * {@link #force()} and {@link #close()}, so other processes may see its count lag by less than
-     * that (its own view is exact). Cost: one acquire load.
+     * an add method counts its items, repeats included). Every writer counts in the file at once:
+     * {@code SHARED} writers atomically, the {@code EXCLUSIVE} writer with a plain store, which other
+     * processes see promptly though not ordered with its payload stores. Cost: one acquire load.
      *
      * @return the items added so far
      */

@@ -26,8 +26,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Writers in {@link AccessMode#SHARED} mode must use the atomic operations of
  * {@link #payload()}; an {@link AccessMode#EXCLUSIVE} writer is the only writer and may use plain
  * stores. The live counters ({@link #itemsAdded()}, {@link #totalWeight()}) follow the same rule:
- * atomic adds by {@code SHARED} writers, release stores by the {@code EXCLUSIVE} writer, acquire
- * loads by readers.
+ * atomic adds by {@code SHARED} writers, release stores ({@link #addItems}) or plain stores
+ * ({@link #soleWriterCounters()}) by the {@code EXCLUSIVE} writer, acquire loads by readers.
  * Closing while other threads of this process still use the region makes their later accesses
  * throw {@link IllegalStateException}, never crash.
  *
@@ -331,6 +331,23 @@ public final class SketchRegion implements AutoCloseable {
      */
     public int attachedWriters() {
         return liveHeader().getIntAcquire(WRITERS_OFFSET);
+    }
+
+    /**
+     * Returns the live counters for this region's {@code EXCLUSIVE} writer to update with plain loads
+     * and stores ({@link SoleWriterCounters}); {@link #addItems} and {@link #addWeight} stay available
+     * and update the same counters.
+     *
+     * @return the counters
+     * @throws IllegalStateException if this region is not open as the {@code EXCLUSIVE} writer
+     */
+    public SoleWriterCounters soleWriterCounters() {
+        requireOpen();
+        if (mode != AccessMode.EXCLUSIVE) {
+            throw new IllegalStateException(SketchFileException.describe(file) + " is open " + mode
+                    + "; only the EXCLUSIVE writer may update the counters with plain stores");
+        }
+        return new SoleWriterCounters(headerPage.segment());
     }
 
     /**
