@@ -41,30 +41,41 @@ import java.util.Objects;
  * <p>Concurrency: a {@code SHARED} writer raises a register with a compare-and-set of the aligned
  * 32-bit word that holds it, retried only while the register is still below the new rank, so any
  * number of threads and processes adding at once leave the registers byte for byte as sequential
- * adds would (maximum is commutative and idempotent). The {@code EXCLUSIVE} writer stores plainly;
- * its batch adds hash with the SIMD kernel and then raise registers in a tight scalar loop (no
- * vector kernel fits a scatter of byte maxima), and its merges use the SIMD register-max kernel.
- * Readers may estimate while writers add, and the estimate counts every add that completed before
- * the call began.
+ * adds would (maximum is commutative and idempotent). The {@code EXCLUSIVE} writer stores plainly,
+ * with no fence: a caller's loop of single-key adds compiles with no call, fence or locked
+ * instruction in it. Its batch adds hash with the SIMD kernel and then raise registers in a tight
+ * scalar loop (no vector kernel fits a scatter of byte maxima), and its merges use the SIMD
+ * register-max kernel. An {@code EXCLUSIVE} sketch takes adds from one thread at a time (hand it
+ * from thread to thread with the usual happens-before, a lock or a queue); any thread may estimate
+ * while it adds. Readers in any process may estimate while writers add, and the estimate counts every
+ * add that completed before the call began.
  *
  * <p>The estimate kept up to date: a file of format version 2 (every file this build creates) keeps,
  * in its header's summary line, the three numbers the estimators need (empty and saturated registers
- * and the power sum), which every writer updates with each register it raises, and a change guard
- * (drawn in {@code docs/file-format.md}). An estimate reads the line when the guard shows no change in
- * flight and does not move while it reads, and otherwise summarises the registers in one pass, which
- * gives the same numbers; so the answer is the same, bit for bit, either way. Each open sketch caches
- * its last estimate with the guard it was computed at: asking again while the registers are unchanged
- * costs a load of the guard and a compare. A writer killed in the middle of a raise leaves the line
- * untrusted (estimates then take the pass) until a writer that opens the file as its only writer
- * recomputes it; a file that was closed cleanly and whose line disagrees with its registers is
- * refused on open. Files of format version 1 have no line; they are read and written as before and
- * every estimate takes the pass.
+ * and the power sum) and a change guard (drawn in {@code docs/file-format.md}). {@code SHARED}
+ * writers update the line with each register they raise. The {@code EXCLUSIVE} writer holds one change
+ * in flight from its open to its close, keeps the numbers in its own memory meanwhile, and stores
+ * them in the line when it closes. An estimate reads the line when the guard shows no change in flight
+ * and does not move while it reads, and otherwise summarises the registers in one pass, which gives
+ * the same numbers; so the answer is the same, bit for bit, either way. Each open sketch caches its
+ * last estimate with the guard it was computed at: asking again while the registers are unchanged
+ * costs a load of the guard and a compare. The {@code EXCLUSIVE} writer's own sketch estimates from
+ * the numbers it keeps, caching the result until its next raise; a thread other than the one that
+ * added last takes the pass instead, since it might see those plainly stored numbers in the middle of
+ * a raise. (A thread that added earlier and estimates while another thread adds cannot tell that it is
+ * no longer the last to add, and may be answered, until the next raise, from numbers caught in the
+ * middle of one: off by the share of the registers being raised at that moment.) A writer killed
+ * while it holds the line, or in the middle of a raise, leaves it untrusted (estimates then take the
+ * pass) until a writer that opens the file as its only writer recomputes it; a file that was closed
+ * cleanly and whose line disagrees with its registers is refused on open. Files of format version 1
+ * have no line; they are read and written as before and every estimate takes the pass.
  *
  * <p>Cost: an add is one hash and, once the sketch has seen a few times m keys, almost always only
- * a load of the register; a raise adds a few stores ({@code EXCLUSIVE}) or three to four atomic
- * additions ({@code SHARED}) to the line. An estimate with the line trusted and unchanged since the
- * last one is a few loads; after a change it is four loads and O(64) arithmetic; without a trusted
- * line it is one pass of the register summary kernel over the m registers (16 KiB at p = 14, about a
+ * a load of the register; a raise adds a store and a few additions in memory ({@code EXCLUSIVE}) or
+ * three to four atomic additions to the line ({@code SHARED}). An estimate with nothing raised since
+ * the last one is a few loads; after a raise it is four loads and O(64) arithmetic; without trusted
+ * numbers (another process's or thread's estimate while an {@code EXCLUSIVE} writer holds the file)
+ * it is one pass of the register summary kernel over the m registers (16 KiB at p = 14, about a
  * microsecond).
  */
 public final class HyperLogLog extends KeyedSketch {
@@ -99,17 +110,23 @@ public final class HyperLogLog extends KeyedSketch {
     /** The summary line, or {@code null} in a file of format version 1. */
     private final HyperLogLogSummaryLine line;
     /**
-     * Whether this sketch is the {@code EXCLUSIVE} writer of a file with a summary line: the only one
-     * that changes it, so it drops {@link #cached} at the start of every change and an estimate needs
-     * no look at the line's guard.
+     * Whether this sketch is the {@code EXCLUSIVE} writer of a file with a summary line: it keeps the
+     * line's numbers in its own memory ({@link HyperLogLogSummaryLine#attach}).
      */
     private final boolean soleWriter;
     /**
      * The last estimate computed from a trusted line, with its guard; replaced, never changed. Published
-     * by compare-and-set; the sole writer clears it (release) at the start of each change.
+     * by compare-and-set. Not used by the sole writer.
      */
     @SuppressWarnings("unused")
     private Snapshot cached;
+    /**
+     * The sole writer's snapshot of the numbers it keeps, or {@code null} once a change has made it
+     * stale: made at the open, then by the thread that made the last change; read by any thread.
+     */
+    private Snapshot kept;
+    /** The id of the thread that made the sole writer's last change. */
+    private long changer;
 
     private HyperLogLog(SketchRegion region, int precision) {
         super(region);
@@ -118,6 +135,11 @@ public final class HyperLogLog extends KeyedSketch {
         this.registerBytes = payload.segment();
         this.line = summaryLine(region, precision);
         this.soleWriter = line != null && region.mode() == AccessMode.EXCLUSIVE;
+        if (soleWriter) {
+            line.attach();
+            long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
+            kept = line.readKept(summary) ? snapshotOf(HyperLogLogSummaryLine.UNTRUSTED, summary) : null;
+        }
     }
 
     private static HyperLogLogSummaryLine summaryLine(SketchRegion region, int precision) {
@@ -181,14 +203,44 @@ public final class HyperLogLog extends KeyedSketch {
         return precision;
     }
 
+    /**
+     * Raises the key's register to its rank if it is lower; returns whether it was. The {@code EXCLUSIVE}
+     * writer's raise is written out here, with no call that is not inlined whatever the profile says:
+     * a register load and compare, then, rarely, a plain store and plain arithmetic on the numbers it
+     * keeps. So a caller's loop of adds compiles with no call, fence or locked instruction in it, even
+     * when the JIT compiler has seen raises become rare, and keeps the sketch's fields in registers.
+     * Shared writers compare-and-set the aligned 32-bit word that holds the register ({@link #raiseShared}).
+     */
     @Override
     boolean addHash(long hash) {
-        return raise(registerIndex(hash, precision), rank(hash, precision));
+        long index = registerIndex(hash, precision);
+        int value = rank(hash, precision);
+        if (sharedWriters) {
+            return raiseShared(index, value);
+        }
+        int current = registerBytes.get(ValueLayout.JAVA_BYTE, index);
+        if (current >= value) {
+            return false;
+        }
+        registerBytes.set(ValueLayout.JAVA_BYTE, index, (byte) value);
+        if (line != null) {
+            line.addKept(line.countsDelta(current, value), line.powerSumDelta(current, value));
+            noteChange();
+        }
+        return true;
+    }
+
+    /**
+     * Reads the numbers the {@code EXCLUSIVE} writer keeps in place of the file's summary line into
+     * {@code summary} (the layout of {@link HyperLogLogSummaryLine#read}), from the thread that changed
+     * them last; returns whether they may be trusted ({@code false} in other modes).
+     */
+    boolean readKept(long[] summary) {
+        return soleWriter && line.readKept(summary);
     }
 
     /** Whether the key's rank exceeds its register: one load and a compare, in either mode. */
-    @Override
-    boolean mayChange(long hash) {
+    private boolean mayChange(long hash) {
         return registerBytes.get(ValueLayout.JAVA_BYTE, registerIndex(hash, precision)) < rank(hash, precision);
     }
 
@@ -214,49 +266,35 @@ public final class HyperLogLog extends KeyedSketch {
     }
 
     /**
-     * Raises a register to {@code value} if it is lower; returns whether it was. Shared writers read
-     * the aligned 32-bit word that holds the byte and, only if the register is lower, compare-and-set
-     * the word ({@link #raiseShared}).
+     * Records a change of the sole writer's registers and numbers: the kept snapshot no longer describes
+     * them, and by whom (see {@link #keptSnapshot}). Plain stores, as the raise's.
      */
-    private boolean raise(long index, int value) {
-        if (!sharedWriters) {
-            int current = registerBytes.get(ValueLayout.JAVA_BYTE, index);
-            if (current >= value) {
-                return false;
-            }
-            storeRaise(index, current, value);
-            return true;
-        }
-        long word = index & -Integer.BYTES;
-        int shift = (int) (index & (Integer.BYTES - 1)) * Byte.SIZE;
-        int current = payload.getInt(word);
-        return ((current >>> shift) & 0xFF) < value && raiseShared(word, current, value << shift);
+    private void noteChange() {
+        kept = null;
+        changer = Thread.currentThread().threadId();
     }
 
     /**
-     * Stores an {@code EXCLUSIVE} raise of a register from {@code current} to {@code value}, with the
-     * line's deltas, as one change.
+     * A {@code SHARED} writer's raise of register {@code index} to {@code value}: a read of the aligned
+     * 32-bit word that holds it and, only if the register is lower, a compare-and-set of the word with
+     * the line's deltas, as one change; returns whether it changed.
      */
-    private void storeRaise(long index, int current, int value) {
-        if (line == null) {
-            registerBytes.set(ValueLayout.JAVA_BYTE, index, (byte) value);
-            return;
-        }
-        beginChange();
-        registerBytes.set(ValueLayout.JAVA_BYTE, index, (byte) value);
-        line.add(line.countsDelta(current, value), line.powerSumDelta(current, value));
-        line.end();
+    private boolean raiseShared(long index, int value) {
+        long word = index & -Integer.BYTES;
+        int shift = (int) (index & (Integer.BYTES - 1)) * Byte.SIZE;
+        int current = payload.getInt(word);
+        return ((current >>> shift) & 0xFF) < value && raiseSharedWord(word, current, value << shift);
     }
 
     /**
      * Raises the registers of the word at {@code word}, last read as {@code current}, to the bytes of
      * {@code floor} ({@link #raiseWord}) with the line's deltas, as one change; returns whether it changed.
      */
-    private boolean raiseShared(long word, int current, int floor) {
+    private boolean raiseSharedWord(long word, int current, int floor) {
         if (line == null) {
             return raiseWord(word, current, floor) != NOT_RAISED;
         }
-        beginChange();
+        line.begin();
         long before = raiseWord(word, current, floor);
         if (before != NOT_RAISED) {
             long after = RegisterKernels.maxOfUnsignedBytes(before, floor & 0xFFFF_FFFFL);
@@ -352,7 +390,10 @@ public final class HyperLogLog extends KeyedSketch {
             return;
         }
         if (line != null) {
-            beginChange();
+            line.begin();
+            if (soleWriter) {
+                noteChange();
+            }
         }
         RegisterKernels.maxUnsignedBytes(registerBytes, first, source, first, registers - first);
         if (line != null) {
@@ -439,7 +480,10 @@ public final class HyperLogLog extends KeyedSketch {
 
         private void begin() {
             if (!begun && line != null) {
-                beginChange();
+                line.begin();
+                if (soleWriter) {
+                    noteChange();
+                }
             }
             begun = true;
         }
@@ -520,12 +564,12 @@ public final class HyperLogLog extends KeyedSketch {
      * Returns 0 for an empty sketch. The answer is the same, bit for bit, whether it comes from the
      * summary line or from a pass over the registers.
      *
-     * <p>Cost: with the summary line trusted and unchanged since this sketch's last estimate, the cached
-     * estimate: two loads for the {@code EXCLUSIVE} writer, which clears it when it changes the line, and a
-     * load of the line's guard and a compare for the others; after a change, four loads and O(64) arithmetic;
-     * without a trusted line (a file of format version 1, a change in flight, a writer that died), one
-     * pass of the register summary kernel over the registers (about a microsecond at p = 14 with
-     * 512-bit vectors).
+     * <p>Cost: with nothing changed since this sketch's last estimate, the cached estimate: two loads for
+     * the {@code EXCLUSIVE} writer, which clears it when it raises a register, and a load of the line's
+     * guard and a compare for the others; after a change, four loads and O(64) arithmetic; without
+     * trusted numbers (a file of format version 1, a change in flight, a writer that died, another
+     * process's or thread's estimate while an {@code EXCLUSIVE} writer holds the file), one pass of the
+     * register summary kernel over the registers (about a microsecond at p = 14 with 512-bit vectors).
      *
      * @return the estimate, at least 0
      * @throws IllegalStateException if the sketch is closed, or the pass finds a register holding an
@@ -622,25 +666,17 @@ public final class HyperLogLog extends KeyedSketch {
     }
 
     /**
-     * Starts a change of the registers and the line. The sole writer then clears the cached estimate,
-     * after the line's guard has moved, so that no snapshot taken before the change is confirmed after it
-     * ({@link #publish}).
-     */
-    private void beginChange() {
-        line.begin();
-        if (soleWriter) {
-            CACHED.setRelease(this, null);
-        }
-    }
-
-    /**
-     * The estimator inputs now: the cached snapshot if the line has not changed since it was taken (for
-     * the sole writer, if it is there and confirmed; for others, if the line's guard has not moved), else a
-     * new one ({@link #snapshot}).
+     * The estimator inputs now. The sole writer reuses its kept snapshot until a change clears it, then
+     * takes a new one ({@link #keptSnapshot}); other sketches reuse the cached snapshot while the line's
+     * guard has not moved, else take a new one ({@link #snapshot}).
      */
     private Snapshot current() {
+        if (soleWriter) {
+            Snapshot last = kept;
+            return last != null ? last : keptSnapshot();
+        }
         Snapshot last = (Snapshot) CACHED.getAcquire(this);
-        if (last != null && (soleWriter ? last.confirmed() : line.guard() == last.guard())) {
+        if (last != null && line.guard() == last.stamp()) {
             return last;
         }
         return snapshot(last);
@@ -655,49 +691,57 @@ public final class HyperLogLog extends KeyedSketch {
         long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
         long guard = line == null ? HyperLogLogSummaryLine.UNTRUSTED : line.read(summary);
         if (guard == HyperLogLogSummaryLine.UNTRUSTED) {
-            summary = summary(registerBytes, precision);
-            if (summary[RegisterKernels.ABOVE_TOP] != 0) {
-                throw new IllegalStateException(describe() + " has " + summary[RegisterKernels.ABOVE_TOP]
-                        + " registers above the largest rank 65 - precision = " + maxRank(precision)
-                        + "; the file was corrupted while open");
-            }
+            return pass();
         }
-        Snapshot snapshot = new Snapshot(guard, summary[RegisterKernels.ZEROS], summary[RegisterKernels.AT_TOP],
-                summary[RegisterKernels.POWER_SUM], improved(summary, precision), false);
-        if (guard != HyperLogLogSummaryLine.UNTRUSTED) {
-            publish(seen, snapshot);
-        }
+        Snapshot snapshot = snapshotOf(guard, summary);
+        CACHED.compareAndSet(this, seen, snapshot);
         return snapshot;
     }
 
     /**
-     * Caches a snapshot taken at a trusted guard in place of {@code seen}. Other sketches compare the
-     * guard on every estimate, so it goes in as it is. Estimates of the sole writer's sketch trust a
-     * confirmed snapshot without a look at the guard, so it goes in unconfirmed and is confirmed only if
-     * the guard has not moved since it was taken: a clear by the writer ({@link #beginChange}) that comes
-     * before the first compare-and-set is seen by it, with the moved guard; one that comes after makes
-     * the confirmation fail.
+     * The sole writer's inputs once a change has cleared its kept snapshot. (Any thread may take a kept
+     * snapshot, as {@link #current} does: it is immutable and describes a state the numbers had, and a
+     * thread that the writer's changes happen before sees the clear they made.) The thread that made the
+     * last change reads the numbers, its own stores in its own order, and keeps the result; any other
+     * thread passes over the registers, since it might see the plainly stored numbers in the middle of
+     * a raise; so does every thread while a merge of damaged registers has left the numbers untrusted.
      */
-    private void publish(Snapshot seen, Snapshot taken) {
-        if (!CACHED.compareAndSet(this, seen, taken) || !soleWriter) {
-            return;
+    private Snapshot keptSnapshot() {
+        if (isClosed()) {
+            throw new IllegalStateException(describe() + " is closed");
         }
-        CACHED.compareAndSet(this, taken, line.guard() == taken.guard() ? taken.confirm() : null);
+        long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
+        if (changer != Thread.currentThread().threadId() || !line.readKept(summary)) {
+            return pass();
+        }
+        Snapshot snapshot = snapshotOf(HyperLogLogSummaryLine.UNTRUSTED, summary);
+        kept = snapshot;
+        return snapshot;
+    }
+
+    /** Summarises the registers in one pass, refusing registers above the largest rank. */
+    private Snapshot pass() {
+        long[] summary = summary(registerBytes, precision);
+        if (summary[RegisterKernels.ABOVE_TOP] != 0) {
+            throw new IllegalStateException(describe() + " has " + summary[RegisterKernels.ABOVE_TOP]
+                    + " registers above the largest rank 65 - precision = " + maxRank(precision)
+                    + "; the file was corrupted while open");
+        }
+        return snapshotOf(HyperLogLogSummaryLine.UNTRUSTED, summary);
+    }
+
+    private Snapshot snapshotOf(long stamp, long[] summary) {
+        return new Snapshot(stamp, summary[RegisterKernels.ZEROS], summary[RegisterKernels.AT_TOP],
+                summary[RegisterKernels.POWER_SUM], improved(summary, precision));
     }
 
     /**
      * What both estimators need, taken at one moment, with the improved estimate of it.
      *
-     * @param guard the summary line's guard it was read at, or {@link HyperLogLogSummaryLine#UNTRUSTED}
-     *     if it comes from a pass over the registers
-     * @param confirmed whether the sole writer's sketch may trust it without a look at the guard
+     * @param stamp what identifies the state it was taken at: the summary line's guard, the sole writer's
+     *     change count, or {@link HyperLogLogSummaryLine#UNTRUSTED} if it comes from a pass over the registers
      */
-    private record Snapshot(long guard, long zeros, long saturated, long powerSum, double estimate,
-            boolean confirmed) {
-
-        Snapshot confirm() {
-            return new Snapshot(guard, zeros, saturated, powerSum, estimate, true);
-        }
+    private record Snapshot(long stamp, long zeros, long saturated, long powerSum, double estimate) {
     }
 
     /**
@@ -716,14 +760,20 @@ public final class HyperLogLog extends KeyedSketch {
     }
 
     /**
-     * Closes the sketch as every sketch closes ({@link Sketch#close()}), and drops its cached estimate,
-     * so that an estimate after the close fails as the sketch's other accesses do.
+     * Closes the sketch as every sketch closes ({@link Sketch#close()}). The {@code EXCLUSIVE} writer first
+     * stores the summary line's numbers it kept and ends its change, so that later readers read the line.
+     * The cached estimate is dropped, so that an estimate after the close fails as the sketch's other
+     * accesses do.
      *
      * @throws IOException if releasing the file lock or closing the file fails
      */
     @Override
     public void close() throws IOException {
+        if (soleWriter && !isClosed()) {
+            line.detach();
+        }
         CACHED.setVolatile(this, null);
+        kept = null;
         super.close();
     }
 

@@ -6,8 +6,6 @@ import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.SketchFileLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 
 /**
@@ -36,12 +34,16 @@ import java.nio.file.Path;
  * completed up. Both additions are positive, so the guard grows with every step and two equal reads
  * of it mean that nothing happened between them. {@code SHARED} writers add atomically: a register's
  * raise is won by exactly one compare-and-set, whose winner adds its deltas, so the numbers are right
- * whenever no change is in flight. The {@code EXCLUSIVE} writer stores plainly, the opening store
- * fenced before the stores that follow it and the closing one a release store (a sequence lock); as
- * nobody else changes the line while it is attached, it also keeps the guard in a field, which its
- * own estimates read instead of the file. At
+ * whenever no change is in flight. The {@code EXCLUSIVE} writer holds one change in flight from its
+ * open to its close ({@link #attach}, {@link #detach}): it keeps the numbers in its own memory,
+ * updates them there with plain arithmetic as it raises registers, and stores them in the file and
+ * ends the change when it closes. So its raises need no fence and no store to the file beyond the
+ * register's, and other processes' estimates summarise the registers while it holds the file. At
  * most {@code 2^20 - 1} changes may be in flight at once, counting those of writers that died since
  * the line was last repaired.
+ *
+ * <p><b>The exclusive writer's numbers</b> ({@link #readKept}) are updated plainly, so only a thread
+ * that the writer's changes happen before may read them; {@link HyperLogLog} sees to that.
  *
  * <p><b>Readers</b> ({@link #read}) load the guard, the numbers and the guard again, and trust the
  * numbers only if no change was in flight and the guard did not move; otherwise the caller summarises
@@ -67,32 +69,23 @@ final class HyperLogLogSummaryLine {
     /** The counts word's unit of saturated registers (its high half). */
     private static final long SATURATED = 1L << Integer.SIZE;
 
-    private static final VarHandle OWN_GUARD;
-
-    static {
-        try {
-            OWN_GUARD = MethodHandles.lookup().findVarHandle(HyperLogLogSummaryLine.class, "ownGuard", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private final AtomicSegment line;
     private final boolean shared;
     private final boolean sole;
     private final long registers;
     private final int top;
-    /**
-     * The guard as the {@code EXCLUSIVE} writer last stored it, equal to the file's, since nobody else
-     * changes the line while that writer is attached; written with release, read with acquire.
-     */
-    @SuppressWarnings("unused")
-    private long ownGuard;
+    /** The {@code EXCLUSIVE} writer's numbers: the counts word and S, as the file's line would hold them. */
+    private long keptCounts;
+    private long keptPowerSum;
+    /** The {@code EXCLUSIVE} writer's changes in flight (a merge or fold; for good if it left damage). */
+    private int keptInFlight;
+    /** The guard the {@code EXCLUSIVE} writer stored when it attached: its change in flight. */
+    private long heldGuard;
 
     /**
      * Wraps the summary line of a sketch of {@code registers} registers whose largest rank is {@code top},
      * opened in {@code mode}: {@code SHARED} writers update it atomically, the {@code EXCLUSIVE} writer
-     * plainly (and keeps its own copy of the guard), readers only read it.
+     * in its own memory once it has {@link #attach attached}, readers only read it.
      */
     HyperLogLogSummaryLine(AtomicSegment line, AccessMode mode, long registers, int top) {
         this.line = line;
@@ -100,31 +93,57 @@ final class HyperLogLogSummaryLine {
         this.sole = mode == AccessMode.EXCLUSIVE;
         this.registers = registers;
         this.top = top;
-        OWN_GUARD.setRelease(this, line.getLongAcquire(GUARD));
     }
 
     /**
-     * Returns the change guard (acquire): equal values mean an unchanged line; see {@link #read}. The
-     * {@code EXCLUSIVE} writer answers from its own copy, the others read the file.
+     * Takes the line as the {@code EXCLUSIVE} writer, after {@link #checkOnOpen} has made it trusted:
+     * loads its numbers into this writer's memory and begins the change that stays in flight until
+     * {@link #detach}.
      */
-    long guard() {
-        return sole ? (long) OWN_GUARD.getAcquire(this) : line.getLongAcquire(GUARD);
+    void attach() {
+        long guard = line.getLong(GUARD);
+        keptCounts = line.getLong(COUNTS);
+        keptPowerSum = line.getLong(POWER_SUM);
+        keptInFlight = (guard & IN_FLIGHT) == 0 ? 0 : 1;
+        heldGuard = guard + 1;
+        line.putLongBeforeStores(GUARD, heldGuard);
     }
 
-    /** Starts a change: from here until {@link #end} no reader trusts the line. */
+    /**
+     * Gives the line back when the {@code EXCLUSIVE} writer closes: stores its numbers and ends its
+     * change (a release store), unless a change of its own is still in flight (a merge of damaged
+     * registers), which then stays so for the next sole writer to repair.
+     */
+    void detach() {
+        if (keptInFlight != 0) {
+            return;
+        }
+        store(keptCounts, keptPowerSum);
+        line.putLongRelease(GUARD, heldGuard + END);
+    }
+
+    /** Returns the change guard in the file (acquire): equal values mean an unchanged line; see {@link #read}. */
+    long guard() {
+        return line.getLongAcquire(GUARD);
+    }
+
+    /**
+     * Starts a change: from here until {@link #end} no reader trusts the line (for the {@code EXCLUSIVE}
+     * writer, its own numbers).
+     */
     void begin() {
         if (shared) {
             line.getAndAddLong(GUARD, 1);
         } else {
-            long guard = (long) OWN_GUARD.get(this) + 1;
-            line.putLongBeforeStores(GUARD, guard);
-            OWN_GUARD.setRelease(this, guard);
+            keptInFlight++;
         }
     }
 
     /**
      * Adds a change's deltas to the numbers: {@code counts} to the counts word (non-empty registers in
-     * the low half, saturated in the high half), {@code powerSum} to S (modulo 2^64).
+     * the low half, saturated in the high half), {@code powerSum} to S (modulo 2^64). The
+     * {@code EXCLUSIVE} writer adds them to its own numbers, plainly, without {@link #begin}: a raise of
+     * a single register by that writer is this call alone.
      */
     void add(long counts, long powerSum) {
         if (shared) {
@@ -133,9 +152,18 @@ final class HyperLogLogSummaryLine {
             }
             line.getAndAddLong(POWER_SUM, powerSum);
         } else {
-            line.putLong(COUNTS, line.getLong(COUNTS) + counts);
-            line.putLong(POWER_SUM, line.getLong(POWER_SUM) + powerSum);
+            keptCounts += counts;
+            keptPowerSum += powerSum;
         }
+    }
+
+    /**
+     * Adds a single raise's deltas to the {@code EXCLUSIVE} writer's numbers, as {@link #add} does, in a
+     * method small enough for the JIT compiler to inline into a raise however rarely it runs.
+     */
+    void addKept(long counts, long powerSum) {
+        keptCounts += counts;
+        keptPowerSum += powerSum;
     }
 
     /** Ends a change begun by {@link #begin}. */
@@ -143,19 +171,43 @@ final class HyperLogLogSummaryLine {
         if (shared) {
             line.getAndAddLong(GUARD, END);
         } else {
-            long guard = (long) OWN_GUARD.get(this) + END;
-            line.putLongRelease(GUARD, guard);
-            OWN_GUARD.setRelease(this, guard);
+            keptInFlight--;
         }
     }
 
     /**
-     * Replaces the numbers by a register summary ({@link RegisterKernels#summary} with this line's top),
-     * inside a change of the only writer: the {@code EXCLUSIVE} merge and fold recompute the line so.
+     * Replaces the {@code EXCLUSIVE} writer's numbers by a register summary ({@link RegisterKernels#summary}
+     * with this line's top), inside a change: its merges recompute the numbers so.
      */
     void replace(long[] summary) {
-        line.putLong(COUNTS, registers - summary[RegisterKernels.ZEROS] + summary[RegisterKernels.AT_TOP] * SATURATED);
-        line.putLong(POWER_SUM, summary[RegisterKernels.POWER_SUM]);
+        keptCounts = countsWord(summary);
+        keptPowerSum = summary[RegisterKernels.POWER_SUM];
+    }
+
+    /**
+     * Reads the {@code EXCLUSIVE} writer's numbers into {@code summary}, in the layout of {@link #read},
+     * if no change of its own is in flight.
+     *
+     * @return whether the numbers may be trusted
+     */
+    boolean readKept(long[] summary) {
+        if (keptInFlight != 0) {
+            return false;
+        }
+        summary[RegisterKernels.ZEROS] = registers - (keptCounts & 0xFFFF_FFFFL);
+        summary[RegisterKernels.AT_TOP] = keptCounts >>> Integer.SIZE;
+        summary[RegisterKernels.ABOVE_TOP] = 0;
+        summary[RegisterKernels.POWER_SUM] = keptPowerSum;
+        return true;
+    }
+
+    private long countsWord(long[] summary) {
+        return registers - summary[RegisterKernels.ZEROS] + summary[RegisterKernels.AT_TOP] * SATURATED;
+    }
+
+    private void store(long counts, long powerSum) {
+        line.putLong(COUNTS, counts);
+        line.putLong(POWER_SUM, powerSum);
     }
 
     /** The counts-word delta of a register raised from {@code a} to {@code b > a}. */
@@ -285,8 +337,7 @@ final class HyperLogLogSummaryLine {
         RegisterKernels.summary(registersSegment, 0, registers, top, actual);
         boolean trusted = (before & IN_FLIGHT) == 0 && line.getLongAfterLoads(GUARD) == before;
         HyperLogLogLayout.requireValidRanks(actual, top, file);
-        boolean agrees = counts == registers - actual[RegisterKernels.ZEROS]
-                + actual[RegisterKernels.AT_TOP] * SATURATED && powerSum == actual[RegisterKernels.POWER_SUM];
+        boolean agrees = counts == countsWord(actual) && powerSum == actual[RegisterKernels.POWER_SUM];
         if (trusted && agrees) {
             return;
         }
@@ -315,7 +366,7 @@ final class HyperLogLogSummaryLine {
     private void repair(long[] summary) {
         long guard = line.getLong(GUARD);
         line.putLongBeforeStores(GUARD, guard | 1);
-        replace(summary);
+        store(countsWord(summary), summary[RegisterKernels.POWER_SUM]);
         line.putLongRelease(GUARD, ((guard >>> IN_FLIGHT_BITS) + 1) << IN_FLIGHT_BITS);
     }
 }

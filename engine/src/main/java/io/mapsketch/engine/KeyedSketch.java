@@ -27,16 +27,6 @@ abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter,
     abstract boolean addHash(long hash);
 
     /**
-     * Tells whether adding the key of this hash may change the sketch: a quick test, by default
-     * {@code true}, that spares an add that changes nothing the call to {@link #addHash}. A sketch whose
-     * adds rarely change it (a HyperLogLog that has seen a few times m keys) keeps its common add this
-     * small, so that compilers inline it into the caller's loop whatever the rare change costs.
-     */
-    boolean mayChange(long hash) {
-        return true;
-    }
-
-    /**
      * Adds the keys of {@code hashes[from, from + count)}, the caller's scratch space, which the sketch
      * may overwrite. A sketch whose add can be refused counts the keys it added before the refused one
      * itself, then throws; callers count the batch otherwise.
@@ -198,7 +188,7 @@ abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter,
 
     private boolean addCounted(long hash) {
         requireWritable();
-        boolean changed = mayChange(hash) && addHash(hash);
+        boolean changed = addHash(hash);
         countItems(1);
         return changed;
     }

@@ -74,10 +74,21 @@ class HyperLogLogSummaryLineTest {
                 HyperLogLogLayout.maxRank(sketch.precision()));
     }
 
-    /** The line's numbers if a reader may trust them now, else {@code null}. */
+    /**
+     * The numbers the sketch stands behind if they may be trusted now, else {@code null}: for an
+     * {@code EXCLUSIVE} writer those it keeps in its own memory, for others the file's line as a reader
+     * reads it.
+     */
     static long[] trustedLine(HyperLogLog sketch) {
         long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
-        return line(sketch).read(summary) == HyperLogLogSummaryLine.UNTRUSTED ? null : summary;
+        boolean trusted = sketch.mode() == AccessMode.EXCLUSIVE ? sketch.readKept(summary)
+                : fileLineIfTrusted(sketch, summary);
+        return trusted ? summary : null;
+    }
+
+    /** Reads the file's line into {@code summary} as a reader does; returns whether a reader trusts it. */
+    static boolean fileLineIfTrusted(HyperLogLog sketch, long[] summary) {
+        return line(sketch).read(summary) != HyperLogLogSummaryLine.UNTRUSTED;
     }
 
     /** Asserts that the line is trusted, equals the registers' summary, and gives the pass's estimate. */
@@ -178,8 +189,9 @@ class HyperLogLogSummaryLineTest {
 
     /**
      * A repeated estimate with nothing changed reads no register: registers changed behind the sketch's
-     * back (which no writer does) go unnoticed until a raise moves the guard. An add that raises
-     * nothing leaves the guard alone; one that raises completes one change.
+     * back (which no writer does) go unnoticed until a raise. An add that raises nothing leaves the guard
+     * alone; a {@code SHARED} raise completes one change, and an {@code EXCLUSIVE} one leaves the file's
+     * line alone (the writer holds it in flight and keeps the numbers itself).
      */
     @Test
     void aRepeatedEstimateIsTheCachedOneUntilARaiseMovesTheGuard() throws IOException {
@@ -201,7 +213,13 @@ class HyperLogLogSummaryLineTest {
             while (!hll.add(random.nextLong())) {
                 assertEquals(guard, line.guard());
             }
-            assertEquals(guard + (1L << 20), line.guard(), mode + ": one change completed, none in flight");
+            if (mode == AccessMode.SHARED) {
+                assertEquals(guard + (1L << 20), line.guard(), "one change completed, none in flight");
+            } else {
+                assertEquals(guard, line.guard(), "the exclusive writer's raise leaves the file's line alone");
+                assertFalse(fileLineIfTrusted(hll, new long[RegisterKernels.SUMMARY_LENGTH]),
+                        "while the exclusive writer holds it, readers do not trust the file's line");
+            }
             assertLineIsRight(hll, mode + " after the raise");
             hll.close();
             assertThrows(IllegalStateException.class, hll::estimate, mode + ": an estimate after close");
@@ -209,9 +227,10 @@ class HyperLogLogSummaryLineTest {
     }
 
     /**
-     * The {@code EXCLUSIVE} writer's estimates trust the cached one without reading the guard, so a
-     * snapshot that another thread takes while the writer raises must never stay cached: right after
-     * each raise, the writer's own estimate is the pass's, while a second thread estimates without pause.
+     * The {@code EXCLUSIVE} writer's sketch trusts its cached estimate until its next raise, and keeps its
+     * numbers plainly, so nothing another thread computes while the writer raises may stay cached: right
+     * after each raise, the writer's own estimate is the pass's, while a second thread estimates without
+     * pause.
      */
     @Test
     void aSnapshotTakenDuringTheSoleWritersChangeIsNeverTrustedAfterIt() throws Exception {
@@ -295,10 +314,14 @@ class HyperLogLogSummaryLineTest {
                 assertEquals(Double.doubleToLongBits(expected), Double.doubleToLongBits(reader.estimate()));
                 try (HyperLogLog sole = HyperLogLog.open(file, repairer)) {
                     assertLineIsRight(sole, repairer + " sole writer");
-                    assertEquals(Double.doubleToLongBits(expected), Double.doubleToLongBits(reader.estimate()),
-                            "a reader that opened before the repair trusts the repaired line");
-                    assertLineIsRight(reader, "the reader after the repair");
+                    assertEquals(Double.doubleToLongBits(expected), Double.doubleToLongBits(reader.estimate()));
+                    if (repairer == AccessMode.SHARED) {
+                        assertLineIsRight(reader, "a reader that opened before the repair trusts the repaired line");
+                    } else {
+                        assertEquals(null, trustedLine(reader), "the exclusive writer holds the line until it closes");
+                    }
                 }
+                assertLineIsRight(reader, "the reader after the repair, once the sole writer closed");
             }
             assertEquals(((readLong(file, GUARD) >>> 20) << 20), readLong(file, GUARD), "no change in flight");
         }
@@ -378,40 +401,85 @@ class HyperLogLogSummaryLineTest {
     }
 
     /**
-     * The protocol step by step, as two writers in flight at once would take it: between any two steps
-     * a reader either does not trust the line or finds it equal to the registers, and an opener that
-     * is not the only writer accepts the file.
+     * The protocol step by step, as two {@code SHARED} writers in flight at once would take it: between
+     * any two steps a reader either does not trust the line or finds it equal to the registers, and an
+     * opener that is not the only writer accepts the file.
      */
     @Test
     void betweenAnyTwoStepsOfTwoWritersNoReaderTrustsAWrongLine() throws IOException {
-        for (boolean shared : new boolean[] {false, true}) {
-            try (HyperLogLog hll = HyperLogLogTest.sketch(8, shared ? AccessMode.SHARED : AccessMode.EXCLUSIVE)) {
-                hll.addAll(HyperLogLogTest.distinctKeys(23, 600));
-                MemorySegment registers = hll.payload.segment();
-                HyperLogLogSummaryLine line = new HyperLogLogSummaryLine(hll.region.summaryLine(),
-                        shared ? AccessMode.SHARED : AccessMode.EXCLUSIVE, hll.registerCount(),
-                        HyperLogLogLayout.maxRank(hll.precision()));
-                int[] raised = {3, 200};
-                int[] from = new int[2];
-                Runnable[] steps = new Runnable[10];
-                for (int w = 0; w < 2; w++) {
-                    int writer = w;
-                    int register = raised[w];
-                    from[w] = registers.get(ValueLayout.JAVA_BYTE, register);
-                    int to = HyperLogLogLayout.maxRank(hll.precision()) - w;
-                    steps[w] = line::begin;
-                    steps[2 + w] = () -> registers.set(ValueLayout.JAVA_BYTE, register, (byte) to);
-                    steps[4 + w] = () -> line.add(line.countsDelta(from[writer], to), 0);
-                    steps[6 + w] = () -> line.add(0, line.powerSumDelta(from[writer], to));
-                    steps[8 + w] = line::end;
+        try (HyperLogLog hll = HyperLogLogTest.sketch(8, AccessMode.SHARED)) {
+            hll.addAll(HyperLogLogTest.distinctKeys(23, 600));
+            MemorySegment registers = hll.payload.segment();
+            HyperLogLogSummaryLine line = otherWriter(hll);
+            int[] raised = {3, 200};
+            int[] from = new int[2];
+            Runnable[] steps = new Runnable[10];
+            for (int w = 0; w < 2; w++) {
+                int writer = w;
+                int register = raised[w];
+                from[w] = registers.get(ValueLayout.JAVA_BYTE, register);
+                int to = HyperLogLogLayout.maxRank(hll.precision()) - w;
+                steps[w] = line::begin;
+                steps[2 + w] = () -> registers.set(ValueLayout.JAVA_BYTE, register, (byte) to);
+                steps[4 + w] = () -> line.add(line.countsDelta(from[writer], to), 0);
+                steps[6 + w] = () -> line.add(0, line.powerSumDelta(from[writer], to));
+                steps[8 + w] = line::end;
+            }
+            for (int step = 0; step < steps.length; step++) {
+                steps[step].run();
+                long[] read = trustedLine(hll);
+                assertEquals(step == steps.length - 1, read != null, "after step " + step);
+                line.checkOnOpen(registers, false, false, null);
+            }
+            assertLineIsRight(hll, "after both writers");
+        }
+    }
+
+    /**
+     * The {@code EXCLUSIVE} writer holds one change in flight from its open to its close: a reader of the
+     * file never trusts the line meanwhile and estimates by the pass, whatever the writer adds, merges
+     * or folds; the writer's own numbers stay right; its close stores them and ends the change, after
+     * which the reader trusts the line and finds it equal to the registers; the next writer starts from
+     * it, and a writer that dies leaves the change in flight for the next sole writer to repair.
+     */
+    @Test
+    void theExclusiveWriterHoldsTheLineFromOpenToClose() throws IOException {
+        Path file = dir.resolve("held.hll");
+        HyperLogLog.builder().precision(10).seed(7).create(file, AccessMode.EXCLUSIVE).close();
+        long closedGuard = readLong(file, GUARD);
+        assertEquals(1L << 20, closedGuard, "create and close: one change completed, none in flight");
+        try (HyperLogLog reader = HyperLogLog.open(file, AccessMode.READ_ONLY)) {
+            try (HyperLogLog writer = HyperLogLog.open(file, AccessMode.EXCLUSIVE);
+                 HyperLogLog other = HyperLogLogTest.sketch(10, AccessMode.EXCLUSIVE);
+                 HyperLogLog finer = HyperLogLogTest.sketch(12, AccessMode.EXCLUSIVE)) {
+                assertEquals(closedGuard + 1, readLong(file, GUARD), "the open begins the writer's change");
+                other.addAll(HyperLogLogTest.distinctKeys(31, 3_000));
+                finer.addAll(HyperLogLogTest.distinctKeys(32, 3_000));
+                long[] keys = HyperLogLogTest.distinctKeys(33, 5_000);
+                for (int i = 0; i < keys.length; i++) {
+                    writer.add(keys[i]);
+                    if (i % 1_000 == 999) {
+                        switch (i / 1_000) {
+                            case 1 -> writer.merge(other);
+                            case 2 -> writer.mergeFolded(finer);
+                            case 3 -> writer.addAll(HyperLogLogTest.distinctKeys(34, 2_000));
+                            default -> { }
+                        }
+                        assertEquals(null, trustedLine(reader), "step " + i + ": the reader does not trust the line");
+                        assertEquals(Double.doubleToLongBits(passEstimate(reader)),
+                                Double.doubleToLongBits(reader.estimate()), "step " + i + ": the reader's pass");
+                        assertLineIsRight(writer, "step " + i + ": the writer's own numbers");
+                    }
                 }
-                for (int step = 0; step < steps.length; step++) {
-                    steps[step].run();
-                    long[] read = trustedLine(hll);
-                    assertEquals(step == steps.length - 1, read != null, "shared " + shared + ", after step " + step);
-                    line.checkOnOpen(registers, false, false, null);
-                }
-                assertLineIsRight(hll, "shared " + shared + ", after both writers");
+                assertEquals(closedGuard + 1, readLong(file, GUARD), "no raise touched the file's guard");
+            }
+            assertEquals(2 * closedGuard, readLong(file, GUARD), "the close ends the writer's change");
+            assertLineIsRight(reader, "after the writer's close");
+            double estimate = reader.estimate();
+            try (HyperLogLog next = HyperLogLog.open(file, AccessMode.EXCLUSIVE)) {
+                assertEquals(Double.doubleToLongBits(estimate), Double.doubleToLongBits(next.estimate()),
+                        "the next writer starts from the stored numbers");
+                assertLineIsRight(next, "the next writer");
             }
         }
     }
@@ -510,7 +578,8 @@ class HyperLogLogSummaryLineTest {
         }
         assertEquals(0x0000_0001_0000_0003L, readLong(file, COUNTS));
         assertEquals((1L << 59) + (1L << 57), readLong(file, POWER_SUM));
-        assertEquals(3L << 20, readLong(file, GUARD), "three changes completed, none in flight");
+        assertEquals(1L << 20, readLong(file, GUARD),
+                "one change completed, none in flight: the exclusive writer's, from open to close");
     }
 
     @Test
