@@ -738,8 +738,9 @@ public final class HyperLogLog extends KeyedSketch {
     /**
      * What both estimators need, taken at one moment, with the improved estimate of it.
      *
-     * @param stamp what identifies the state it was taken at: the summary line's guard, the sole writer's
-     *     change count, or {@link HyperLogLogSummaryLine#UNTRUSTED} if it comes from a pass over the registers
+     * @param stamp the summary line's guard it was read at, which identifies that state of the line; or
+     *     {@link HyperLogLogSummaryLine#UNTRUSTED} if it comes from a pass over the registers or from the
+     *     numbers the sole writer keeps (whose cache a raise clears instead)
      */
     private record Snapshot(long stamp, long zeros, long saturated, long powerSum, double estimate) {
     }

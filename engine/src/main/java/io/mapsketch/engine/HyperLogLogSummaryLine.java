@@ -152,8 +152,7 @@ final class HyperLogLogSummaryLine {
             }
             line.getAndAddLong(POWER_SUM, powerSum);
         } else {
-            keptCounts += counts;
-            keptPowerSum += powerSum;
+            addKept(counts, powerSum);
         }
     }
 
