@@ -209,18 +209,19 @@ public final class HyperLogLog extends KeyedSketch {
      * a register load and compare, then, rarely, a plain store and plain arithmetic on the numbers it
      * keeps. So a caller's loop of adds compiles with no call, fence or locked instruction in it, even
      * when the JIT compiler has seen raises become rare, and keeps the sketch's fields in registers.
-     * Shared writers compare-and-set the aligned 32-bit word that holds the register ({@link #raiseShared}).
+     * Shared writers, once the plain load shows the register lower (registers only grow, so a higher
+     * value read is final), compare-and-set the aligned 32-bit word that holds it ({@link #raiseShared}).
      */
     @Override
     boolean addHash(long hash) {
         long index = registerIndex(hash, precision);
         int value = rank(hash, precision);
-        if (sharedWriters) {
-            return raiseShared(index, value);
-        }
         int current = registerBytes.get(ValueLayout.JAVA_BYTE, index);
         if (current >= value) {
             return false;
+        }
+        if (sharedWriters) {
+            return raiseShared(index, value);
         }
         registerBytes.set(ValueLayout.JAVA_BYTE, index, (byte) value);
         if (line != null) {
