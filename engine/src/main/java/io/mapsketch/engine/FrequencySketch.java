@@ -254,8 +254,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         for (int from = 0; from < keys.length; from += BATCH) {
             addBatch(keys, from, Math.min(BATCH, keys.length - from), hashes);
         }
-        countWeight(keys.length);
-        countItems(keys.length);
+        countWeighted(keys.length, keys.length);
     }
 
     /**
@@ -282,8 +281,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
             MemorySegment.copy(keys, KeyHasher.KEY_LAYOUT, offset + done * Long.BYTES, batch, 0, n);
             addBatch(batch, 0, n, hashes);
         }
-        countWeight(count);
-        countItems(count);
+        countWeighted(count, count);
     }
 
     /**
@@ -316,8 +314,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
             long hash = hasher.hash(data, offsets[i], lengths[i]);
             offer(hash, addHash(hash, 1), bytes, offsets[i], lengths[i]);
         }
-        countWeight(count);
-        countItems(count);
+        countWeighted(count, count);
     }
 
     /** Hashes {@code keys[from, from + n)} with the SIMD kernel and adds one occurrence of each. */
@@ -356,8 +353,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         }
         requireWeightRoom(count, "count");
         long estimate = addHash(hash, count);
-        countWeight(count);
-        countItems(1);
+        countWeighted(1, count);
         return estimate;
     }
 
@@ -799,8 +795,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         requireWeightRoom(weight, "the other sketch's total weight");
         long items = other.itemsAdded();
         counters.addAll(other.counters);
-        countWeight(weight);
-        countItems(items);
+        countWeighted(items, weight);
     }
 
     /** Width, depth, counter width, update rule and N, for {@code toString}. */

@@ -122,20 +122,22 @@ abstract class RegionSketch implements Sketch {
     }
 
     /**
-     * Counts weight added (the sum of counts of a frequency sketch) in the file's counter at once, as
-     * {@link #countItems} counts items.
+     * Counts items added and the weight they add (the sum of counts of a frequency sketch) in the
+     * file's counters at once, as {@link #countItems} counts items; weight before items for shared
+     * writers, so that no reader sees items whose weight is missing.
      */
-    final void countWeight(long weight) {
+    final void countWeighted(long items, long weight) {
         if (sharedWriters) {
             region.addWeight(weight);
+            region.addItems(items);
         } else {
-            soleCounters.addWeight(weight);
+            soleCounters.addItemsAndWeight(items, weight);
         }
     }
 
     /**
-     * Returns the total weight: the file's counter, which the {@code EXCLUSIVE} writer reads with a plain
-     * load (no other writer changes it while it holds the file).
+     * Returns the total weight: the file's counter, which the {@code EXCLUSIVE} writer answers from the
+     * copy it keeps (no other writer changes it while it holds the file).
      */
     final long weightAdded() {
         return sharedWriters || readOnly ? region.totalWeight() : soleCounters.weight();

@@ -26,9 +26,8 @@ class SoleWriterCountersTest {
              SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY)) {
             SoleWriterCounters counters = writer.soleWriterCounters();
             assertEquals(50, counters.weight(), "the copy starts from the file");
-            counters.addItems(1);
-            counters.addWeight(7);
-            assertEquals(6, reader.itemsAdded(), "another mapping sees the store without a force");
+            counters.addItemsAndWeight(1, 7);
+            assertEquals(6, reader.itemsAdded(), "another mapping sees the stores without a force");
             assertEquals(57, reader.totalWeight());
             counters.addItems(-2);
             assertEquals(4, reader.itemsAdded());
