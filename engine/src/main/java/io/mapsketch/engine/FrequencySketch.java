@@ -705,8 +705,9 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
 
     /**
      * Returns N, the sum of all counts added by all writers in every process, merges included.
-     * Cost: one load of the header's live counter (acquire; a plain load for the {@code EXCLUSIVE}
-     * writer, which stores N there plainly with every add, so other processes see it at once).
+     * Cost: one acquire load of the header's live counter; the {@code EXCLUSIVE} writer answers from
+     * the copy it keeps, and stores N in the file plainly with every add, so other processes see it at
+     * once.
      *
      * @return N
      * @throws IllegalStateException if the sketch is closed

@@ -275,6 +275,14 @@ public final class HyperLogLog extends KeyedSketch {
         changer = Thread.currentThread().threadId();
     }
 
+    /** Starts a change of many registers or of a shared word: the line's, and for the sole writer a noted one. */
+    private void beginChange() {
+        line.begin();
+        if (soleWriter) {
+            noteChange();
+        }
+    }
+
     /**
      * A {@code SHARED} writer's raise of register {@code index} to {@code value}: a read of the aligned
      * 32-bit word that holds it and, only if the register is lower, a compare-and-set of the word with
@@ -295,7 +303,7 @@ public final class HyperLogLog extends KeyedSketch {
         if (line == null) {
             return raiseWord(word, current, floor) != NOT_RAISED;
         }
-        line.begin();
+        beginChange();
         long before = raiseWord(word, current, floor);
         if (before != NOT_RAISED) {
             long after = RegisterKernels.maxOfUnsignedBytes(before, floor & 0xFFFF_FFFFL);
@@ -391,10 +399,7 @@ public final class HyperLogLog extends KeyedSketch {
             return;
         }
         if (line != null) {
-            line.begin();
-            if (soleWriter) {
-                noteChange();
-            }
+            beginChange();
         }
         RegisterKernels.maxUnsignedBytes(registerBytes, first, source, first, registers - first);
         if (line != null) {
@@ -481,10 +486,7 @@ public final class HyperLogLog extends KeyedSketch {
 
         private void begin() {
             if (!begun && line != null) {
-                line.begin();
-                if (soleWriter) {
-                    noteChange();
-                }
+                beginChange();
             }
             begun = true;
         }
