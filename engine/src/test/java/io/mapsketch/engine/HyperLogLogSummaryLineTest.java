@@ -440,7 +440,7 @@ class HyperLogLogSummaryLineTest {
      * file never trusts the line meanwhile and estimates by the pass, whatever the writer adds, merges
      * or folds; the writer's own numbers stay right; its close stores them and ends the change, after
      * which the reader trusts the line and finds it equal to the registers; the next writer starts from
-     * it, and a writer that dies leaves the change in flight for the next sole writer to repair.
+     * it. (An exclusive writer killed while it holds the line is {@link HyperLogLogCrossProcessTest}'s.)
      */
     @Test
     void theExclusiveWriterHoldsTheLineFromOpenToClose() throws IOException {
