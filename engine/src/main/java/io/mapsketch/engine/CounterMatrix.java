@@ -53,9 +53,6 @@ abstract sealed class CounterMatrix permits CounterMatrix.Ints, CounterMatrix.Lo
     /** The counter width in bytes: 4 or 8. */
     abstract int counterBytes();
 
-    /** The largest counter value, as an unsigned long: 2^32 - 1 or 2^64 - 1 (-1L). */
-    abstract long counterMax();
-
     /** Reads a counter as an unsigned value in a long (plain load). */
     abstract long load(long offset);
 
@@ -81,15 +78,12 @@ abstract sealed class CounterMatrix permits CounterMatrix.Ints, CounterMatrix.Lo
         return load(row * rowStride + column * counterBytes());
     }
 
-    /** {@code min(value + amount, counterMax)}, both read as unsigned; never wraps. */
-    final long saturatingAdd(long value, long amount) {
-        long max = counterMax();
-        long sum = value + amount;
-        if (Long.compareUnsigned(sum, value) < 0 || Long.compareUnsigned(sum, max) > 0) {
-            return max;
-        }
-        return sum;
-    }
+    /**
+     * {@code value + amount}, or the largest counter value if that is more: never wraps. {@code value}
+     * is a counter's value (unsigned), {@code amount} in [1, 2^63 - 1]. Branch-free, so that a row
+     * loop compiles to conditional moves.
+     */
+    abstract long saturatingAdd(long value, long amount);
 
     /** Adds {@code count} to a counter, saturating; returns its new value. */
     final long add(long offset, long count) {
@@ -143,8 +137,8 @@ abstract sealed class CounterMatrix permits CounterMatrix.Ints, CounterMatrix.Lo
         }
 
         @Override
-        long counterMax() {
-            return MAX_32;
+        long saturatingAdd(long value, long amount) {
+            return Math.min(value + Math.min(amount, MAX_32), MAX_32);
         }
 
         @Override
@@ -188,8 +182,9 @@ abstract sealed class CounterMatrix permits CounterMatrix.Ints, CounterMatrix.Lo
         }
 
         @Override
-        long counterMax() {
-            return -1L;
+        long saturatingAdd(long value, long amount) {
+            long sum = value + amount;
+            return Long.compareUnsigned(sum, value) < 0 ? -1L : sum;
         }
 
         @Override

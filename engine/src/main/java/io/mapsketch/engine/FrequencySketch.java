@@ -101,7 +101,12 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * @throws IllegalStateException if the sketch is read-only or closed
      */
     public long add(long key) {
-        return add(key, 1);
+        // Not add(key, 1): a method compiled on its own past the JIT's inlining size is then called, not
+        // inlined, from a caller's loop; this way the chain to the row loop has one link fewer.
+        long hash = hasher.hash(key);
+        long estimate = addCounted(hash, 1);
+        offer(hash, estimate, key);
+        return estimate;
     }
 
     /**
