@@ -116,7 +116,8 @@ public class CountMinBenchmark {
     /** Zipf exponent of the key stream. */
 
     private static final int STREAM_KEYS = FREQUENCY_STREAM_KEYS;
-    private static final long PROBE_SEED = 20_261_130L;
+    /** Seed of the estimate probes' draws and shuffle. */
+    static final long PROBE_SEED = 20_261_130L;
     private static final long ABSENT_FIRST_INDEX = 1L << 40;
 
     /**
@@ -163,20 +164,32 @@ public class CountMinBenchmark {
             sketch.addAll(batch);
         }
         SplittableRandom random = new SplittableRandom(PROBE_SEED);
-        long[] probes = new long[STREAM_KEYS];
+        long[] probes = probes(stream, random);
         double absentSum = 0;
         for (int i = 0; i < STREAM_KEYS / 2; i++) {
-            probes[i] = stream[random.nextInt(STREAM_KEYS)];
             if (sketch.estimate(probes[i]) < 1) {
                 throw new IllegalStateException(impl + " estimates an added key " + probes[i] + " below 1");
             }
-            probes[STREAM_KEYS / 2 + i] = KeyStreams.key(ABSENT_FIRST_INDEX + i);
             absentSum += sketch.estimate(probes[STREAM_KEYS / 2 + i]);
         }
         System.out.printf("%ncountmin impl=%s size=%d epsilon=%s shape=%s counter-bytes=%d absent-mean=%.2f%n", impl,
                 size, epsilon, sketch.shape(), sketch.counterBytes(), absentSum / (STREAM_KEYS / 2));
         KeyStreams.shuffle(probes, random);
         keys = new KeyChunks(probes, BATCH);
+    }
+
+    /**
+     * The estimate probes, before shuffling: the first half drawn at random positions of the stream
+     * (present keys, as often as they occur), the second half keys never added.
+     */
+    static long[] probes(long[] stream, SplittableRandom random) {
+        long[] probes = new long[stream.length];
+        int half = stream.length / 2;
+        for (int i = 0; i < half; i++) {
+            probes[i] = stream[random.nextInt(stream.length)];
+            probes[half + i] = KeyStreams.key(ABSENT_FIRST_INDEX + i);
+        }
+        return probes;
     }
 
     /**
@@ -246,7 +259,8 @@ public class CountMinBenchmark {
         return estimates;
     }
 
-    private static double epsilon(long size) {
+    /** The epsilon whose sketch has {@code size} bytes of 32-bit counters: one of the two sizes. */
+    static double epsilon(long size) {
         if (size == SMALL) {
             return SMALL_EPSILON;
         }
@@ -269,7 +283,7 @@ public class CountMinBenchmark {
     }
 
     /** The operations the benchmark needs, over each library's own API. */
-    private interface Sketch {
+    interface Sketch {
 
         void add(long key);
 
@@ -299,7 +313,7 @@ public class CountMinBenchmark {
         }
     }
 
-    private static final class Mapsketch implements Sketch {
+    static final class Mapsketch implements Sketch {
 
         private final CountMinSketch sketch;
         private final Path directory;
