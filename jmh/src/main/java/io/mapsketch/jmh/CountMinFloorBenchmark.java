@@ -109,8 +109,8 @@ public class CountMinFloorBenchmark {
     }
 
     /**
-     * Maps the counter file and builds the key stream; for the estimates, adds the stream and builds
-     * the probes.
+     * Maps the counter file, adds the whole stream and checks the estimates against mapsketch's; then
+     * walks the probes for the estimates, or zeroes the counters and walks the stream for the adds.
      *
      * @param params tells which benchmark method runs in this fork
      * @throws IOException if the file cannot be created or mapped
