@@ -11,8 +11,8 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A Bloom filter that grows without bound while keeping a compound false-positive rate: a chain
@@ -26,10 +26,11 @@ import java.util.Objects;
  * current bits. Memory grows by about the factor s per link, plus {@code log2(1/r)} bits per item
  * for each tightening.
  *
- * <p>Files: a directory holding {@code manifest.sketch} (the parameters, and the number of links
- * as an atomic word) and one blocked Bloom filter file per link, {@code link-0000.sketch} and
- * on. A link appears atomically and complete; a process that opened the directory sees a link
- * added by another process at its next add or lookup.
+ * <p>Files: a directory holding {@code manifest.sketch} (the parameters, the number of links as an
+ * atomic word, and each link's shape, seed and creation time: {@link ScalableBloomManifest}) and one
+ * blocked Bloom filter file per link, named by the chain's generation and the link's index. A link
+ * appears atomically and complete; a process that opened the directory sees a link added by another
+ * process at its next add or lookup, and refuses a link file that is not the one the manifest lists.
  *
  * <p>Concurrency: as {@link BlockedBloomFilter} within a link. When the newest link is full,
  * concurrent writers race to create the next one; exactly one creation wins and the others open
@@ -47,20 +48,21 @@ public final class ScalableBloomFilter extends MembershipFilter {
     private static final int FALSE_POSITIVE_RATE = 1;
     private static final int TIGHTENING_RATIO = 2;
     private static final int GROWTH_FACTOR = 3;
+    private static final int GENERATION = 4;
     private static final String[] PARAMETER_NAMES = {"initial capacity", "false-positive rate",
         "tightening ratio", "growth factor"};
-    private static final long LINK_COUNT = 0;
-    private static final int MAX_LINKS = 10_000;
 
     private final Path directory;
+    private final ScalableBloomManifest manifest;
     private final double tighteningRatio;
     private final double growthFactor;
     private volatile BlockedBloomFilter[] links = new BlockedBloomFilter[0];
 
-    private ScalableBloomFilter(SketchRegion manifest, Path directory, long initialCapacity, double rate,
-                                double tighteningRatio, double growthFactor) {
+    private ScalableBloomFilter(SketchRegion manifest, Path directory, long generation, long initialCapacity,
+                                double rate, double tighteningRatio, double growthFactor) {
         super(manifest, initialCapacity, rate);
         this.directory = directory;
+        this.manifest = ScalableBloomManifest.of(payload, manifest.header().formatVersion(), directory, generation);
         this.tighteningRatio = tighteningRatio;
         this.growthFactor = growthFactor;
     }
@@ -94,11 +96,20 @@ public final class ScalableBloomFilter extends MembershipFilter {
         double rate = openIntervalParameter(manifest, FALSE_POSITIVE_RATE, "false-positive rate", 0, 1);
         double ratio = openIntervalParameter(manifest, TIGHTENING_RATIO, "tightening ratio", 0, 1);
         double growth = openIntervalParameter(manifest, GROWTH_FACTOR, "growth factor", 0.999, 1e6);
-        requirePayload(manifest, 64, "one cache line holding the link count");
+        int version = manifest.header().formatVersion();
+        long generation = manifest.header().parameter(GENERATION);
+        if ((generation == 0) == (version >= ScalableBloomManifest.LISTED_LINKS_VERSION)) {
+            throw new CorruptSketchFileException(manifest.file().orElse(null), "header parameter 'link generation'"
+                    + " (index " + GENERATION + ") is " + generation + ", expected "
+                    + (generation == 0 ? "a non-zero value" : "zero") + " in format version " + version);
+        }
+        requirePayload(manifest, ScalableBloomManifest.payloadBytes(version),
+                ScalableBloomManifest.payloadDerivation(version));
         Path directory = manifest.file().map(Path::getParent).orElse(null);
-        ScalableBloomFilter filter = new ScalableBloomFilter(manifest, directory, initial, rate, ratio, growth);
+        ScalableBloomFilter filter = new ScalableBloomFilter(manifest, directory, generation, initial, rate, ratio,
+                growth);
         try {
-            if (filter.linkCount() == 0 && manifest.mode().isWritable()) {
+            if (filter.manifest.linkCount() == 0 && manifest.mode().isWritable()) {
                 filter.grow(0);
             }
             filter.refresh();
@@ -119,44 +130,43 @@ public final class ScalableBloomFilter extends MembershipFilter {
         return targetFalsePositiveRate() * (1 - tighteningRatio) * Math.pow(tighteningRatio, index);
     }
 
-    private long linkCount() {
-        return payload.getLongAcquire(LINK_COUNT);
-    }
-
     /** Opens the links that other writers (or processes) added since this view last looked. */
     private BlockedBloomFilter[] refresh() throws IOException {
         BlockedBloomFilter[] current = links;
-        if (linkCount() == current.length) {
+        if (manifest.linkCount() == current.length) {
             return current;
         }
         synchronized (this) {
             current = links;
-            long count = linkCount();
-            if (count > MAX_LINKS) {
+            long count = manifest.linkCount();
+            if (count > ScalableBloomManifest.MAX_LINKS) {
                 throw new CorruptSketchFileException(region.file().orElse(null),
-                        "link count is " + count + ", expected at most " + MAX_LINKS);
+                        "link count is " + count + ", expected at most " + ScalableBloomManifest.MAX_LINKS);
             }
             BlockedBloomFilter[] grown = Arrays.copyOf(current, (int) count);
-            for (int i = current.length; i < count; i++) {
-                grown[i] = BlockedBloomFilter.open(linkFile(i), mode());
+            try {
+                for (int i = current.length; i < count; i++) {
+                    grown[i] = BlockedBloomFilter.open(manifest.linkFile(i), mode());
+                    manifest.validate(i, grown[i], linkCapacity(i), linkRate(i), hashSeed(),
+                            region.file().orElse(null));
+                }
+            } catch (IOException | RuntimeException e) {
+                closeAll(Arrays.copyOfRange(grown, current.length, grown.length), e);
+                throw e;
             }
             links = grown;
             return grown;
         }
     }
 
-    private Path linkFile(int index) {
-        return directory.resolve(String.format(Locale.ROOT, "link-%04d.sketch", index));
-    }
-
     /** Creates link {@code index} (or opens it if another writer won the race) and publishes the count. */
     private synchronized void grow(int index) throws IOException {
-        if (links.length > index || linkCount() > index) {
+        if (links.length > index || manifest.linkCount() > index) {
             return;
         }
-        if (index >= MAX_LINKS) {
-            throw new IllegalStateException(describe() + " has " + MAX_LINKS + " links; recreate it with a larger"
-                    + " initial capacity or growth factor");
+        if (index >= ScalableBloomManifest.MAX_LINKS) {
+            throw new IllegalStateException(describe() + " has " + ScalableBloomManifest.MAX_LINKS + " links;"
+                    + " recreate it with a larger initial capacity or growth factor");
         }
         BlockedBloomFilter.Builder builder = BlockedBloomFilter.builder().expectedItems(linkCapacity(index))
                 .falsePositiveRate(linkRate(index)).seed(hashSeed());
@@ -164,13 +174,22 @@ public final class ScalableBloomFilter extends MembershipFilter {
         if (directory == null) {
             link = builder.createAnonymous(mode());
         } else {
+            Path file = manifest.linkFile(index);
             try {
-                link = builder.create(linkFile(index), mode());
+                link = builder.create(file, mode());
             } catch (FileAlreadyExistsException raced) {
-                link = BlockedBloomFilter.open(linkFile(index), mode());
+                link = BlockedBloomFilter.open(file, mode());
+                try {
+                    manifest.validate(index, link, linkCapacity(index), linkRate(index), hashSeed(),
+                            region.file().orElse(null));
+                } catch (IOException | RuntimeException e) {
+                    closeAll(new BlockedBloomFilter[] {link}, e);
+                    throw e;
+                }
             }
         }
-        payload.compareAndSetLong(LINK_COUNT, index, index + 1L);
+        manifest.record(index, link);
+        manifest.advance(index);
         BlockedBloomFilter[] grown = Arrays.copyOf(links, index + 1);
         grown[index] = link;
         links = grown;
@@ -391,6 +410,18 @@ public final class ScalableBloomFilter extends MembershipFilter {
         }
     }
 
+    private static void closeAll(BlockedBloomFilter[] opened, Exception failure) {
+        for (BlockedBloomFilter link : opened) {
+            if (link != null) {
+                try {
+                    link.close();
+                } catch (IOException suppressed) {
+                    failure.addSuppressed(suppressed);
+                }
+            }
+        }
+    }
+
     @Override
     public String toString() {
         return "ScalableBloomFilter[" + describe() + ", " + links.length + " links, " + itemsAdded() + " items]";
@@ -437,20 +468,34 @@ public final class ScalableBloomFilter extends MembershipFilter {
         }
 
         /**
-         * Creates the filter in a directory (created if missing): its manifest and the first link.
+         * Creates the filter in a directory (created if missing): its manifest and the first link. With
+         * {@link CreateOption#OVERWRITE_EXISTING} the new manifest replaces an existing one and the old
+         * chain's link files are deleted; the new chain's links have names of their own, so none of the
+         * old chain is ever read as part of the new one.
          *
          * @param directory the filter's directory
          * @param mode {@code SHARED} or {@code EXCLUSIVE}
-         * @param options {@link CreateOption#OVERWRITE_EXISTING} to replace an existing manifest
+         * @param options {@link CreateOption#OVERWRITE_EXISTING} to replace an existing filter
          * @return the open filter, empty
          * @throws java.nio.file.FileAlreadyExistsException if the directory already holds a filter
-         * @throws IOException if a file cannot be written
+         * @throws IOException if a file cannot be written or an old link cannot be deleted
          */
         @Override
         public ScalableBloomFilter create(Path directory, AccessMode mode, CreateOption... options)
                 throws IOException {
             Files.createDirectories(directory);
-            return super.create(directory.resolve(MANIFEST), mode, options);
+            ScalableBloomFilter filter = super.create(directory.resolve(MANIFEST), mode, options);
+            try {
+                filter.manifest.removeOtherLinks();
+                return filter;
+            } catch (IOException | RuntimeException e) {
+                try {
+                    filter.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
         }
 
         @Override
@@ -463,15 +508,25 @@ public final class ScalableBloomFilter extends MembershipFilter {
             return SketchKind.SCALABLE_BLOOM;
         }
 
+        /** The parameters, with a new chain's generation: random, never zero, drawn for each creation. */
         @Override
         long[] parameters() {
+            long generation;
+            do {
+                generation = ThreadLocalRandom.current().nextLong();
+            } while (generation == 0);
             return new long[] {expectedItems(), Double.doubleToLongBits(falsePositiveRate()),
-                Double.doubleToLongBits(tighteningRatio), Double.doubleToLongBits(growthFactor)};
+                Double.doubleToLongBits(tighteningRatio), Double.doubleToLongBits(growthFactor), generation};
         }
 
         @Override
         long payloadBytes() {
-            return 64;
+            return ScalableBloomManifest.payloadBytes(formatVersion());
+        }
+
+        @Override
+        int formatVersion() {
+            return ScalableBloomManifest.LISTED_LINKS_VERSION;
         }
 
         @Override

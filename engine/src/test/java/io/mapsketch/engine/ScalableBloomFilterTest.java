@@ -9,15 +9,28 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.memory.CreateOption;
+import io.mapsketch.memory.HashScheme;
+import io.mapsketch.memory.SketchFileLayout;
+import io.mapsketch.memory.SketchHeader;
+import io.mapsketch.memory.SketchKind;
+import io.mapsketch.memory.SketchRegion;
 import io.mapsketch.testing.ChildJvm;
+import io.mapsketch.testing.HeaderSeal;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -129,7 +142,7 @@ class ScalableBloomFilterTest {
             assertTrue(filter.links() >= 5, "links: " + filter.links());
             assertEquals(20_500, filter.itemsAdded());
         }
-        assertTrue(Files.exists(directory.resolve("link-0004.sketch")));
+        assertTrue(linkFiles(directory).size() >= 5, "link files: " + linkFiles(directory));
         try (ScalableBloomFilter reopened = ScalableBloomFilter.open(directory, AccessMode.READ_ONLY)) {
             for (long key : new SplittableRandom(11).longs(500).toArray()) {
                 assertTrue(reopened.mightContain(key));
@@ -158,6 +171,104 @@ class ScalableBloomFilterTest {
             assertEquals(12_000, a.itemsAdded());
             IncompatibleSketchException e = assertThrows(IncompatibleSketchException.class, () -> a.merge(other));
             assertTrue(e.getMessage().startsWith("sketches differ in initial capacity"), e.getMessage());
+        }
+    }
+
+    @Test
+    void overwritingGivesAFreshFilterAndRemovesTheOldLinks() throws IOException {
+        Path directory = dir.resolve("replaced");
+        List<Path> oldLinks;
+        try (ScalableBloomFilter old = builder(1_000, 0.01).create(directory, AccessMode.EXCLUSIVE)) {
+            old.add(42);
+            old.addAll(new SplittableRandom(31).longs(2_500).toArray());
+            assertEquals(2, old.links());
+        }
+        oldLinks = linkFiles(directory);
+        assertEquals(2, oldLinks.size(), oldLinks.toString());
+        Path kept = dir.resolve("kept-old-link");
+        Files.copy(oldLinks.get(0), kept);
+        try (ScalableBloomFilter fresh = builder(1_000, 0.01).create(directory, AccessMode.EXCLUSIVE,
+                CreateOption.OVERWRITE_EXISTING)) {
+            assertFalse(fresh.mightContain(42), "a fresh filter holds nothing of the old one");
+            assertEquals(1, fresh.links());
+            assertEquals(0, fresh.itemsAdded());
+        }
+        List<Path> links = linkFiles(directory);
+        assertEquals(1, links.size(), links.toString());
+        assertFalse(oldLinks.contains(links.get(0)), "the new chain's link has a name of its own");
+        // An old link left behind (a crash between the manifest's replacement and the clean-up) is never read.
+        Files.copy(kept, oldLinks.get(0));
+        try (ScalableBloomFilter reopened = ScalableBloomFilter.open(directory, AccessMode.SHARED)) {
+            assertFalse(reopened.mightContain(42));
+            reopened.addAll(new SplittableRandom(32).longs(3_000).toArray());
+            assertFalse(reopened.mightContain(42), "growing never adopts the old chain's links");
+        }
+    }
+
+    @Test
+    void openingRefusesALinkFileThatIsNotTheOneTheManifestLists() throws IOException {
+        Path directory = dir.resolve("listed");
+        try (ScalableBloomFilter filter = builder(1_000, 0.01).create(directory, AccessMode.EXCLUSIVE)) {
+            filter.add(7);
+        }
+        Path link = linkFiles(directory).get(0);
+        // Same shape and seed, another file: the manifest's entry (its creation time) tells them apart.
+        Path impostor = dir.resolve("impostor.sketch");
+        try (BlockedBloomFilter other = BlockedBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.005)
+                .seed(5).create(impostor, AccessMode.EXCLUSIVE)) {
+            other.add(8);
+        }
+        bumpCreationTime(impostor);
+        Files.move(impostor, link, StandardCopyOption.REPLACE_EXISTING);
+        CorruptSketchFileException e = assertThrows(CorruptSketchFileException.class,
+                () -> ScalableBloomFilter.open(directory, AccessMode.READ_ONLY));
+        assertTrue(e.getMessage().contains(link.toString()) && e.getMessage().contains("creation time")
+                && e.getMessage().contains("is not the one the chain recorded"), e.getMessage());
+        // Another seed is refused whatever the manifest lists.
+        try (BlockedBloomFilter seeded = BlockedBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.005)
+                .seed(6).create(link, AccessMode.EXCLUSIVE, CreateOption.OVERWRITE_EXISTING)) {
+            seeded.add(9);
+        }
+        e = assertThrows(CorruptSketchFileException.class, () -> ScalableBloomFilter.open(directory,
+                AccessMode.READ_ONLY));
+        assertTrue(e.getMessage().contains("hash seed is 6, expected 5"), e.getMessage());
+    }
+
+    @Test
+    void aManifestOfVersionOneKeepsItsLinkNamesAndOpens() throws IOException {
+        Path directory = dir.resolve("version-one");
+        Files.createDirectories(directory);
+        long[] parameters = {1_000, Double.doubleToLongBits(0.01), Double.doubleToLongBits(0.5),
+            Double.doubleToLongBits(2.0)};
+        SketchHeader header = SketchHeader.forNewSketch(SketchKind.SCALABLE_BLOOM, HashScheme.XXH3_64, 5, parameters,
+                64).withFormatVersion(SketchFileLayout.FIRST_FORMAT_VERSION);
+        SketchRegion.create(directory.resolve(ScalableBloomFilter.MANIFEST), header, AccessMode.EXCLUSIVE).close();
+        long[] keys = new SplittableRandom(41).longs(2_500).toArray();
+        try (ScalableBloomFilter filter = ScalableBloomFilter.open(directory, AccessMode.EXCLUSIVE)) {
+            filter.addAll(keys);
+            assertEquals(2, filter.links());
+        }
+        assertEquals(List.of(directory.resolve("link-0000.sketch"), directory.resolve("link-0001.sketch")),
+                linkFiles(directory));
+        try (ScalableBloomFilter reopened = ScalableBloomFilter.open(directory, AccessMode.READ_ONLY)) {
+            for (long key : keys) {
+                assertTrue(reopened.mightContain(key));
+            }
+        }
+    }
+
+    /** Adds a millisecond to a closed sketch file's creation time, resealing its header checksum. */
+    private static void bumpCreationTime(Path file) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        ByteBuffer header = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        header.putLong(SketchFileLayout.CREATED_OFFSET, header.getLong(SketchFileLayout.CREATED_OFFSET) + 1);
+        HeaderSeal.rewriteChecksum(bytes);
+        Files.write(file, bytes);
+    }
+
+    private static List<Path> linkFiles(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("link-")).sorted().toList();
         }
     }
 

@@ -41,7 +41,7 @@ public final class SketchFileLayout {
      * The newest format version this build reads, and the one it writes for classic and counting Bloom
      * filters ({@link #ENHANCED_PROBES_VERSION}).
      */
-    public static final int FORMAT_VERSION = 3;
+    public static final int FORMAT_VERSION = 4;
     /**
      * The first format version: this build still writes it for every kind whose layout it describes
      * (all but HyperLogLog and the classic and counting Bloom filters), so that builds that read only
