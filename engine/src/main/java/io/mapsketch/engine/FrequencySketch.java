@@ -530,11 +530,13 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
 
     /**
      * Estimates how often a key was added: the minimum of its d counters. Never below the truth
-     * unless {@link #isSaturated(long) saturated}; above it by at most {@link #errorBound()} with
-     * probability at least {@code 1 - delta}. Cost: one hash and d counter loads.
+     * unless saturated; above it by at most {@link #errorBound()} with probability at least
+     * {@code 1 - delta}. An estimate equal to {@link #maxEstimate()} is saturated: the key's counters
+     * all reached the largest value an estimate takes, so the true count may be larger; compare with
+     * {@code maxEstimate()}, or ask {@link #isSaturated(long)}. Cost: one hash and d counter loads.
      *
      * @param key the key, hashed as its eight little-endian bytes
-     * @return the estimate, in [0, {@link #maxEstimate()}]
+     * @return the estimate, in [0, {@link #maxEstimate()}]; {@code maxEstimate()} when saturated
      * @throws IllegalStateException if the sketch is closed
      */
     public long estimate(long key) {
