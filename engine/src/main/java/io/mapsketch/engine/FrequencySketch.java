@@ -46,9 +46,9 @@ import org.agrona.DirectBuffer;
  * and stores, and merges with the SIMD saturating-sum kernel. Readers may estimate while writers
  * add: each counter is read once, at some value it held during the call.
  *
- * <p>Cost: an add or estimate is one hash and d counter accesses, one cache miss per row on a
- * large sketch; a {@code SHARED} add is d compare-and-sets. Batch adds of {@code long} keys hash
- * with the SIMD kernel. A merge is one pass over both payloads.
+ * <p>Cost: an add or estimate is one hash, a 64-bit mix per row and d counter accesses, one cache
+ * miss per row on a large sketch; a {@code SHARED} add is d compare-and-sets. Batch adds of
+ * {@code long} keys hash with the SIMD kernel. A merge is one pass over both payloads.
  */
 public abstract sealed class FrequencySketch extends RegionSketch permits CountMinSketch, TopK {
 
