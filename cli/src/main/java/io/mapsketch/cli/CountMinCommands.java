@@ -33,7 +33,7 @@ final class CountMinCommands implements SketchFamily {
                     description = "Probability that an estimate is off by more than E x N, in (0, 1), e.g. 0.01.")
             double delta,
             @Option(names = "--counter-bits", paramLabel = "BITS", defaultValue = "32",
-                    description = "32 (default) or 64; counters saturate, never wrap.")
+                    description = "32 (default) or 64; counters saturate at 2^32 - 1 or 2^64 - 1, never wrap.")
             int counterBits,
             @Option(names = "--conservative", description = "Conservative update: smaller overcounts; merges and"
                     + " concurrent adds are then bounded, not exact.")
@@ -46,7 +46,8 @@ final class CountMinCommands implements SketchFamily {
 
     @Command(name = "incrby", description = {"Adds COUNT occurrences of each ITEM (CMS.INCRBY). Any number of"
             + " processes may add to one file at once.", "With no arguments, adds one occurrence of each line of"
-            + " standard input."},
+            + " standard input.", "An item whose count reaches the counters' largest value (2^32 - 1 for 32-bit"
+            + " counters) is saturated: a line on standard error names it and the option that counts further."},
             footer = {"%nExamples:%n  mapsketch cms incrby events.cms login 3 logout 1",
                 "  cut -f2 access.log | mapsketch cms incrby events.cms"})
     int incrby(@Parameters(index = "0", paramLabel = "FILE", description = "A Count-Min file.") Path file,
@@ -56,11 +57,20 @@ final class CountMinCommands implements SketchFamily {
         List<String> arguments = pairs == null ? List.of() : pairs;
         long[] counts = counts(arguments);
         try (CountMinSketch sketch = CountMinSketch.open(file, AccessMode.SHARED)) {
-            if (arguments.isEmpty()) {
-                Items.eachBatch(List.of(), root.io(), sketch::addAll);
-            }
-            for (int i = 0; i < counts.length; i++) {
-                sketch.add(arguments.get(2 * i), counts[i]);
+            Saturation saturation = new Saturation(file, sketch, "cms create");
+            try {
+                if (arguments.isEmpty()) {
+                    Items.eachBatch(List.of(), root.io(), (data, offsets, lengths, count) -> {
+                        sketch.addAll(data, offsets, lengths, count);
+                        saturation.added(data, offsets, lengths, count);
+                    });
+                }
+                for (int i = 0; i < counts.length; i++) {
+                    String item = arguments.get(2 * i);
+                    saturation.added(item, sketch.add(item, counts[i]));
+                }
+            } finally {
+                saturation.report(root.io().err());
             }
         }
         return 0;
@@ -90,12 +100,15 @@ final class CountMinCommands implements SketchFamily {
     }
 
     @Command(name = "query", description = {"Prints the estimated count of each item, one per line: never below"
-            + " the true count (CMS.QUERY).", "With no ITEM, answers each line of standard input."},
+            + " the true count (CMS.QUERY).", "With no ITEM, answers each line of standard input.", "A saturated"
+            + " estimate, at the counters' largest value, may be below the true count: it is printed with a mark,"
+            + " e.g. '4294967295 (saturated: 32-bit counters)'."},
             footer = {"%nExample:%n  mapsketch cms query events.cms login logout"})
     int query(@Mixin FileAndItems input) throws IOException {
         PrintWriter out = root.io().out();
         try (CountMinSketch sketch = CountMinSketch.open(input.file(), AccessMode.READ_ONLY)) {
-            input.each(root.io().forAnswers(), (bytes, offset, length) -> out.println(sketch.estimate(bytes, offset, length)));
+            input.each(root.io().forAnswers(), (bytes, offset, length) ->
+                    out.println(Saturation.text(sketch, sketch.estimate(bytes, offset, length))));
         }
         return 0;
     }

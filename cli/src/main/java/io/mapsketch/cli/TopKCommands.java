@@ -41,28 +41,45 @@ final class TopKCommands implements SketchFamily {
                     description = "The longest item stored, in UTF-8 bytes; longer items are refused"
                             + " (default: ${DEFAULT-VALUE}).")
             int maxItemBytes,
+            @Option(names = "--counter-bits", paramLabel = "BITS", defaultValue = "32",
+                    description = "32 (default) or 64; counters saturate at 2^32 - 1 or 2^64 - 1, never wrap.")
+            int counterBits,
             @Mixin CreateOptions options) throws IOException {
-        options.create(file, TopK.builder().k(k).epsilon(epsilon).delta(delta).maxKeyBytes(maxItemBytes));
+        options.create(file, TopK.builder().k(k).epsilon(epsilon).delta(delta).maxKeyBytes(maxItemBytes)
+                .counterBits(counterBits));
         return 0;
     }
 
     @Command(name = "add", description = {"Adds one occurrence of each item (TOPK.ADD). Any number of processes"
-            + " may add to one file at once.", "With no ITEM, adds each line of standard input."},
+            + " may add to one file at once.", "With no ITEM, adds each line of standard input.", "An item whose count"
+            + " reaches the counters' largest value (2^32 - 1 for 32-bit counters) is saturated: a line on standard"
+            + " error names it and the option that counts further."},
             footer = {"%nExamples:%n  mapsketch topk add pages.topk /home /about /home",
                 "  cut -f7 -d' ' access.log | mapsketch topk add pages.topk"})
     int add(@Mixin FileAndItems input) throws IOException {
         try (TopK sketch = TopK.open(input.file(), AccessMode.SHARED)) {
-            input.eachBatch(root.io(), sketch::addAll);
+            Saturation saturation = new Saturation(input.file(), sketch, "topk create");
+            try {
+                input.eachBatch(root.io(), (data, offsets, lengths, count) -> {
+                    sketch.addAll(data, offsets, lengths, count);
+                    saturation.added(data, offsets, lengths, count);
+                });
+            } finally {
+                saturation.report(root.io().err());
+            }
         }
         return 0;
     }
 
-    @Command(name = "list", description = "Lists the heaviest items, most frequent first, equal counts by item"
-            + " (TOPK.LIST).", footer = {"%nExample:%n  mapsketch topk list pages.topk --with-count"})
+    @Command(name = "list", description = {"Lists the heaviest items, most frequent first, equal counts by item"
+            + " (TOPK.LIST).", "A saturated count, at the counters' largest value, may be below the true count: it"
+            + " is printed with a mark, e.g. '4294967295 (saturated: 32-bit counters)', or in JSON with"
+            + " \"saturated\": true."}, footer = {"%nExample:%n  mapsketch topk list pages.topk --with-count"})
     int list(@Parameters(paramLabel = "FILE", description = "A Top-K file.") Path file,
             @Option(names = "--with-count", description = "Print each item's estimated count after a tab.")
             boolean withCount,
-            @Option(names = "--json", description = "Print a JSON array of {\"item\": ..., \"count\": ...}.")
+            @Option(names = "--json", description = "Print a JSON array of {\"item\": ..., \"count\": ...,"
+                    + " \"saturated\": ...}.")
             boolean json) throws IOException {
         PrintWriter out = root.io().out();
         try (TopK sketch = TopK.open(file, AccessMode.READ_ONLY)) {
@@ -72,12 +89,14 @@ final class TopKCommands implements SketchFamily {
                     Map<String, Object> entry = new LinkedHashMap<>();
                     entry.put("item", hitter.keyAsString());
                     entry.put("count", hitter.estimate());
+                    entry.put("saturated", Saturation.isSaturated(sketch, hitter.estimate()));
                     return Info.toJson(entry);
                 }).toList().toString());
                 return 0;
             }
             for (HeavyHitter hitter : top) {
-                out.println(withCount ? hitter.keyAsString() + "\t" + hitter.estimate() : hitter.keyAsString());
+                out.println(withCount ? hitter.keyAsString() + "\t" + Saturation.text(sketch, hitter.estimate())
+                        : hitter.keyAsString());
             }
         }
         return 0;

@@ -62,7 +62,8 @@ public final class CountMinSketch extends FrequencySketch {
      * <p>Cost: one pass over both payloads: the SIMD saturating-sum kernel in {@code EXCLUSIVE}
      * mode, a compare-and-set of each non-zero counter in {@code SHARED} mode.
      *
-     * @param other a sketch with the same width, depth, counter width, hash scheme and seed; not modified
+     * @param other a sketch with the same width, depth, counter width, hash scheme, seed and row scheme
+     *     (files of format version 4 and later, or earlier); not modified
      * @throws IncompatibleSketchException naming the parameter that differs
      * @throws IllegalArgumentException if the merged N would pass 2^63 - 1
      * @throws IllegalStateException if this sketch is read-only or either is closed

@@ -10,8 +10,9 @@ import org.agrona.DirectBuffer;
  * that also keeps its heaviest keys): "how often does X occur?" in {@code d} rows of {@code w} unsigned counters,
  * sized from the question's terms: {@code w = ceil(e / epsilon)}, {@code d = ceil(ln(1 / delta))}.
  * Epsilon 0.001 and delta 0.01 give 2,719 x 5 = 13,595 counters, 54,400 bytes with 32-bit counters
- * (each row padded to a 64-byte line). The key's 64-bit hash picks one counter per row by enhanced
- * double hashing ({@link DoubleHashing}); the layout is drawn in {@code docs/file-format.md}.
+ * (each row padded to a 64-byte line). The key's 64-bit hash picks one counter per row with a mix of its
+ * own per row, so rows collide close to independently ({@link CountMinRows}; files written before format
+ * version 4 keep their double hashing); the layout is drawn in {@code docs/file-format.md}.
  *
  * <p>Error direction: overcount only. {@link #estimate(long)} is the minimum of the key's d
  * counters: never below the true count of the key (unless {@link #isSaturated(long) saturated}),
@@ -45,9 +46,9 @@ import org.agrona.DirectBuffer;
  * and stores, and merges with the SIMD saturating-sum kernel. Readers may estimate while writers
  * add: each counter is read once, at some value it held during the call.
  *
- * <p>Cost: an add or estimate is one hash and d counter accesses, one cache miss per row on a
- * large sketch; a {@code SHARED} add is d compare-and-sets. Batch adds of {@code long} keys hash
- * with the SIMD kernel. A merge is one pass over both payloads.
+ * <p>Cost: an add or estimate is one hash, a 64-bit mix per row and d counter accesses, one cache
+ * miss per row on a large sketch; a {@code SHARED} add is d compare-and-sets. Batch adds of
+ * {@code long} keys hash with the SIMD kernel. A merge is one pass over both payloads.
  */
 public abstract sealed class FrequencySketch extends RegionSketch permits CountMinSketch, TopK {
 
@@ -75,6 +76,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     private final double epsilon;
     private final double delta;
     private final CounterMatrix counters;
+    private final CountMinRows rows;
     private final CountMinParameters shape;
     private final boolean estimatesByRow;
 
@@ -87,6 +89,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         this.epsilon = shape.epsilon();
         this.delta = shape.delta();
         this.counters = CounterMatrix.of(payload, width, depth, counterBytes, sharedWriters);
+        this.rows = CountMinRows.of(region.header().formatVersion());
         this.shape = shape;
         this.estimatesByRow = shape.counterBytesTotal() > ROWS_ABOVE_BYTES;
     }
@@ -375,15 +378,15 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         if (conservative) {
             return sharedWriters ? conservativeShared(hash, count) : conservativeExclusive(hash, count);
         }
-        long x = hash;
-        long y = DoubleHashing.step(hash);
+        long x = rows.first(hash);
+        long y = rows.step(hash);
         long min = -1L;
         for (int row = 0; row < depth; row++) {
-            long offset = counters.offset(row, x);
+            long offset = counters.offset(row, rows.value(x));
             long updated = counters.add(offset, count);
             min = CounterMatrix.unsignedMin(min, updated);
             x += y;
-            y += row;
+            y += rows.bump(row);
         }
         return cap(min);
     }
@@ -391,15 +394,15 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     private long conservativeExclusive(long hash, long count) {
         long min = estimateRaw(hash);
         long target = counters.saturatingAdd(min, count);
-        long x = hash;
-        long y = DoubleHashing.step(hash);
+        long x = rows.first(hash);
+        long y = rows.step(hash);
         for (int row = 0; row < depth; row++) {
-            long offset = counters.offset(row, x);
+            long offset = counters.offset(row, rows.value(x));
             if (Long.compareUnsigned(counters.load(offset), target) < 0) {
                 counters.store(offset, target);
             }
             x += y;
-            y += row;
+            y += rows.bump(row);
         }
         return cap(target);
     }
@@ -410,20 +413,21 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      */
     private long conservativeShared(long hash, long count) {
         long[] scratch = scratch();
-        long step = DoubleHashing.step(hash);
+        long first = rows.first(hash);
+        long step = rows.step(hash);
         retry:
         while (true) {
-            long x = hash;
+            long x = first;
             long y = step;
             long min = -1L;
             for (int row = 0; row < depth; row++) {
-                long offset = counters.offset(row, x);
+                long offset = counters.offset(row, rows.value(x));
                 long value = counters.load(offset);
                 scratch[2 * row] = offset;
                 scratch[2 * row + 1] = value;
                 min = CounterMatrix.unsignedMin(min, value);
                 x += y;
-                y += row;
+                y += rows.bump(row);
             }
             long target = counters.saturatingAdd(min, count);
             for (int row = 0; row < depth; row++) {
@@ -456,13 +460,13 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
 
     /** The minimum of the key's counters, unsigned. */
     private long estimateRaw(long hash) {
-        long x = hash;
-        long y = DoubleHashing.step(hash);
+        long x = rows.first(hash);
+        long y = rows.step(hash);
         long min = -1L;
         for (int row = 0; row < depth; row++) {
-            min = CounterMatrix.unsignedMin(min, counters.load(counters.offset(row, x)));
+            min = CounterMatrix.unsignedMin(min, counters.load(counters.offset(row, rows.value(x))));
             x += y;
-            y += row;
+            y += rows.bump(row);
         }
         return min;
     }
@@ -478,15 +482,16 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         long[] y = scratch.y();
         long[] values = scratch.values();
         for (int j = 0; j < n; j++) {
-            x[j] = hashes[j];
-            y[j] = DoubleHashing.step(hashes[j]);
+            x[j] = rows.first(hashes[j]);
+            y[j] = rows.step(hashes[j]);
             estimates[from + j] = -1L;
         }
         for (int row = 0; row < depth; row++) {
+            long bump = rows.bump(row);
             for (int j = 0; j < n; j++) {
-                values[j] = counters.offset(row, x[j]);
+                values[j] = counters.offset(row, rows.value(x[j]));
                 x[j] += y[j];
-                y[j] += row;
+                y[j] += bump;
             }
             for (int j = 0; j < n; j++) {
                 values[j] = counters.load(values[j]);
@@ -501,8 +506,8 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /**
-     * A thread's scratch for {@link #estimateHashes}: each key's double-hashing state, and one row's
-     * offsets, which the loading pass replaces by the counters' values.
+     * A thread's scratch for {@link #estimateHashes}: each key's row state ({@link CountMinRows}), and one
+     * row's offsets, which the loading pass replaces by the counters' values.
      */
     private record RowScratch(long[] x, long[] y, long[] values) {
 
@@ -525,11 +530,13 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
 
     /**
      * Estimates how often a key was added: the minimum of its d counters. Never below the truth
-     * unless {@link #isSaturated(long) saturated}; above it by at most {@link #errorBound()} with
-     * probability at least {@code 1 - delta}. Cost: one hash and d counter loads.
+     * unless saturated; above it by at most {@link #errorBound()} with probability at least
+     * {@code 1 - delta}. An estimate equal to {@link #maxEstimate()} is saturated: the key's counters
+     * all reached the largest value an estimate takes, so the true count may be larger; compare with
+     * {@code maxEstimate()}, or ask {@link #isSaturated(long)}. Cost: one hash and d counter loads.
      *
      * @param key the key, hashed as its eight little-endian bytes
-     * @return the estimate, in [0, {@link #maxEstimate()}]
+     * @return the estimate, in [0, {@link #maxEstimate()}]; {@code maxEstimate()} when saturated
      * @throws IllegalStateException if the sketch is closed
      */
     public long estimate(long key) {
@@ -797,6 +804,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         Objects.requireNonNull(other, "other");
         requireWritable();
         requireCompatible(other, CountMinParameters.MERGE_NAMES);
+        rows.requireSameScheme(other.rows);
         long weight = other.totalWeight();
         requireWeightRoom(weight, "the other sketch's total weight");
         long items = other.itemsAdded();

@@ -55,7 +55,8 @@ public final class HeavyHitter {
     }
 
     /**
-     * Returns the key's Count-Min estimate when {@link TopK#top(int)} was called.
+     * Returns the key's Count-Min estimate when {@link TopK#top(int)} was called. An estimate equal to
+     * the sketch's {@link FrequencySketch#maxEstimate()} is saturated: the true count may be larger.
      *
      * @return the estimate
      */

@@ -201,7 +201,8 @@ public final class TopK extends FrequencySketch {
      *
      * <p>Cost: the counter merge, plus one estimate per candidate of both sketches under the lock.
      *
-     * @param other a sketch with the same width, depth, counter width, hash scheme and seed; not modified
+     * @param other a sketch with the same width, depth, counter width, hash scheme, seed and row scheme
+     *     (files of format version 4 and later, or earlier); not modified
      * @throws IncompatibleSketchException naming the parameter that differs, or if the other stores
      *     longer keys than this one can
      * @throws IllegalArgumentException if the merged N would pass 2^63 - 1

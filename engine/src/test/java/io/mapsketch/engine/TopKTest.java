@@ -1,6 +1,7 @@
 package io.mapsketch.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -186,6 +187,23 @@ class TopKTest {
             assertEquals(List.of("d", "a", "c"), sketch.top().stream().map(HeavyHitter::keyAsString).toList(),
                     "d at 2 evicts the heap's root: b, the first of the three candidates at 1");
             assertEquals(List.of(), sketch.top(0));
+        }
+    }
+
+    /** Top-K inherits saturation from its counters: the listed estimate stops at the largest one and says so. */
+    @Test
+    void aSaturatedCandidateIsListedAtTheLargestEstimate() throws IOException {
+        try (TopK sketch = builder(2).createAnonymous(AccessMode.SHARED)) {
+            sketch.add("heavy", 0xFFFF_FFF0L);
+            sketch.add("light", 3);
+            assertFalse(sketch.isSaturated("heavy"));
+            assertEquals(0xFFFF_FFFFL, sketch.add("heavy", 100));
+            assertTrue(sketch.isSaturated("heavy"));
+            assertFalse(sketch.isSaturated("light"));
+            List<HeavyHitter> top = sketch.top();
+            assertEquals(sketch.maxEstimate(), top.getFirst().estimate());
+            assertEquals("heavy", top.getFirst().keyAsString());
+            assertEquals(3, top.get(1).estimate());
         }
     }
 

@@ -45,9 +45,11 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * the peers?
  *
  * <p><b>The work per key</b> is the format's: XXH3-64 of the key's eight little-endian bytes with the
- * sketch seed, the double-hashing step (a 64-bit finaliser of the hash), then per row
- * {@code offset = row * stride + multiplyHigh(x, width) * 4} and {@code x += y; y += row}; an add does a
- * saturating 32-bit add of 1 and a store, an estimate a load and an unsigned minimum. The counters are
+ * sketch seed, then per row {@code x += G} and
+ * {@code offset = row * stride + multiplyHigh(mix(x), width) * 4}, with {@code x} starting at the hash
+ * (the rows of format version 4: SplitMix64 seeded with the hash, G its increment and mix its output
+ * function); an add does a saturating 32-bit add of 1 and a store, an estimate a load and an unsigned
+ * minimum. The counters are
  * a mapped file of the same shape as {@link CountMinBenchmark}'s sketch at the same {@link #size}
  * (delta 0.01, 5 rows, rows padded to 64 bytes), and the keys the same Zipf stream and estimate probes,
  * walked the same way.
@@ -78,6 +80,7 @@ public class CountMinFloorBenchmark {
     private static final int FIXED_DEPTH = 5;
     private static final int CHECK_EVERY = 97;
     private static final long MAX_32 = 0xFFFF_FFFFL;
+    private static final long GAMMA = 0x9E37_79B9_7F4A_7C15L;
     private static final long HEADER_BYTES = 4096;
     private static final long ITEMS_OFFSET = 64;
     private static final long WEIGHT_OFFSET = 72;
@@ -211,13 +214,11 @@ public class CountMinFloorBenchmark {
         MemorySegment matrix = counters;
         for (int i = 0; i < BATCH; i++) {
             long x = HashKernels.xxh3WithSeedConstant(seedConstant, batch[i]);
-            long y = step(x);
             for (int row = 0; row < FIXED_DEPTH; row++) {
-                long offset = row * stride + Math.unsignedMultiplyHigh(x, width) * Integer.BYTES;
+                x += GAMMA;
+                long offset = row * stride + Math.unsignedMultiplyHigh(mix(x), width) * Integer.BYTES;
                 long value = Integer.toUnsignedLong(matrix.get(COUNTER, offset));
                 matrix.set(COUNTER, offset, (int) Math.min(value + 1, MAX_32));
-                x += y;
-                y += row;
             }
         }
         return matrix;
@@ -252,13 +253,11 @@ public class CountMinFloorBenchmark {
         MemorySegment matrix = counters;
         for (int i = 0; i < BATCH; i++) {
             long x = HashKernels.xxh3WithSeedConstant(seedConstant, batch[i]);
-            long y = step(x);
             long min = MAX_32;
             for (int row = 0; row < FIXED_DEPTH; row++) {
-                long offset = row * stride + Math.unsignedMultiplyHigh(x, width) * Integer.BYTES;
+                x += GAMMA;
+                long offset = row * stride + Math.unsignedMultiplyHigh(mix(x), width) * Integer.BYTES;
                 min = Math.min(min, Integer.toUnsignedLong(matrix.get(COUNTER, offset)));
-                x += y;
-                y += row;
             }
             answers[i] = min;
         }
@@ -268,13 +267,11 @@ public class CountMinFloorBenchmark {
     private void addKey(long key) {
         MemorySegment matrix = counters;
         long x = HashKernels.xxh3WithSeedConstant(seedConstant, key);
-        long y = step(x);
         for (int row = 0; row < depth; row++) {
-            long offset = row * stride + Math.unsignedMultiplyHigh(x, width) * Integer.BYTES;
+            x += GAMMA;
+            long offset = row * stride + Math.unsignedMultiplyHigh(mix(x), width) * Integer.BYTES;
             long value = Integer.toUnsignedLong(matrix.get(COUNTER, offset));
             matrix.set(COUNTER, offset, (int) Math.min(value + 1, MAX_32));
-            x += y;
-            y += row;
         }
         items++;
         weight++;
@@ -285,22 +282,19 @@ public class CountMinFloorBenchmark {
     private long estimateKey(long key) {
         MemorySegment matrix = counters;
         long x = HashKernels.xxh3WithSeedConstant(seedConstant, key);
-        long y = step(x);
         long min = MAX_32;
         for (int row = 0; row < depth; row++) {
-            long offset = row * stride + Math.unsignedMultiplyHigh(x, width) * Integer.BYTES;
+            x += GAMMA;
+            long offset = row * stride + Math.unsignedMultiplyHigh(mix(x), width) * Integer.BYTES;
             min = Math.min(min, Integer.toUnsignedLong(matrix.get(COUNTER, offset)));
-            x += y;
-            y += row;
         }
         return min;
     }
 
-    /** The format's double-hashing step: the same finaliser as the engine's. */
-    private static long step(long hash) {
-        long h = hash ^ 0x5851F42D4C957F2DL;
-        h = (h ^ h >>> 33) * 0xFF51AFD7ED558CCDL;
-        h = (h ^ h >>> 33) * 0xC4CEB9FE1A85EC53L;
-        return h ^ h >>> 33;
+    /** SplitMix64's output function, the format's per-row mix: the same arithmetic as the engine's. */
+    private static long mix(long x) {
+        long z = (x ^ x >>> 30) * 0xBF58_476D_1CE4_E5B9L;
+        z = (z ^ z >>> 27) * 0x94D0_49BB_1331_11EBL;
+        return z ^ z >>> 31;
     }
 }

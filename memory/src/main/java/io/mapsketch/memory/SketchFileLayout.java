@@ -8,7 +8,8 @@ package io.mapsketch.memory;
  * offset  size  field
  * ------  ----  -----------------------------------------------------------------
  *      0     8  magic, ASCII "MAPSKTCH"
- *      8     4  format version (this build reads 1 and 2; it writes 2 for HyperLogLog, 1 otherwise)
+ *      8     4  format version (this build reads 1 to 4; it writes 4 for Count-Min and Top-K, 3 for
+ *               classic and counting Bloom filters, 2 for HyperLogLog, 1 otherwise)
  *     12     4  header length in bytes (4096)
  *     16     4  sketch kind id                     (SketchKind)
  *     20     4  hash scheme id                     (HashScheme)
@@ -38,14 +39,14 @@ public final class SketchFileLayout {
     /** The magic, "MAPSKTCH" read as a little-endian long. */
     public static final long MAGIC = 0x4843544B5350414DL;
     /**
-     * The newest format version this build reads, and the one it writes for classic and counting Bloom
-     * filters ({@link #ENHANCED_PROBES_VERSION}).
+     * The newest format version this build reads, and the one it writes for Count-Min and Top-K
+     * sketches ({@link #INDEPENDENT_ROWS_VERSION}).
      */
     public static final int FORMAT_VERSION = 4;
     /**
      * The first format version: this build still writes it for every kind whose layout it describes
-     * (all but HyperLogLog and the classic and counting Bloom filters), so that builds that read only
-     * version 1 keep reading those files.
+     * (all but HyperLogLog, the classic and counting Bloom filters, Count-Min and Top-K), so that
+     * builds that read only version 1 keep reading those files.
      */
     public static final int FIRST_FORMAT_VERSION = 1;
     /** The first format version with a {@linkplain #SUMMARY_OFFSET summary line}. */
@@ -54,9 +55,14 @@ public final class SketchFileLayout {
      * The first format version in which classic and counting Bloom filters add the enhanced
      * double-hashing term to a probe's cell rather than to its 64-bit value (drawn in
      * {@code docs/file-format.md}); it has the summary line of version 2, which those kinds leave zero.
-     * This build writes HyperLogLog files as version 2 and the other kinds as version 1.
      */
     public static final int ENHANCED_PROBES_VERSION = 3;
+    /**
+     * The first format version in which Count-Min and Top-K sketches derive each row's counter from the
+     * whole hash with a mix of its own per row, rather than by double hashing (drawn in
+     * {@code docs/file-format.md}); it has the summary line of version 2, which those kinds leave zero.
+     */
+    public static final int INDEPENDENT_ROWS_VERSION = 4;
     /** Size of the header page; the payload starts at this offset. */
     public static final int HEADER_LENGTH = 4096;
     /** Alignment of the payload offset and of the live line: one cache line. */

@@ -157,7 +157,7 @@ class HeaderCorruptionTest {
         SketchFiles.write(damaged, bytes);
         IncompatibleSketchFileException e = assertThrows(IncompatibleSketchFileException.class,
                 () -> SketchRegion.open(damaged, AccessMode.READ_ONLY));
-        assertTrue(e.getMessage().contains("format version' (offset 8) is 4, expected at most 3"), e.getMessage());
+        assertTrue(e.getMessage().contains("format version' (offset 8) is 5, expected at most 4"), e.getMessage());
     }
 
     @Test
