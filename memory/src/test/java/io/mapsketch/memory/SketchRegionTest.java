@@ -257,6 +257,6 @@ class SketchRegionTest {
         assertTrue(e.getMessage().startsWith("parameters.length = 17"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> SketchFiles.header(SketchKind.BLOOM, 0)
                 .withFormatVersion(SketchFileLayout.FORMAT_VERSION + 1));
-        assertEquals("formatVersion = 4, must be in [1, 3]", e.getMessage());
+        assertEquals("formatVersion = 5, must be in [1, 4]", e.getMessage());
     }
 }
