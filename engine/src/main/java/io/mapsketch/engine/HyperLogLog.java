@@ -9,7 +9,6 @@ import static io.mapsketch.engine.HyperLogLogLayout.registerIndex;
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
@@ -50,7 +49,7 @@ import java.util.Objects;
  * while it adds. Readers in any process may estimate while writers add, and the estimate counts every
  * add that completed before the call began.
  *
- * <p>The estimate kept up to date: a file of format version 2 (every file this build creates) keeps,
+ * <p>The estimate kept up to date: a file of format version 2 or later (every file this build creates) keeps,
  * in its header's summary line, the three numbers the estimators need (empty and saturated registers
  * and the power sum) and a change guard (drawn in {@code docs/file-format.md}). {@code SHARED}
  * writers update the line with each register they raise. The {@code EXCLUSIVE} writer holds one change
@@ -828,12 +827,6 @@ public final class HyperLogLog extends KeyedSketch {
         long payloadBytes() {
             requireSet("precision", precision != 0);
             return HyperLogLogLayout.payloadBytes(precision);
-        }
-
-        /** Version 2: the header keeps the summary line. */
-        @Override
-        int formatVersion() {
-            return SketchFileLayout.SUMMARY_LINE_VERSION;
         }
 
         @Override

@@ -3,6 +3,7 @@ package io.mapsketch.engine;
 import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.CreateOption;
+import io.mapsketch.memory.PayloadVerification;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
@@ -366,6 +367,20 @@ public final class ScalableBloomFilter extends MembershipFilter {
             link.force();
         }
         super.force();
+    }
+
+    /**
+     * Verifies the manifest and every link file; cost: one read of every link's payload.
+     *
+     * @return the worst of their verifications, naming its file
+     */
+    @Override
+    public PayloadVerification verify() throws IOException {
+        PayloadVerification worst = super.verify();
+        for (BlockedBloomFilter link : currentLinks()) {
+            worst = worst.worseOf(link.verify());
+        }
+        return worst;
     }
 
     @Override

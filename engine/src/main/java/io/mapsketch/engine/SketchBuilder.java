@@ -106,11 +106,11 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
     abstract long payloadBytes();
 
     /**
-     * The format version of the new file: the first one unless the kind keeps a summary line, so that
-     * builds that read only the first version keep reading the kinds whose layout it describes.
+     * The format version of the new file: the newest, for every kind, since it has the features of every
+     * older one (the summary line, the probes' term in cells, the payload checksum).
      */
     int formatVersion() {
-        return SketchFileLayout.FIRST_FORMAT_VERSION;
+        return SketchFileLayout.FORMAT_VERSION;
     }
 
     /** The value of every payload byte of an empty sketch: zero unless a kind says otherwise. */
