@@ -53,7 +53,7 @@ class CommandTest {
             assertEquals(0, help.status(), verb.toString());
             assertTrue(help.out().startsWith("Usage: mapsketch"), verb + ": " + help.out());
             if (verb.size() != 1 || verb.equals(List.of("info")) || verb.equals(List.of("merge"))
-                    || verb.equals(List.of("demo"))) {
+                    || verb.equals(List.of("verify")) || verb.equals(List.of("demo"))) {
                 assertTrue(help.out().contains("Example"), verb + ": " + help.out());
             }
         }
