@@ -156,7 +156,7 @@ public final class HyperLogLog extends KeyedSketch {
     }
 
     /**
-     * Opens a HyperLogLog file; the precision comes from its header. A file of format version 2 has its
+     * Opens a HyperLogLog file; the precision comes from its header. A file of format version 2 or later has its
      * summary line checked against the registers; a writer that finds itself the only one recomputes a
      * line that a writer left untrusted (killed in the middle of a raise), or that disagrees with the
      * registers in a file that was not closed cleanly. Files of format version 1 open as before.
