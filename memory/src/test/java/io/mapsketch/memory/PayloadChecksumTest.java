@@ -21,6 +21,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,6 +85,18 @@ class PayloadChecksumTest {
         assertEquals(2L << 20, PayloadChecksum.chunkBytes(1L << 30));
         assertEquals(1L << 54, PayloadChecksum.chunkBytes(SketchHeader.MAX_PAYLOAD_LENGTH));
         assertEquals(512, PayloadChecksum.chunkCount(SketchHeader.MAX_PAYLOAD_LENGTH));
+    }
+
+    /** The worked example of {@code docs/file-format.md}: the digests of a new zero payload. */
+    @Test
+    void aNewPayloadHasTheDocumentedDigests() throws IOException {
+        Path file = newFile("example.sketch", 54_400);
+        ByteBuffer page = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+        assertEquals(0x0DF30D12, page.getInt(DIGESTS_OFFSET));
+        assertEquals(0, page.getInt(DIGESTS_OFFSET + 4), "one chunk");
+        Path twoChunks = newFile("two.sketch", 65_536 + 64);
+        assertEquals(0x72C0C4A4, ByteBuffer.wrap(Files.readAllBytes(twoChunks))
+                .order(ByteOrder.LITTLE_ENDIAN).getInt(DIGESTS_OFFSET));
     }
 
     @Test
