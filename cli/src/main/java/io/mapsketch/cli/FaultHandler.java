@@ -31,7 +31,8 @@ final class FaultHandler implements IExecutionExceptionHandler {
         return 1;
     }
 
-    private static String describe(Throwable fault) {
+    /** The one line that names the file and the fault, without the {@code mapsketch: } prefix. */
+    static String describe(Throwable fault) {
         return switch (fault) {
             case CommandFailure failure -> failure.getMessage();
             case SketchFileException bad -> bad.getMessage();

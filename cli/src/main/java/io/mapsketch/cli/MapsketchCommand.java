@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code mapsketch} command: one subcommand per sketch family ({@link SketchFamily}) and the
- * verbs that take any kind of file: {@code info}, {@code merge}, and the {@code demo}.
+ * verbs that take any kind of file: {@code info}, {@code merge}, {@code verify}, and the {@code demo}.
  */
 @Command(name = "mapsketch",
         description = "Sketch files: create, add to, query, inspect and merge them; several processes may add at once.",
@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
         footer = {"%nItems are UTF-8 strings; a verb given no ITEM reads one item per line from standard input.",
             "Exit status: 0 done, 1 a missing, bad or incompatible file, an I/O error or a refused operation",
             "(one line on standard error names the file and the fault), 2 a usage error.",
+            "'verify' exits with 3 when a file cannot be shown intact (stale or no checksum).",
             "%nExample:%n  mapsketch bf create visitors.bf --capacity 1000000 --error-rate 0.01",
             "  mapsketch bf add visitors.bf alice@example.com",
             "  mapsketch bf exists visitors.bf alice@example.com bob@example.com"})
@@ -77,6 +78,19 @@ final class MapsketchCommand {
                         + " this version of the command"));
         family.merge(destination, sources);
         return 0;
+    }
+
+    @Command(name = "verify", description = {"Compares each file's payload with the checksum in its header (format"
+            + " version 4 on), read-only: one line per file, 'ok', 'corrupt: payload bytes [a, b) do not match their"
+            + " checksum', 'stale: REASON' (writers are attached, or the file was not closed cleanly since the"
+            + " checksum was recorded) or 'no checksum: format version N'. A scalable filter's directory is verified"
+            + " link by link.",
+        "Exit status: 0 if every file is ok, 1 if one is corrupt or cannot be read, 3 otherwise (a file is stale"
+            + " or has no checksum: nothing is proved either way; the next writer's clean close records it anew)."},
+            footer = {"%nExample:%n  mapsketch verify visitors.bf events.cms"})
+    int verify(@Parameters(arity = "1..*", paramLabel = "FILE", description = "Sketch files or scalable filter"
+            + " directories.") List<Path> files) {
+        return Verify.run(files, io);
     }
 
     @Command(name = "demo", description = "Builds Bloom filters, a Count-Min sketch and HyperLogLogs as real files"

@@ -44,7 +44,7 @@ class EveryVerbEndToEndTest {
         assertEquals(List.of("1", "0"), ok("", "cf", "del", file("s.cf"), "x", "z").lines());
         assertEquals(List.of("0", "1"), ok("", "cf", "exists", file("s.cf"), "x", "y").lines());
         String info = ok("", "info", file("s.cf"), "--json").out();
-        assertTrue(info.contains("\"kind\": \"CUCKOO\", \"format_version\": 1, "), info);
+        assertTrue(info.contains("\"kind\": \"CUCKOO\", \"format_version\": 4, "), info);
         assertTrue(info.contains("\"fingerprint_bits\": 12, \"bits_per_slot\": 12.0, "), info);
     }
 

@@ -1,6 +1,5 @@
 package io.mapsketch.engine;
 
-import io.mapsketch.memory.SketchFileLayout;
 
 /**
  * What the builders of Count-Min sketches and of Top-K sketches (a Count-Min sketch plus
@@ -74,12 +73,6 @@ public abstract class CountMinBuilder<B extends CountMinBuilder<B, S>, S extends
     public B conservativeUpdate(boolean conservative) {
         this.conservative = conservative;
         return self();
-    }
-
-    /** New sketches derive their rows with a mix per row ({@link CountMinRows}). */
-    @Override
-    final int formatVersion() {
-        return SketchFileLayout.INDEPENDENT_ROWS_VERSION;
     }
 
     /** The Count-Min shape asked for; refuses a build whose epsilon or delta is missing. */

@@ -1,7 +1,6 @@
 package io.mapsketch.engine;
 
 import io.mapsketch.memory.AccessMode;
-import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
@@ -342,12 +341,6 @@ public final class CountingBloomFilter extends RemovableFilter {
         @Override
         long payloadBytes() {
             return CountingBloomFilter.payloadBytes(ProbedLayout.sized(expectedItems(), falsePositiveRate()).cells());
-        }
-
-        /** Version 3: the enhanced term of the probes is added in cells ({@link ProbeCells}). */
-        @Override
-        int formatVersion() {
-            return SketchFileLayout.ENHANCED_PROBES_VERSION;
         }
 
         @Override

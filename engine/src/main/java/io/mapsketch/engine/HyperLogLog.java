@@ -9,7 +9,6 @@ import static io.mapsketch.engine.HyperLogLogLayout.registerIndex;
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
@@ -50,7 +49,7 @@ import java.util.Objects;
  * while it adds. Readers in any process may estimate while writers add, and the estimate counts every
  * add that completed before the call began.
  *
- * <p>The estimate kept up to date: a file of format version 2 (every file this build creates) keeps,
+ * <p>The estimate kept up to date: a file of format version 2 or later (every file this build creates) keeps,
  * in its header's summary line, the three numbers the estimators need (empty and saturated registers
  * and the power sum) and a change guard (drawn in {@code docs/file-format.md}). {@code SHARED}
  * writers update the line with each register they raise. The {@code EXCLUSIVE} writer holds one change
@@ -157,7 +156,7 @@ public final class HyperLogLog extends KeyedSketch {
     }
 
     /**
-     * Opens a HyperLogLog file; the precision comes from its header. A file of format version 2 has its
+     * Opens a HyperLogLog file; the precision comes from its header. A file of format version 2 or later has its
      * summary line checked against the registers; a writer that finds itself the only one recomputes a
      * line that a writer left untrusted (killed in the middle of a raise), or that disagrees with the
      * registers in a file that was not closed cleanly. Files of format version 1 open as before.
@@ -828,12 +827,6 @@ public final class HyperLogLog extends KeyedSketch {
         long payloadBytes() {
             requireSet("precision", precision != 0);
             return HyperLogLogLayout.payloadBytes(precision);
-        }
-
-        /** Version 2: the header keeps the summary line. */
-        @Override
-        int formatVersion() {
-            return SketchFileLayout.SUMMARY_LINE_VERSION;
         }
 
         @Override

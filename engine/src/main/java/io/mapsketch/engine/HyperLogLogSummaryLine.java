@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 
 /**
- * The summary line of a HyperLogLog file of format version 2: the three numbers both estimators
+ * The summary line of a HyperLogLog file of format version 2 or later: the three numbers both estimators
  * need ({@link HyperLogLogEstimator}), kept up to date by every writer, so that an estimate reads a
  * few words instead of every register, and a change guard that tells a reader whether it may trust
  * them. It is the header's summary line ({@link SketchFileLayout#SUMMARY_OFFSET}), drawn in

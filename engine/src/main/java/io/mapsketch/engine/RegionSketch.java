@@ -3,6 +3,7 @@ package io.mapsketch.engine;
 import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.memory.PayloadVerification;
 import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
@@ -68,6 +69,11 @@ abstract class RegionSketch implements Sketch {
     @Override
     public void force() {
         region.force();
+    }
+
+    @Override
+    public PayloadVerification verify() throws IOException {
+        return region.verify();
     }
 
     @Override

@@ -3,6 +3,8 @@ package io.mapsketch.engine;
 import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.CreateOption;
+import io.mapsketch.memory.PayloadVerification;
+import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
@@ -387,6 +389,20 @@ public final class ScalableBloomFilter extends MembershipFilter {
         super.force();
     }
 
+    /**
+     * Verifies the manifest and every link file; cost: one read of every link's payload.
+     *
+     * @return the worst of their verifications, naming its file
+     */
+    @Override
+    public PayloadVerification verify() throws IOException {
+        PayloadVerification worst = super.verify();
+        for (BlockedBloomFilter link : currentLinks()) {
+            worst = worst.worseOf(link.verify());
+        }
+        return worst;
+    }
+
     @Override
     public void close() throws IOException {
         try {
@@ -521,12 +537,7 @@ public final class ScalableBloomFilter extends MembershipFilter {
 
         @Override
         long payloadBytes() {
-            return ScalableBloomManifest.payloadBytes(formatVersion());
-        }
-
-        @Override
-        int formatVersion() {
-            return ScalableBloomManifest.LISTED_LINKS_VERSION;
+            return ScalableBloomManifest.payloadBytes(SketchFileLayout.FORMAT_VERSION);
         }
 
         @Override

@@ -1,6 +1,7 @@
 package io.mapsketch.engine;
 
 import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.PayloadVerification;
 import io.mapsketch.memory.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -64,10 +65,24 @@ public interface Sketch extends AutoCloseable {
     long memoryBytes();
 
     /**
-     * Makes every update so far durable on the storage device. Cost: an {@code msync} of the
-     * mapping; call it at checkpoints. No effect on anonymous or read-only sketches.
+     * Makes every update so far durable on the storage device and records the payload's checksum
+     * ({@link #verify()}). Cost: one read of the payload and an {@code msync} of the mapping; call it
+     * at checkpoints. No effect on anonymous or read-only sketches.
      */
     void force();
+
+    /**
+     * Compares the sketch's payload with the checksum in its file's header, which the last writer's clean
+     * close seals and {@link #force()} records: {@code OK}, {@code CORRUPT} naming the first payload range
+     * that does not match, {@code STALE_...} when writers are attached or the file was not closed cleanly
+     * since the checksum was recorded, {@code NO_CHECKSUM} for files of format versions before 4 and
+     * {@code NOT_PERSISTED} for an anonymous sketch ({@link PayloadVerification}). Writes nothing.
+     * Cost: one read of the payload; opening a sketch never reads it.
+     *
+     * @return what the comparison found (for a sketch of several files, the worst of them)
+     * @throws IOException if the payload cannot be mapped for reading
+     */
+    PayloadVerification verify() throws IOException;
 
     /**
      * Tells whether this sketch has been closed.

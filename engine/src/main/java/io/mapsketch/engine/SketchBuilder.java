@@ -93,7 +93,7 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
 
     private SketchHeader header() {
         return SketchHeader.forNewSketch(kind(), HashScheme.XXH3_64, seed, parameters(), payloadBytes())
-                .withFormatVersion(formatVersion());
+                .withFormatVersion(SketchFileLayout.FORMAT_VERSION);
     }
 
     abstract B self();
@@ -104,14 +104,6 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
     abstract long[] parameters();
 
     abstract long payloadBytes();
-
-    /**
-     * The format version of the new file: the first one unless the kind keeps a summary line, so that
-     * builds that read only the first version keep reading the kinds whose layout it describes.
-     */
-    int formatVersion() {
-        return SketchFileLayout.FIRST_FORMAT_VERSION;
-    }
 
     /** The value of every payload byte of an empty sketch: zero unless a kind says otherwise. */
     byte payloadFill() {

@@ -28,9 +28,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Hostile files: valid sketch files of every kind, mutated one field at a time (header fields and
  * parameters with their checksum rewritten so that the mutation itself is judged, live counters,
- * words of the summary line, payload words, the file's length), then opened read-only or as a shared
- * writer. Each open either
- * succeeds, and the sketch then answers queries and takes an add without error, or throws a
+ * words of the summary line, words of the payload checksum, payload words, the file's length), then
+ * opened read-only or as a shared writer. Each open either succeeds, and the sketch then answers
+ * queries, takes an add and verifies its payload without error, or throws a
  * {@link SketchFileException} naming the file. Anything else (an index or argument error, an
  * allocation failure, an error from the JVM) fails the test. The mutations are drawn by a seeded
  * QuickTheories generator; the ones that once exposed a fault are kept in
@@ -56,6 +56,7 @@ class HostileFileTest {
         WRITERS(SketchFileLayout.WRITERS_OFFSET, 4, false),
         FLAGS(SketchFileLayout.FLAGS_OFFSET, 4, false),
         SUMMARY_WORD(SketchFileLayout.SUMMARY_OFFSET, 8, false),
+        CHECKSUM_WORD(SketchFileLayout.CHECKSUM_OFFSET, 8, false),
         PAYLOAD_WORD(SketchFileLayout.HEADER_LENGTH, 8, false),
         FILE_LENGTH(0, 0, false);
 
@@ -222,6 +223,7 @@ class HostileFileTest {
         AccessMode mode = shared ? AccessMode.SHARED : AccessMode.READ_ONLY;
         try (Sketch sketch = kind.opener().open(file, mode)) {
             kind.use().exercise(sketch);
+            sketch.verify();
         } catch (SketchFileException refused) {
             assertTrue(refused.getMessage().contains(file.getFileName().toString()),
                     mutation + ": the refusal does not name the file: " + refused.getMessage());
@@ -241,6 +243,8 @@ class HostileFileTest {
             offset += 8L * (position % SketchFileLayout.PARAMETER_COUNT);
         } else if (target == Target.SUMMARY_WORD) {
             offset += 8L * (position % (SketchFileLayout.CACHE_LINE / 8));
+        } else if (target == Target.CHECKSUM_WORD) {
+            offset += 8L * (position % ((SketchFileLayout.HEADER_LENGTH - SketchFileLayout.CHECKSUM_OFFSET) / 8));
         } else if (target == Target.PAYLOAD_WORD) {
             offset += 8L * (position % ((bytes.length - SketchFileLayout.HEADER_LENGTH) / 8));
         }

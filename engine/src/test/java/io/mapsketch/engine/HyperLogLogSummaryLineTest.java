@@ -583,11 +583,11 @@ class HyperLogLogSummaryLineTest {
     }
 
     @Test
-    void aNewSketchIsOfFormatVersionTwoWithAnEmptyLine() throws IOException {
+    void aNewSketchIsOfTheNewestFormatVersionWithAnEmptyLine() throws IOException {
         Path file = dir.resolve("new.hll");
         try (HyperLogLog hll = HyperLogLog.builder().precision(14).create(file, AccessMode.EXCLUSIVE);
              HyperLogLog anonymous = HyperLogLogTest.sketch(4, AccessMode.SHARED)) {
-            assertEquals(SketchFileLayout.SUMMARY_LINE_VERSION, hll.region.header().formatVersion());
+            assertEquals(SketchFileLayout.FORMAT_VERSION, hll.region.header().formatVersion());
             assertArrayEquals(new long[] {16_384, 0, 0, 0}, trustedLine(hll));
             assertArrayEquals(new long[] {16, 0, 0, 0}, trustedLine(anonymous));
             assertEquals(0, hll.estimate());

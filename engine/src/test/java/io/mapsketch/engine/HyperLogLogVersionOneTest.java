@@ -58,7 +58,7 @@ class HyperLogLogVersionOneTest {
         try (HyperLogLog old = HyperLogLog.open(file, AccessMode.READ_ONLY);
              HyperLogLog current = newFile(dir.resolve("v2.hll"), keys(1, KEYS))) {
             assertEquals(SketchFileLayout.FIRST_FORMAT_VERSION, old.region.header().formatVersion());
-            assertEquals(SketchFileLayout.SUMMARY_LINE_VERSION, current.region.header().formatVersion());
+            assertEquals(SketchFileLayout.FORMAT_VERSION, current.region.header().formatVersion());
             assertTrue(old.wasCleanlyClosed());
             assertEquals(KEYS, old.itemsAdded());
             assertEquals(GOLDEN_ESTIMATE_BITS, Double.doubleToLongBits(old.estimate()));

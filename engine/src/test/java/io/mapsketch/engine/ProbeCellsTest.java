@@ -133,13 +133,13 @@ class ProbeCellsTest {
     }
 
     @Test
-    void newFilesAreOfTheNewerVersion() throws IOException {
+    void newFilesAreOfTheNewestVersionAndProbeTheNewerWay() throws IOException {
         try (BloomFilter classic = BloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
                      .create(dir.resolve("new.bloom"), AccessMode.EXCLUSIVE);
              CountingBloomFilter counting = CountingBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
                      .create(dir.resolve("new.counting"), AccessMode.EXCLUSIVE)) {
-            assertEquals(NEWER, classic.region.header().formatVersion());
-            assertEquals(NEWER, counting.region.header().formatVersion());
+            assertEquals(SketchFileLayout.FORMAT_VERSION, classic.region.header().formatVersion());
+            assertEquals(SketchFileLayout.FORMAT_VERSION, counting.region.header().formatVersion());
             classic.add(42L);
             assertBitsAt(classic, newerCells(classic.hasher.hash(42L), classic.bitCount(), classic.hashCount()));
         }

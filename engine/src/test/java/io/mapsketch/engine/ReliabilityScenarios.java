@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.PayloadVerification;
 import io.mapsketch.testing.ChildJvm;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -31,7 +32,7 @@ final class ReliabilityScenarios {
     /**
      * One killed writer: a child adds batches {@code acknowledged + 1, ...} to the files of
      * {@code dir} in {@code mode}, is SIGKILLed after 1 to 4 acknowledgements and 0 to 3 ms more,
-     * then every file is verified against all acknowledged batches.
+     * then every file is verified against all acknowledged batches, and its payload checksum must say stale.
      *
      * @return the last acknowledged batch after this round
      */
@@ -61,8 +62,8 @@ final class ReliabilityScenarios {
     }
 
     /**
-     * Opens every file and checks it holds at least batches 0..acknowledged, and that the HyperLogLog
-     * estimates what its registers hold.
+     * Opens every file and checks it holds at least batches 0..acknowledged, that the HyperLogLog
+     * estimates what its registers hold, and that every payload checksum says it is stale.
      */
     static void verifyAcknowledged(Path dir, long acknowledged, String when) throws IOException {
         try (SharedSketchFiles files = SharedSketchFiles.open(dir, AccessMode.READ_ONLY);
@@ -70,6 +71,9 @@ final class ReliabilityScenarios {
                      .createAnonymous(AccessMode.EXCLUSIVE)) {
             for (RegionSketch sketch : files.all()) {
                 assertFalse(sketch.wasCleanlyClosed(), when + ": " + sketch + " reports the writer that died");
+                PayloadVerification checksum = sketch.verify();
+                assertEquals(PayloadVerification.State.STALE_WRITERS_ATTACHED, checksum.state(),
+                        when + ": " + sketch + " says its checksum is stale: " + checksum.describe());
             }
             boolean[] found = new boolean[SharedSketchFiles.BATCH];
             for (long batch = 0; batch <= acknowledged; batch++) {
@@ -166,6 +170,8 @@ final class ReliabilityScenarios {
                 assertEquals(-1, mine.payload.segment().mismatch(reference.payload.segment()),
                         mine + ": payload differs from one thread's");
                 assertEquals(items, mine.itemsAdded(), mine + ": items counter");
+                assertEquals(PayloadVerification.State.OK, mine.verify().state(),
+                        mine + ": the last writer's close sealed the checksum");
             }
             assertEquals(weight, shared.countMin().totalWeight(), "Count-Min total weight N");
             return items * shared.all().size();

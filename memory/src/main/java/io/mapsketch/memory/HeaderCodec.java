@@ -40,19 +40,22 @@ final class HeaderCodec {
     }
 
     /**
-     * CRC32C of the header page with the CRC field, the live line and, from format version
-     * {@value SketchFileLayout#SUMMARY_LINE_VERSION} on, the summary line read as zero, so that live
-     * values may change without rewriting it. The page's format version must be valid.
+     * CRC32C of the header page with the CRC field, the live line, from format version
+     * {@value SketchFileLayout#SUMMARY_LINE_VERSION} on the summary line, and from version
+     * {@value SketchFileLayout#PAYLOAD_CHECKSUM_VERSION} on the checksum line and the chunk digests read as
+     * zero, so that live values may change without rewriting it. The page's format version must be valid.
      */
     static int checksum(MemorySegment page) {
-        int liveEnd = page.get(INT, VERSION_OFFSET) >= SUMMARY_LINE_VERSION ? SUMMARY_OFFSET + CACHE_LINE
-                : LIVE_OFFSET + CACHE_LINE;
+        int version = page.get(INT, VERSION_OFFSET);
+        int liveEnd = version >= SUMMARY_LINE_VERSION ? SUMMARY_OFFSET + CACHE_LINE : LIVE_OFFSET + CACHE_LINE;
+        int staticEnd = version >= PAYLOAD_CHECKSUM_VERSION ? CHECKSUM_OFFSET : HEADER_LENGTH;
         CRC32C crc = new CRC32C();
         crc.update(page.asSlice(0, CRC_OFFSET).asByteBuffer());
         crc.update(new byte[4]);
         crc.update(page.asSlice(CRC_OFFSET + 4, LIVE_OFFSET - (CRC_OFFSET + 4)).asByteBuffer());
         crc.update(new byte[liveEnd - LIVE_OFFSET]);
-        crc.update(page.asSlice(liveEnd, HEADER_LENGTH - liveEnd).asByteBuffer());
+        crc.update(page.asSlice(liveEnd, staticEnd - liveEnd).asByteBuffer());
+        crc.update(new byte[HEADER_LENGTH - staticEnd]);
         return (int) crc.getValue();
     }
 
@@ -123,6 +126,9 @@ final class HeaderCodec {
                     Long.toString(payloadLength), "the file was truncated or extended after creation");
         }
         checkLiveLine(page, file);
+        if (version >= PAYLOAD_CHECKSUM_VERSION) {
+            PayloadChecksum.checkLine(page, file, payloadLength);
+        }
         long[] parameters = new long[PARAMETER_COUNT];
         for (int i = 0; i < PARAMETER_COUNT; i++) {
             parameters[i] = page.get(LONG, PARAMETERS_OFFSET + 8L * i);
@@ -156,8 +162,8 @@ final class HeaderCodec {
         }
     }
 
-    private static CorruptSketchFileException corrupt(Path file, String field, int offset, String expected,
-                                                      String actual) {
+    static CorruptSketchFileException corrupt(Path file, String field, int offset, String expected,
+                                              String actual) {
         return corrupt(file, field, offset, expected, actual, null);
     }
 
@@ -167,7 +173,7 @@ final class HeaderCodec {
                 + actual + ", expected " + expected + (hint == null ? "" : "; " + hint));
     }
 
-    private static String hex(long value) {
+    static String hex(long value) {
         return "0x" + Long.toHexString(value).toUpperCase(Locale.ROOT);
     }
 

@@ -8,8 +8,7 @@ package io.mapsketch.memory;
  * offset  size  field
  * ------  ----  -----------------------------------------------------------------
  *      0     8  magic, ASCII "MAPSKTCH"
- *      8     4  format version (this build reads 1 to 4; it writes 4 for Count-Min and Top-K, 3 for
- *               classic and counting Bloom filters, 2 for HyperLogLog, 1 otherwise)
+ *      8     4  format version (this build reads 1 to 4 and writes 4)
  *     12     4  header length in bytes (4096)
  *     16     4  sketch kind id                     (SketchKind)
  *     20     4  hash scheme id                     (HashScheme)
@@ -17,7 +16,8 @@ package io.mapsketch.memory;
  *     32     8  payload offset (multiple of 64, at least the header length)
  *     40     8  payload length in bytes
  *     48     8  creation time, milliseconds since the epoch (UTC)
- *     56     4  CRC32C of the header page, this field and the live line read as zero
+ *     56     4  CRC32C of the header page, this field, the live line, the summary line (version 2
+ *               on) and bytes 1984..4095 (version 4 on) read as zero
  *     60     4  reserved, zero
  *     64   128  16 kind-specific parameters, int64 each
  *    192    64  reserved, zero
@@ -30,7 +30,18 @@ package io.mapsketch.memory;
  *    320    64  summary line (format version 2 and later; its own cache line, not
  *               covered by the CRC; laid out by the sketch kind, zero if it keeps none;
  *               in version 1 files reserved, zero and covered by the CRC)
- *    384  3712  reserved, zero
+ *    384  1600  reserved, zero
+ *   1984    64  checksum line (format version 4 and later; not covered by the CRC; in older
+ *               files reserved, zero and covered by the CRC):
+ *                 +0  8  writer generation      (atomic add: +1 by every writer that opens)
+ *                 +8  8  digest stamp: bit 0 = sealed by the last writer's close, bits 1..63 =
+ *                        the writer generation the digests were computed at
+ *                +16  8  digest lock            (a RegionLock word)
+ *                +24 40  reserved, zero
+ *   2048  2048  chunk digests (format version 4 and later; not covered by the CRC): 512 x
+ *               CRC32C (int32), digest i of payload bytes [i C, min((i + 1) C, L)), unused ones zero;
+ *               L is the payload length, C the smallest power of two of at least 64 KiB with
+ *               L at most 512 C
  *   4096     -  payload
  * </pre>
  */
@@ -39,15 +50,12 @@ public final class SketchFileLayout {
     /** The magic, "MAPSKTCH" read as a little-endian long. */
     public static final long MAGIC = 0x4843544B5350414DL;
     /**
-     * The newest format version this build reads, and the one it writes for Count-Min and Top-K
-     * sketches ({@link #INDEPENDENT_ROWS_VERSION}).
+     * The newest format version this build reads, and the one it writes for every kind: it has the
+     * features of every older version ({@link #SUMMARY_LINE_VERSION}, {@link #ENHANCED_PROBES_VERSION},
+     * {@link #INDEPENDENT_ROWS_VERSION}, {@link #PAYLOAD_CHECKSUM_VERSION}).
      */
     public static final int FORMAT_VERSION = 4;
-    /**
-     * The first format version: this build still writes it for every kind whose layout it describes
-     * (all but HyperLogLog, the classic and counting Bloom filters, Count-Min and Top-K), so that
-     * builds that read only version 1 keep reading those files.
-     */
+    /** The first format version; files of versions 1 to 3 keep opening and answering as they were written. */
     public static final int FIRST_FORMAT_VERSION = 1;
     /** The first format version with a {@linkplain #SUMMARY_OFFSET summary line}. */
     public static final int SUMMARY_LINE_VERSION = 2;
@@ -63,6 +71,11 @@ public final class SketchFileLayout {
      * {@code docs/file-format.md}); it has the summary line of version 2, which those kinds leave zero.
      */
     public static final int INDEPENDENT_ROWS_VERSION = 4;
+    /**
+     * The first format version with a checksum of the payload in the header: the {@linkplain #CHECKSUM_OFFSET
+     * checksum line} and the {@linkplain #DIGESTS_OFFSET chunk digests}, both outside the header's CRC.
+     */
+    public static final int PAYLOAD_CHECKSUM_VERSION = 4;
     /** Size of the header page; the payload starts at this offset. */
     public static final int HEADER_LENGTH = 4096;
     /** Alignment of the payload offset and of the live line: one cache line. */
@@ -112,6 +125,35 @@ public final class SketchFileLayout {
      * it, outside the CRC. Its layout belongs to the sketch kind; kinds that keep none leave it zero.
      */
     public static final int SUMMARY_OFFSET = LIVE_OFFSET + CACHE_LINE;
+
+    /**
+     * Offset of the checksum line (64 bytes, format version {@value #PAYLOAD_CHECKSUM_VERSION} and later):
+     * the state of the payload's chunk digests, outside the CRC.
+     */
+    public static final int CHECKSUM_OFFSET = 1984;
+    /** Offset of the writer generation (int64, atomic): every writer adds 1 when it opens the file. */
+    public static final int GENERATION_OFFSET = CHECKSUM_OFFSET;
+    /**
+     * Offset of the digest stamp (int64): bit 0 set when the last writer's close sealed the digests, bits
+     * 1..63 the writer generation they were computed at.
+     */
+    public static final int DIGEST_STAMP_OFFSET = CHECKSUM_OFFSET + 8;
+    /** Offset of the digest lock (int64, a {@link RegionLock} word), held while a writer records the digests. */
+    public static final int DIGEST_LOCK_OFFSET = CHECKSUM_OFFSET + 16;
+    /** First reserved byte after the checksum line's fields, up to the end of the line. */
+    public static final int CHECKSUM_RESERVED_OFFSET = CHECKSUM_OFFSET + 24;
+    /**
+     * Offset of the chunk digests (format version {@value #PAYLOAD_CHECKSUM_VERSION} and later):
+     * {@value #MAX_CHUNKS} CRC32C values (int32), up to the end of the header page.
+     */
+    public static final int DIGESTS_OFFSET = 2048;
+    /** Most chunks a payload is split into, one digest each. */
+    public static final int MAX_CHUNKS = 512;
+    /**
+     * Smallest chunk: a chunk is the smallest power of two of at least this many bytes that splits the
+     * payload into at most {@value #MAX_CHUNKS} chunks (the last one may be shorter).
+     */
+    public static final long MIN_CHUNK_BYTES = 64 * 1024;
 
     /** Flag bit: every writer that attached has detached through {@code close()}. */
     public static final int FLAG_CLEAN_CLOSE = 1;

@@ -19,10 +19,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Writes a new sketch file so that it appears at its name complete or not at all: the header and
- * the payload, every byte of it the sketch kind's empty value (zero for most kinds), go to a
- * temporary file in the same directory, which is forced and then linked (or, when overwriting,
- * renamed) into place. The temporary file's name carries the creator's pid
+ * Writes a new sketch file so that it appears at its name complete or not at all: the header (with the
+ * payload's checksum, sealed, from format version 4) and the payload, every byte of it the sketch kind's
+ * empty value (zero for most kinds), go to a temporary file in the same directory, which is forced and
+ * then linked (or, when overwriting, renamed) into place. The temporary file's name carries the creator's pid
  * ({@code .NAME.PID.RANDOM.creating}); a creator killed half-way leaves it behind, and the next
  * creation of the same name deletes the leftovers of creators that are no longer alive. Permissions
  * are set on the temporary file before it gets its name, so the file never appears with other
@@ -91,6 +91,9 @@ final class SketchFileWriter {
             throws IOException {
         byte[] page = new byte[SketchFileLayout.HEADER_LENGTH];
         HeaderCodec.writeNew(header, MemorySegment.ofArray(page));
+        if (PayloadChecksum.kept(header)) {
+            PayloadChecksum.writeForFill(MemorySegment.ofArray(page), header.payloadLength(), payloadFill);
+        }
         try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
             writeFully(channel, ByteBuffer.wrap(page), 0);
             ByteBuffer fill = ByteBuffer.allocateDirect(FILL_CHUNK);

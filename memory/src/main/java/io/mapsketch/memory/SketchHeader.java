@@ -17,7 +17,8 @@ import java.util.Objects;
  * @param createdMillis creation time, milliseconds since the epoch
  * @param formatVersion the file format version, from {@value SketchFileLayout#FIRST_FORMAT_VERSION} to
  *     {@value SketchFileLayout#FORMAT_VERSION}; from {@value SketchFileLayout#SUMMARY_LINE_VERSION} on
- *     the header has a summary line
+ *     the header has a summary line, from {@value SketchFileLayout#PAYLOAD_CHECKSUM_VERSION} on a checksum of
+ *     the payload
  */
 public record SketchHeader(SketchKind kind, HashScheme hashScheme, long hashSeed, long[] parameters,
                            long payloadOffset, long payloadLength, long createdMillis, int formatVersion) {
@@ -79,8 +80,8 @@ public record SketchHeader(SketchKind kind, HashScheme hashScheme, long hashSeed
     }
 
     /**
-     * Returns this header for a file of another format version: a sketch kind that keeps a summary
-     * line is created at version {@value SketchFileLayout#SUMMARY_LINE_VERSION}.
+     * Returns this header for a file of another format version; sketch builders create every kind at
+     * {@value SketchFileLayout#FORMAT_VERSION}.
      *
      * @param version the format version, in [{@value SketchFileLayout#FIRST_FORMAT_VERSION},
      *     {@value SketchFileLayout#FORMAT_VERSION}]

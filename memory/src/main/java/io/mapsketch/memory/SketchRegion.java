@@ -3,6 +3,7 @@ package io.mapsketch.memory;
 import static io.mapsketch.memory.SketchFileLayout.*;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -33,6 +34,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Durability: every write lands in the page cache at once and survives the writing process
  * being killed; {@link #force()} makes it survive an operating-system crash or power loss.
+ *
+ * <p>Integrity: from format version {@value SketchFileLayout#PAYLOAD_CHECKSUM_VERSION} the header keeps a
+ * checksum of the payload, recorded by {@link #force()} and sealed by the last writer's {@link #close()};
+ * {@link #verify()} compares the payload with it. Opening never reads the payload.
  */
 public final class SketchRegion implements AutoCloseable {
 
@@ -180,6 +185,9 @@ public final class SketchRegion implements AutoCloseable {
             AtomicSegment page = new AtomicSegment(mapping.asSlice(0, HEADER_LENGTH));
             boolean clean = mode.isWritable() ? attachWriter(page, attachment.soleWriter())
                     : (page.getIntAcquire(FLAGS_OFFSET) & FLAG_CLEAN_CLOSE) != 0;
+            if (mode.isWritable() && PayloadChecksum.kept(header)) {
+                PayloadChecksum.writerAttached(page); // after the writers count: see PayloadChecksum
+            }
             region = new SketchRegion(file, mode, header, arena, mapping, attachment, clean);
         } catch (IOException | RuntimeException | Error e) {
             arena.close();
@@ -425,21 +433,60 @@ public final class SketchRegion implements AutoCloseable {
     }
 
     /**
-     * Makes every write so far durable: flushes the mapped file to the storage device. No effect on
-     * anonymous or read-only regions.
+     * Makes every write so far durable: records the payload's checksum (format version
+     * {@value SketchFileLayout#PAYLOAD_CHECKSUM_VERSION} on, see {@link #verify()}) and flushes the mapped
+     * file to the storage device. No effect on anonymous or read-only regions.
      *
-     * <p>Cost: an {@code msync} of the whole mapping, tens of milliseconds per 64 MiB even when
-     * little is dirty; call it at checkpoints, not per update.
+     * <p>Cost: one read of the payload for the checksum, then an {@code msync} of the whole mapping, which
+     * writes what is dirty; call it at checkpoints, not per update.
      *
      * @throws IllegalStateException if the region is closed
-     * @throws java.io.UncheckedIOException if the operating system reports a write error
+     * @throws java.io.UncheckedIOException if the checksum cannot be recorded (the payload cannot be mapped,
+     *     or the file's length changed) or the operating system reports a write error
      */
     public void force() {
         requireOpen();
         if (file != null && mode.isWritable()) {
+            if (PayloadChecksum.kept(header)) {
+                try {
+                    PayloadChecksum.recordAtForce(headerPage, attachment.channel(), header, file);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(SketchFileException.describe(file)
+                            + ": cannot record the payload's checksum", e);
+                }
+            }
             headerPage.segment().force();
             payload.segment().force();
         }
+    }
+
+    /**
+     * Compares the payload with the checksum in the file's header and says what that proves
+     * ({@link PayloadVerification}): {@code OK} when every chunk matches its digest, {@code CORRUPT} with the
+     * first bad chunk when one does not although no writer can have changed it since the last writer's clean
+     * close recorded the digests, {@code STALE_...} when one does not while writers are registered or after
+     * an unclean close, {@code NO_CHECKSUM} for files of format versions before
+     * {@value SketchFileLayout#PAYLOAD_CHECKSUM_VERSION} and {@code NOT_PERSISTED} for anonymous regions.
+     * Writes nothing, in any mode.
+     *
+     * <p>Cost: one read of the payload through a mapping of its own (none for the last two); opening never
+     * reads the payload.
+     *
+     * @return what the comparison found
+     * @throws IllegalStateException if the region is closed
+     * @throws IOException if the payload cannot be mapped for reading
+     */
+    public PayloadVerification verify() throws IOException {
+        requireOpen();
+        if (file == null) {
+            return new PayloadVerification(PayloadVerification.State.NOT_PERSISTED, null, 0, 0,
+                    header.formatVersion(), 0);
+        }
+        if (!PayloadChecksum.kept(header)) {
+            return new PayloadVerification(PayloadVerification.State.NO_CHECKSUM, file, 0, 0, header.formatVersion(),
+                    attachedWriters());
+        }
+        return PayloadChecksum.verify(headerPage, attachment.channel(), header, file);
     }
 
     /**
@@ -453,24 +500,44 @@ public final class SketchRegion implements AutoCloseable {
 
     /**
      * Unmaps the region (or frees it, if anonymous) and, for a writer, records a clean close when it
-     * is the last writer attached. Later use of this region or of its payload throws
-     * {@link IllegalStateException}. Closing twice does nothing the second time.
+     * is the last writer attached: from format version {@value SketchFileLayout#PAYLOAD_CHECKSUM_VERSION}
+     * on, it first seals the payload's checksum ({@link #verify()}). Later use of this region or of its
+     * payload throws {@link IllegalStateException}. Closing twice does nothing the second time.
      *
-     * @throws IOException if releasing the file lock or closing the file fails
+     * <p>Cost: for the last writer of a file with a checksum, one read of the payload.
+     *
+     * @throws IOException if releasing the file lock or closing the file fails, or the last writer
+     *     cannot map the file to seal its checksum
      */
     @Override
     public void close() throws IOException {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        boolean sealing = false;
+        long generation = 0;
         try {
-            if (file != null && mode.isWritable() && headerPage.getAndAddInt(WRITERS_OFFSET, -1) == 1) {
-                headerPage.getAndOrInt(FLAGS_OFFSET, FLAG_CLEAN_CLOSE);
+            if (file != null && mode.isWritable()) {
+                boolean checksummed = PayloadChecksum.kept(header);
+                generation = checksummed ? PayloadChecksum.generation(headerPage) : 0;
+                boolean last = headerPage.getAndAddInt(WRITERS_OFFSET, -1) == 1;
+                sealing = last && checksummed;
+                if (last && !checksummed) {
+                    headerPage.getAndOrInt(FLAGS_OFFSET, FLAG_CLEAN_CLOSE);
+                }
             }
         } finally {
             arena.close();
-            if (attachment != null) {
-                OpenFileTable.detach(attachment);
+            try {
+                if (sealing) {
+                    // Unmapped first, so that no thread still writing through this region changes the payload
+                    // while its checksum is computed.
+                    PayloadChecksum.closeLastWriter(attachment.channel(), header, file, generation);
+                }
+            } finally {
+                if (attachment != null) {
+                    OpenFileTable.detach(attachment);
+                }
             }
         }
     }

@@ -67,19 +67,24 @@ class HeaderCorruptionTest {
 
     /**
      * From format version 2 the summary line (bytes 320..383) is live like the live line: the header's
-     * checksum leaves it out and the sketch kind judges it. Every other byte stays covered, in version 3
-     * as in version 2; in a version 1 file ({@link #flipsAtEveryOffsetAreDetected}) the summary line's
-     * bytes are reserved and covered too.
+     * checksum leaves it out and the sketch kind judges it. From version 4 the checksum line and the chunk
+     * digests (bytes 1984..4095) are left out too, and judged by opening and by verifying
+     * ({@link #assertChecksumAreaFlipJudged}). Every other byte stays covered; in a version 1 file
+     * ({@link #flipsAtEveryOffsetAreDetected}) the summary line's bytes are reserved and covered too.
      */
     @Test
     void headersFromVersionTwoLeaveOnlyTheirLiveLinesToTheKind() throws IOException {
-        for (int version : new int[] {SUMMARY_LINE_VERSION, ENHANCED_PROBES_VERSION}) {
+        for (int version : new int[] {SUMMARY_LINE_VERSION, ENHANCED_PROBES_VERSION, PAYLOAD_CHECKSUM_VERSION}) {
             Path file = SketchFiles.create(dir.resolve("v" + version + ".sketch"),
                     SketchFiles.header(SketchKind.HYPERLOGLOG, 1024).withFormatVersion(version));
             valid = Files.readAllBytes(file);
             for (int offset = 0; offset < HEADER_LENGTH; offset++) {
                 boolean summary = offset >= SUMMARY_OFFSET && offset < SUMMARY_OFFSET + CACHE_LINE;
-                if (summary) {
+                if (version >= PAYLOAD_CHECKSUM_VERSION && offset >= CHECKSUM_OFFSET) {
+                    for (int mask : new int[] {0x01, 0x80}) {
+                        assertChecksumAreaFlipJudged(offset, mask);
+                    }
+                } else if (summary) {
                     byte[] bytes = valid.clone();
                     bytes[offset] ^= (byte) 0x80;
                     SketchFiles.write(damaged, bytes);
@@ -92,6 +97,35 @@ class HeaderCorruptionTest {
                     assertFlipDetected(offset, 0x80);
                 }
             }
+        }
+    }
+
+    /**
+     * A flip in the checksum area of a version 4 header (a one-chunk payload here) is refused on open, or, in a
+     * digest in use, reported by verify as damage to that chunk; only the writer generation, the digest stamp
+     * and the digest lock hold values a writer may leave, like the live counters: a flip there leaves the
+     * payload's verdict to its digests.
+     */
+    private void assertChecksumAreaFlipJudged(int offset, int mask) throws IOException {
+        byte[] bytes = valid.clone();
+        bytes[offset] ^= (byte) mask;
+        SketchFiles.write(damaged, bytes);
+        boolean liveWord = offset < CHECKSUM_RESERVED_OFFSET;
+        boolean usedDigest = offset >= DIGESTS_OFFSET && offset < DIGESTS_OFFSET + 4;
+        SketchRegion region;
+        try {
+            region = SketchRegion.open(damaged, AccessMode.READ_ONLY);
+        } catch (SketchFileException refused) {
+            assertTrue(!usedDigest && refused.getMessage().contains(damaged.toString()),
+                    "offset " + offset + ": " + refused.getMessage());
+            return;
+        }
+        try (region) {
+            PayloadVerification result = region.verify();
+            String flip = "flip of mask " + mask + " at offset " + offset + ": " + result.describe();
+            assertTrue(liveWord || usedDigest, flip);
+            assertEquals(usedDigest ? PayloadVerification.State.CORRUPT : PayloadVerification.State.OK,
+                    result.state(), flip);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.mapsketch.memory;
 
 import java.nio.file.Path;
+import java.util.SplittableRandom;
 
 /**
  * Main class of the child JVMs in {@link CrossProcessTest}. One line of output per step, so the
@@ -23,6 +24,11 @@ import java.nio.file.Path;
  *   <li>{@code lock-count FILE N}: opens SHARED, says {@code ready}, waits for the parent's go
  *       word, then N times takes the lock, increments the plain word at {@link #LOCKED_COUNT} with
  *       a separate load and store, and releases; says {@code done}.</li>
+ *   <li>{@code write-and-hold FILE WORD}: opens SHARED, adds 1 to the payload's 64-bit word WORD,
+ *       says {@code written} and sleeps until killed.</li>
+ *   <li>{@code churn-write FILE N SEED}: says {@code ready}, waits for a line on standard input,
+ *       then N times opens the file SHARED, ORs a bit drawn from SEED into a payload word drawn from
+ *       SEED, and closes it; says {@code done}.</li>
  * </ul>
  */
 public final class RegionWorker {
@@ -79,6 +85,13 @@ public final class RegionWorker {
                 Thread.sleep(Long.MAX_VALUE);
             }
             case "lock-count" -> lockCount(file, Integer.parseInt(args[2]));
+            case "write-and-hold" -> {
+                SketchRegion region = SketchRegion.open(file, AccessMode.SHARED);
+                region.payload().getAndAddLong(8 * Long.parseLong(args[2]), 1);
+                System.out.println("written");
+                Thread.sleep(Long.MAX_VALUE);
+            }
+            case "churn-write" -> churnWrite(file, Integer.parseInt(args[2]), Long.parseLong(args[3]));
             case "read-truncated" -> {
                 try (SketchRegion region = SketchRegion.open(file, AccessMode.READ_ONLY)) {
                     System.out.println("mapped");
@@ -117,6 +130,21 @@ public final class RegionWorker {
             region.addItems(iterations);
             System.out.println("done");
         }
+    }
+
+    private static void churnWrite(Path file, int iterations, long seed) throws Exception {
+        SplittableRandom random = new SplittableRandom(seed);
+        System.out.println("ready");
+        if (System.in.read() < 0) {
+            return;
+        }
+        for (int i = 0; i < iterations; i++) {
+            try (SketchRegion region = SketchRegion.open(file, AccessMode.SHARED)) {
+                long words = region.payload().byteSize() / 8;
+                region.payload().getAndOrLong(8 * random.nextLong(words), 1L << random.nextInt(64));
+            }
+        }
+        System.out.println("done");
     }
 
     private static void lockCount(Path file, int iterations) throws Exception {

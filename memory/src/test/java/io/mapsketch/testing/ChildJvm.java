@@ -111,6 +111,15 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
+     * Tells whether the child is still running.
+     *
+     * @return {@code true} until it exits
+     */
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /**
      * Returns the child's standard input.
      *
      * @return a stream to write lines to the child

@@ -8,8 +8,9 @@ import java.util.zip.CRC32C;
 /**
  * Rewrites the CRC32C of a sketch file's header page after a deliberate edit, so that the edit
  * itself is what a test judges. Written from the file format's description (the CRC field at byte
- * 56, the live line at bytes 256..319 and, from format version 2 on, the summary line at bytes
- * 320..383 read as zero), not from the library's code, so it also checks that the two agree.
+ * 56, the live line at bytes 256..319, from format version 2 on the summary line at bytes 320..383
+ * and from version 4 on the checksum line and chunk digests at bytes 1984..4095 read as zero), not
+ * from the library's code, so it also checks that the two agree.
  */
 public final class HeaderSeal {
 
@@ -21,6 +22,8 @@ public final class HeaderSeal {
     private static final int SUMMARY_LINE_VERSION = 2;
     private static final int SUMMARY_OFFSET = 320;
     private static final int SUMMARY_LENGTH = 64;
+    private static final int PAYLOAD_CHECKSUM_VERSION = 4;
+    private static final int CHECKSUM_OFFSET = 1984;
 
     private HeaderSeal() {
     }
@@ -38,6 +41,9 @@ public final class HeaderSeal {
         ByteBuffer header = ByteBuffer.wrap(fileBytes).order(ByteOrder.LITTLE_ENDIAN);
         if (header.getInt(VERSION_OFFSET) >= SUMMARY_LINE_VERSION) {
             Arrays.fill(page, SUMMARY_OFFSET, SUMMARY_OFFSET + SUMMARY_LENGTH, (byte) 0);
+        }
+        if (header.getInt(VERSION_OFFSET) >= PAYLOAD_CHECKSUM_VERSION) {
+            Arrays.fill(page, CHECKSUM_OFFSET, HEADER_LENGTH, (byte) 0);
         }
         CRC32C crc = new CRC32C();
         crc.update(page);

@@ -1,0 +1,68 @@
+package io.mapsketch.cli;
+
+import io.mapsketch.engine.ScalableBloomFilter;
+import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.PayloadVerification;
+import io.mapsketch.memory.SketchRegion;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code mapsketch verify FILE...}: compares each file's payload with the checksum in its header, read-only,
+ * and prints one line per file: {@code FILE: ok}, {@code FILE: corrupt: payload bytes [a, b) do not match their
+ * checksum}, {@code FILE: stale: <reason>; ...} or {@code FILE: no checksum: format version N}. A scalable
+ * filter's directory is verified link by link and the line names the link at fault. A file that cannot be
+ * opened gets the usual one line on standard error, and the others are still verified.
+ */
+final class Verify {
+
+    /** Exit status when no file is corrupt or unreadable but one could not be shown intact (stale, no checksum). */
+    static final int NOT_PROVEN = 3;
+
+    private Verify() {
+    }
+
+    /**
+     * Verifies every file in order.
+     *
+     * @return 0 if every file is ok, 1 if one is corrupt or cannot be opened, otherwise {@value #NOT_PROVEN}
+     */
+    static int run(List<Path> paths, CommandIo io) {
+        boolean faulty = false;
+        boolean unproven = false;
+        for (Path path : paths) {
+            try {
+                PayloadVerification result = verify(path);
+                io.out().println(path + ": " + culprit(path, result) + result.describe());
+                faulty |= result.state() == PayloadVerification.State.CORRUPT;
+                unproven |= !result.isOk();
+            } catch (IOException | UncheckedIOException e) {
+                io.err().println("mapsketch: " + FaultHandler.describe(e));
+                faulty = true;
+            }
+        }
+        return faulty ? 1 : unproven ? NOT_PROVEN : 0;
+    }
+
+    private static PayloadVerification verify(Path path) throws IOException {
+        if (Files.isDirectory(path)) {
+            try (ScalableBloomFilter filter = ScalableBloomFilter.open(path, AccessMode.READ_ONLY)) {
+                return filter.verify();
+            }
+        }
+        try (SketchRegion region = SketchRegion.open(path, AccessMode.READ_ONLY)) {
+            return region.verify();
+        }
+    }
+
+    /** The link's name and a colon when the file at fault is one of a scalable filter's links, else nothing. */
+    private static String culprit(Path path, PayloadVerification result) {
+        Path file = result.file();
+        boolean link = !result.isOk() && file != null && Files.isDirectory(path)
+                && !file.getFileName().toString().equals(ScalableBloomFilter.MANIFEST);
+        return link ? file.getFileName() + ": " : "";
+    }
+}
