@@ -11,6 +11,7 @@ import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.testing.ScalableLinkFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -99,15 +100,16 @@ class VerifyVerbTest {
             filter.addAll(new SplittableRandom(3).longs(5_000).toArray());
         }
         assertEquals(List.of(directory + ": ok"), InProcess.run("verify", directory.toString()).lines());
-        flip(directory.resolve("link-0001.sketch"), 3);
+        Path link = ScalableLinkFiles.link(directory, 1);
+        flip(link, 3);
         InProcess.Result result = InProcess.run("verify", directory.toString());
         assertEquals(1, result.status());
-        assertEquals(List.of(directory + ": link-0001.sketch: corrupt: payload bytes [0, " + linkPayload(directory)
+        assertEquals(List.of(directory + ": " + link.getFileName() + ": corrupt: payload bytes [0, " + linkPayload(link)
                 + ") do not match their checksum"), result.lines());
     }
 
-    private static long linkPayload(Path directory) throws IOException {
-        try (SketchRegion link = SketchRegion.open(directory.resolve("link-0001.sketch"), AccessMode.READ_ONLY)) {
+    private static long linkPayload(Path file) throws IOException {
+        try (SketchRegion link = SketchRegion.open(file, AccessMode.READ_ONLY)) {
             return Math.min(link.header().payloadLength(), SketchFileLayout.MIN_CHUNK_BYTES);
         }
     }

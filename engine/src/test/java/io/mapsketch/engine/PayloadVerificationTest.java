@@ -13,6 +13,7 @@ import io.mapsketch.memory.PayloadVerification.State;
 import io.mapsketch.memory.SketchFileException;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.testing.ScalableLinkFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -127,7 +128,7 @@ class PayloadVerificationTest {
         try (ScalableBloomFilter filter = ScalableBloomFilter.open(directory, AccessMode.READ_ONLY)) {
             assertEquals(State.OK, filter.verify().state());
         }
-        Path link = directory.resolve("link-0002.sketch");
+        Path link = ScalableLinkFiles.link(directory, 2);
         flip(link, 100, 0x10);
         try (ScalableBloomFilter filter = ScalableBloomFilter.open(directory, AccessMode.READ_ONLY)) {
             PayloadVerification result = filter.verify();
