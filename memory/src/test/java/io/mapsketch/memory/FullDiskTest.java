@@ -73,6 +73,28 @@ class FullDiskTest {
         assertEquals(List.of(), names(), "neither the file nor its temporary file is left");
     }
 
+    /**
+     * A sparse copy of a file larger than the disk (written there as its header and a hole): a writer
+     * is refused before anything is mapped, since a store into a hole would kill the JVM with SIGBUS;
+     * a reader, who stores nothing, may open it.
+     */
+    @Test
+    void aSparseFileThatCannotBeBackedIsRefusedToWriters() throws Exception {
+        Path valid = dir.resolve("valid.sketch");
+        SketchRegion.create(valid, header(2 * SMALL_DISK), AccessMode.SHARED).close();
+        Path sparse = SparseFileTest.sparseCopy(valid, disk.resolve("restored.sketch"));
+        for (AccessMode mode : new AccessMode[] {AccessMode.SHARED, AccessMode.EXCLUSIVE}) {
+            SketchFileStorageException refused = assertThrows(SketchFileStorageException.class,
+                    () -> SketchRegion.open(sparse, mode).close(), mode.name());
+            assertTrue(refused.getMessage().startsWith("sketch file " + sparse + ": only "), refused.getMessage());
+            assertTrue(refused.getMessage().contains("ENOSPC (no space left on device)"), refused.getMessage());
+        }
+        try (SketchRegion reader = SketchRegion.open(sparse, AccessMode.READ_ONLY)) {
+            assertEquals(0, reader.payload().getLong(2 * SMALL_DISK - 8));
+            assertTrue(reader.wasCleanlyClosed(), "no writer registered");
+        }
+    }
+
     @Test
     void filesAreCreatedUntilTheDiskIsFullAndEveryCreatedOneStaysUsable() throws IOException {
         long payload = 192 * 1024;
