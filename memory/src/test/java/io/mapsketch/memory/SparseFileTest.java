@@ -5,18 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.io.RandomAccessFile;
+import io.mapsketch.testing.SmallDisk;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A sketch file with holes (a sparse copy, a restore) gets its blocks reserved when it is opened
  * for writing, so that a store through the mapping cannot meet a full disk later (SIGBUS); the
- * contents do not change. Allocated blocks are read with {@code stat -c %b} (512-byte units).
+ * contents do not change ({@link SmallDisk#allocatedBytes} reads the allocation).
  */
 class SparseFileTest {
 
@@ -25,32 +23,10 @@ class SparseFileTest {
     @TempDir
     Path dir;
 
-    /**
-     * Writes a sparse copy of a valid sketch file: its header page, then a hole up to its length.
-     *
-     * @return the copy
-     */
-    static Path sparseCopy(Path valid, Path copy) throws IOException {
-        byte[] header = new byte[SketchFileLayout.HEADER_LENGTH];
-        System.arraycopy(Files.readAllBytes(valid), 0, header, 0, header.length);
-        try (RandomAccessFile file = new RandomAccessFile(copy.toFile(), "rw")) {
-            file.write(header);
-            file.setLength(Files.size(valid));
-        }
-        return copy;
-    }
-
-    static long allocatedBytes(Path file) throws Exception {
-        Process stat = new ProcessBuilder("stat", "-c", "%b", file.toString()).redirectErrorStream(true).start();
-        String out = new String(stat.getInputStream().readAllBytes()).trim();
-        assumeTrue(stat.waitFor(10, TimeUnit.SECONDS) && stat.exitValue() == 0, "stat -c %b failed: " + out);
-        return 512 * Long.parseLong(out);
-    }
-
     private Path sparse() throws Exception {
         Path valid = SketchFiles.create(dir.resolve("valid.sketch"), SketchFiles.header(SketchKind.COUNT_MIN, PAYLOAD));
-        Path copy = sparseCopy(valid, dir.resolve("sparse.sketch"));
-        assumeTrue(allocatedBytes(copy) < PAYLOAD / 2, "this file system does not keep holes");
+        Path copy = SmallDisk.sparseCopy(valid, dir.resolve("sparse.sketch"));
+        assumeTrue(SmallDisk.allocatedBytes(copy) < PAYLOAD / 2, "this file system does not keep holes");
         return copy;
     }
 
@@ -59,7 +35,7 @@ class SparseFileTest {
         Path file = sparse();
         byte[] before = Files.readAllBytes(file);
         try (SketchRegion region = SketchRegion.open(file, AccessMode.SHARED)) {
-            long allocated = allocatedBytes(file);
+            long allocated = SmallDisk.allocatedBytes(file);
             assertTrue(allocated >= Files.size(file), "allocated " + allocated + " of " + Files.size(file) + " bytes");
             assertEquals(0, region.payload().getLong(PAYLOAD - 8));
         }
@@ -71,10 +47,10 @@ class SparseFileTest {
     @Test
     void openingReadOnlyReservesNothing() throws Exception {
         Path file = sparse();
-        long allocated = allocatedBytes(file);
+        long allocated = SmallDisk.allocatedBytes(file);
         try (SketchRegion region = SketchRegion.open(file, AccessMode.READ_ONLY)) {
             assertEquals(0, region.payload().getLong(PAYLOAD - 8));
         }
-        assertEquals(allocated, allocatedBytes(file));
+        assertEquals(allocated, SmallDisk.allocatedBytes(file));
     }
 }
