@@ -43,16 +43,8 @@ abstract sealed class FileAccess permits NativeFileAccess, JavaFileAccess {
      */
     abstract FileStatus status(Path file) throws IOException;
 
-    /**
-     * Tells whether the writer locks belong to the library's own descriptor, so that no other
-     * descriptor's close in this JVM releases them.
-     *
-     * @return {@code true} for open-file-description locks, {@code false} for Java's file locks
-     */
-    abstract boolean ownsItsLocks();
-
     /** The flag that grants this module native access on the command line. */
-    static String nativeAccessFlag() {
+    private static String nativeAccessFlag() {
         String module = FileAccess.class.getModule().getName();
         return "--enable-native-access=" + (module == null ? "ALL-UNNAMED" : module);
     }

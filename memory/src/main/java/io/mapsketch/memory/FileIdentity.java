@@ -1,7 +1,5 @@
 package io.mapsketch.memory;
 
-import java.util.Locale;
-
 /**
  * Which file a path or descriptor names: its device and inode, as Linux reports them.
  *
@@ -19,11 +17,5 @@ record FileIdentity(long deviceMajor, long deviceMinor, long inode) {
         long major = ((stDev >>> 8) & 0xfff) | ((stDev >>> 32) & 0xfffff000L);
         long minor = (stDev & 0xff) | ((stDev >>> 12) & 0xffffff00L);
         return new FileIdentity(major, minor, inode);
-    }
-
-    /** As Linux writes it in {@code /proc/locks}: {@code MAJOR:MINOR:INODE}, the numbers of the device in hex. */
-    @Override
-    public String toString() {
-        return String.format(Locale.ROOT, "%02x:%02x:%d", deviceMajor, deviceMinor, inode);
     }
 }

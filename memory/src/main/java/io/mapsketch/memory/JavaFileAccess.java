@@ -39,11 +39,6 @@ final class JavaFileAccess extends FileAccess {
         return new FileStatus(type, key != null ? key : file.toRealPath(), basic.size(), -1);
     }
 
-    @Override
-    boolean ownsItsLocks() {
-        return false;
-    }
-
     /** A file open on a channel by its path, locked with Java's file locks. */
     static final class PathChannel extends OpenedFile {
 

@@ -55,11 +55,6 @@ final class NativeFileAccess extends FileAccess {
         return calls.status(file);
     }
 
-    @Override
-    boolean ownsItsLocks() {
-        return true;
-    }
-
     /** A file open on a descriptor of the library's own. */
     final class Descriptor extends OpenedFile {
 

@@ -13,7 +13,7 @@ import java.util.Map;
  *
  * <p>One entry per file rather than one descriptor per region: a file's descriptors stay open
  * until its last region in this JVM is closed, and locks are counted across regions. With
- * {@linkplain FileAccess#ownsItsLocks() Java's file locks}, which are POSIX record locks, that is
+ * {@linkplain JavaFileAccess Java's file locks}, which are POSIX record locks, that is
  * what keeps a region's close from releasing another region's lock.
  *
  * <p>Two lock ranges of the file are used. The <em>writer range</em> is held shared by every

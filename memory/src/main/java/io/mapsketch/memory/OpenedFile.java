@@ -8,7 +8,8 @@ import java.nio.file.Path;
 /**
  * A regular file opened for the regions of this JVM ({@link FileAccess#open}): its status when it
  * was opened, one channel to read its header and map it, and, opened for writing, the writer locks
- * and the reservation of its blocks. Used under the lock of its {@link OpenFileTable} entry.
+ * and the reservation of its blocks. Its locks change under the monitor of its
+ * {@link OpenFileTable} entry; {@link #reserve} may run outside it.
  */
 abstract sealed class OpenedFile implements Closeable permits NativeFileAccess.Descriptor, JavaFileAccess.PathChannel {
 
