@@ -143,9 +143,11 @@ final class Demo {
                 "--add-modules", "jdk.incubator.vector"));
         String modulePath = System.getProperty("jdk.module.path");
         if (modulePath != null) {
-            command.addAll(List.of("--module-path", modulePath, "--module", "io.mapsketch.cli/" + Main.class.getName()));
+            command.addAll(List.of("--enable-native-access=io.mapsketch.memory", "--module-path", modulePath,
+                    "--module", "io.mapsketch.cli/" + Main.class.getName()));
         } else {
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+            command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                    Main.class.getName()));
         }
         command.addAll(List.of("bf", "exists", file.toString(), member(17), absent(17)));
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();

@@ -4,6 +4,7 @@ import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.WriterLockHolders;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -13,10 +14,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * {@code mapsketch info FILE [--json]}: what a sketch file holds, read-only: kind, format version, hash
- * scheme and seed, live counters and the clean-close flag from the header, then the figures of the sketch's
+ * scheme and seed, live counters, the writers registered and those holding the writer lock (which differ when
+ * writers died or lost their locks) and the clean-close flag, then the figures of the sketch's
  * family ({@link SketchFamily#describe}): sizes, fill and current false-positive rate for filters,
  * shape and error bound for Count-Min, estimate and error for HyperLogLog.
  */
@@ -29,7 +32,8 @@ final class Info {
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("file", path.toString());
         SketchKind kind;
-        try (SketchRegion region = SketchRegion.open(SketchFiles.headerFile(path), AccessMode.READ_ONLY)) {
+        Path headerFile = SketchFiles.headerFile(path);
+        try (SketchRegion region = SketchRegion.open(headerFile, AccessMode.READ_ONLY)) {
             SketchHeader header = region.header();
             kind = header.kind();
             facts.put("kind", kind.name());
@@ -40,6 +44,7 @@ final class Info {
             facts.put("items added", region.itemsAdded());
             facts.put("total weight", region.totalWeight());
             facts.put("attached writers", region.attachedWriters());
+            putLockHolders(headerFile, facts);
             facts.put("cleanly closed", region.wasCleanlyClosed());
         }
         Optional<SketchFamily> family = families.stream().filter(f -> f.reads(kind)).findFirst();
@@ -52,6 +57,24 @@ final class Info {
             out.println(toJson(facts));
         } else {
             facts.forEach((name, value) -> out.printf(Locale.ROOT, "%-29s %s%n", name + ":", value));
+        }
+    }
+
+    /**
+     * Who holds the writer lock, as the operating system lists it: the truth the registered count
+     * ("attached writers") should match; where they differ, writers died or lost their locks, and the
+     * next writer that opens the file alone repairs the count.
+     */
+    private static void putLockHolders(Path file, Map<String, Object> facts) throws IOException {
+        Optional<List<WriterLockHolders.Holder>> holders = WriterLockHolders.of(file);
+        if (holders.isEmpty()) {
+            facts.put("writers holding the lock", "unknown (this operating system does not list file locks)");
+            return;
+        }
+        facts.put("writers holding the lock", holders.get().size());
+        if (!holders.get().isEmpty()) {
+            facts.put("writer lock holders", holders.get().stream().map(WriterLockHolders.Holder::toString)
+                    .collect(Collectors.joining(", ")));
         }
     }
 

@@ -54,7 +54,7 @@ public final class Main {
                 .setErr(io.err())
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler(new FaultHandler());
-        try {
+        try (Notices _ = Notices.showOn(io.err())) {
             return command.execute(args);
         } finally {
             io.out().flush();

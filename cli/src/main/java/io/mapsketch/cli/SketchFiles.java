@@ -29,9 +29,12 @@ final class SketchFiles {
     private SketchFiles() {
     }
 
-    /** The file that holds the header: the path itself, or a scalable filter's manifest in its directory. */
-    static Path headerFile(Path path) {
-        return Files.isDirectory(path) ? path.resolve(ScalableBloomFilter.MANIFEST) : path;
+    /**
+     * The file that holds the header: the path itself, or a scalable filter's manifest in its directory
+     * (a directory without one is refused, naming the directory).
+     */
+    static Path headerFile(Path path) throws IOException {
+        return Files.isDirectory(path) ? ScalableBloomFilter.manifestOf(path) : path;
     }
 
     /** The kind stored in the header of the sketch at {@code path}. */

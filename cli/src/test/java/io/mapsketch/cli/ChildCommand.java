@@ -20,7 +20,7 @@ import picocli.CommandLine;
 /**
  * Runs the command as the launcher does: a child JVM with the CLI and its dependencies on the module
  * path (so the module descriptor's {@code requires} and {@code opens} are what make it work), the
- * Vector API module added, and the terminal property off.
+ * Vector API module added, native access granted to the memory module, and the terminal property off.
  */
 final class ChildCommand {
 
@@ -53,7 +53,8 @@ final class ChildCommand {
     /** Runs {@code mapsketch ARGS} with {@code stdin} as standard input; files of the run go to {@code dir}. */
     static Result run(Path dir, String stdin, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
-                "-Xshare:auto", "--add-modules", "jdk.incubator.vector", "-D" + Main.TERMINAL_PROPERTY + "=false",
+                "-Xshare:auto", "--add-modules", "jdk.incubator.vector", "--enable-native-access=io.mapsketch.memory",
+                "-D" + Main.TERMINAL_PROPERTY + "=false",
                 "--module-path", modulePath(), "--module", "io.mapsketch.cli/" + Main.class.getName()));
         command.addAll(List.of(args));
         Path in = Files.writeString(dir.resolve("stdin"), stdin);

@@ -11,6 +11,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Objects;
@@ -86,11 +88,34 @@ public final class ScalableBloomFilter extends MembershipFilter {
      * @param mode read-only, shared writer or exclusive writer (links are opened in the same mode)
      * @return the open filter
      * @throws io.mapsketch.memory.SketchFileException if the manifest or a link is not valid, or is
-     *     locked against this mode
+     *     locked against this mode, or the path is not a scalable filter's directory ({@link #manifestOf})
      * @throws IOException if a file cannot be read
      */
     public static ScalableBloomFilter open(Path directory, AccessMode mode) throws IOException {
-        return open(directory.resolve(MANIFEST), mode, SketchKind.SCALABLE_BLOOM, ScalableBloomFilter::read);
+        return open(manifestOf(directory), mode, SketchKind.SCALABLE_BLOOM, ScalableBloomFilter::read);
+    }
+
+    /**
+     * Returns the manifest of a scalable filter's directory, refusing a path that is no such directory
+     * in terms of the path itself.
+     *
+     * @param directory the filter's directory
+     * @return the manifest file in it
+     * @throws NoSuchFileException naming the directory if nothing is there
+     * @throws CorruptSketchFileException naming the path if it is not a directory, or a directory that
+     *     holds no manifest
+     */
+    public static Path manifestOf(Path directory) throws IOException {
+        Path manifest = directory.resolve(MANIFEST);
+        if (Files.exists(manifest, LinkOption.NOFOLLOW_LINKS)) {
+            return manifest;
+        }
+        if (!Files.exists(directory)) {
+            throw new NoSuchFileException(directory.toString());
+        }
+        throw new CorruptSketchFileException(directory, Files.isDirectory(directory)
+                ? "is a directory but not a scalable Bloom filter (it holds no manifest)"
+                : "is not a directory, and a scalable Bloom filter is one");
     }
 
     private static ScalableBloomFilter read(SketchRegion manifest) throws IOException {

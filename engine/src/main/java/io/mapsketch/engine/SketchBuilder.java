@@ -44,11 +44,14 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
      *
      * @param file where to create it
      * @param mode {@code SHARED} (several writers, in any process) or {@code EXCLUSIVE} (one writer)
-     * @param options {@link CreateOption#OVERWRITE_EXISTING} to replace an existing file,
-     *     {@link CreateOption#OWNER_ONLY} for permissions 0600 instead of 0644 (advisable for sketches of
-     *     personal data: a filter or Top-K file tells its readers which identifiers were probably added)
+     * @param options {@link CreateOption#OVERWRITE_EXISTING} to replace an existing file that no writer has
+     *     open ({@link CreateOption#REPLACE_IN_USE} even then), {@link CreateOption#OWNER_ONLY} for
+     *     permissions 0600 instead of 0644 (advisable for sketches of personal data: a filter or Top-K file
+     *     tells its readers which identifiers were probably added)
      * @return the open sketch, empty
      * @throws java.nio.file.FileAlreadyExistsException if the file exists and overwriting was not asked for
+     * @throws io.mapsketch.memory.SketchFileLockedException if overwriting was asked for and writers have the
+     *     existing file open
      * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
      * @throws IllegalStateException if a required parameter was not set
      * @throws IOException if the file cannot be written

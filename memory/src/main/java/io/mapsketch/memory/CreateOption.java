@@ -8,11 +8,20 @@ package io.mapsketch.memory;
  */
 public enum CreateOption {
     /**
-     * Replace a file that already exists at the path. Without it, creation refuses with
-     * {@link java.nio.file.FileAlreadyExistsException}. The replacement is atomic: processes that
-     * still map the old file keep the old file; new openers see the new one.
+     * Replace a file that already exists at the path, unless a writer in any process has it open.
+     * Without it, creation refuses with {@link java.nio.file.FileAlreadyExistsException}; while the
+     * existing file has writers it refuses with {@link SketchFileLockedException}, naming the
+     * writers' pids where this process can see them. The replacement is atomic: readers that still
+     * map the old file keep the old file; new openers see the new one.
      */
     OVERWRITE_EXISTING,
+    /**
+     * Replace a file that already exists at the path even while writers have it open (implies
+     * {@link #OVERWRITE_EXISTING}). Their later updates go to the old file, which no new opener sees;
+     * each finds out at its next {@link SketchRegion#force()} or {@link SketchRegion#close()}, which
+     * throw {@link SketchFileReplacedException}.
+     */
+    REPLACE_IN_USE,
     /** Create the file readable and writable by its owner only: {@code rw-------} (0600). */
     OWNER_ONLY
 }

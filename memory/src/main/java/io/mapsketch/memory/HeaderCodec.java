@@ -146,10 +146,6 @@ final class HeaderCodec {
         if (weight < 0) {
             throw corrupt(file, "total weight", WEIGHT_OFFSET, "a count >= 0", Long.toString(weight));
         }
-        int writers = page.get(INT, WRITERS_OFFSET);
-        if (writers < 0) {
-            throw corrupt(file, "attached writers", WRITERS_OFFSET, "a count >= 0", Integer.toString(writers));
-        }
         int flags = page.get(INT, FLAGS_OFFSET);
         if ((flags & ~KNOWN_FLAGS) != 0) {
             throw corrupt(file, "flags", FLAGS_OFFSET, "only bits " + hex(KNOWN_FLAGS), hex(flags));

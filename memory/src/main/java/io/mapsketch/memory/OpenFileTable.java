@@ -2,23 +2,19 @@ package io.mapsketch.memory;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The sketch files this JVM has open, one entry per file (by file key), holding its channels and
- * the writer locks.
+ * The sketch files this JVM has open, one entry per file (by identity: device and inode), holding
+ * the files opened for its regions and the writer locks.
  *
- * <p>Why one entry per file rather than one channel per region: Java's file locks are POSIX
- * record locks on Linux, which belong to the process and are dropped when <em>any</em> descriptor
- * of the file in that process is closed. A second region that opened and closed its own channel
- * would silently release the first region's lock. Here a file's channels stay open until its last
- * region in this JVM is closed, and locks are counted across regions.
+ * <p>One entry per file rather than one descriptor per region: a file's descriptors stay open
+ * until its last region in this JVM is closed, and locks are counted across regions. With
+ * {@linkplain JavaFileAccess Java's file locks}, which are POSIX record locks, that is
+ * what keeps a region's close from releasing another region's lock.
  *
  * <p>Two lock ranges of the file are used. The <em>writer range</em> is held shared by every
  * {@code SHARED} writer and exclusively by an {@code EXCLUSIVE} one, for as long as they are open.
@@ -26,7 +22,12 @@ import java.util.Map;
  * registers in the header's live line: a {@code SHARED} writer that can take the writer range
  * exclusively for a moment knows it is the only writer and may reset the writer count left by
  * writers that died; the gate makes sure no other writer registers between that probe and its
- * trade for a shared lock.
+ * trade for a shared lock. A writer checks, inside the gate, that the path still names the file it
+ * opened, and opens the path again if not: a replacement ({@link SketchFileWriter}) renames inside
+ * the old file's gate.
+ *
+ * <p>Threads: one JVM-wide monitor guards the table and the entries' reference counts, and is never
+ * held while a file is opened; each entry's own monitor guards its state.
  */
 final class OpenFileTable {
 
@@ -34,6 +35,8 @@ final class OpenFileTable {
     static final long GATE = Long.MAX_VALUE - 1;
     /** How long a writer waits for another to finish registering before reporting the file locked. */
     static final long GATE_WAIT_MILLIS = 10_000;
+    /** How many times a writer opens a path that keeps being replaced while it opens it. */
+    private static final int OPEN_ATTEMPTS = 3;
 
     private static final Object MONITOR = new Object();
     private static final Map<Object, OpenFile> FILES = new HashMap<>();
@@ -46,36 +49,47 @@ final class OpenFileTable {
      * the gate until {@link #endRegistration}, which the caller must call once it has registered in
      * the live line (or {@link #detach} if opening fails).
      *
+     * @throws CorruptSketchFileException if the path does not name a regular file
      * @throws SketchFileLockedException if the mode is excluded by a writer in this or another process,
-     *     or another writer kept the gate for {@value #GATE_WAIT_MILLIS} ms
+     *     another writer kept the gate for {@value #GATE_WAIT_MILLIS} ms, or the path was replaced
+     *     {@value #OPEN_ATTEMPTS} times while this writer opened it
      */
     static Attachment attach(Path file, AccessMode mode) throws IOException {
+        FileAccess access = FileAccess.get();
+        for (int attempt = 1; ; attempt++) {
+            Attachment attachment = attach(file, mode, access.open(file, mode.isWritable()));
+            if (!mode.isWritable() || namesAttachedFile(file, attachment, access)) {
+                return attachment;
+            }
+            detach(attachment);
+            if (attempt == OPEN_ATTEMPTS) {
+                throw new SketchFileLockedException(file, "another file was put at this path " + attempt
+                        + " times while this writer opened it");
+            }
+        }
+    }
+
+    private static boolean namesAttachedFile(Path file, Attachment attachment, FileAccess access)
+            throws IOException {
+        try {
+            return access.status(file).identity().equals(attachment.key());
+        } catch (NoSuchFileException gone) {
+            return false;
+        }
+    }
+
+    private static Attachment attach(Path file, AccessMode mode, OpenedFile opened) throws IOException {
+        Object key = opened.status.identity();
+        OpenFile open;
         synchronized (MONITOR) {
-            Object key = fileKey(file);
-            OpenFile open = FILES.computeIfAbsent(key, k -> new OpenFile(file));
+            open = FILES.computeIfAbsent(key, k -> new OpenFile(file, k));
             open.references++;
-            try {
-                if (mode.isWritable()) {
-                    open.enterGate();
-                }
-            } catch (InterruptedException e) {
-                release(key, open);
-                Thread.currentThread().interrupt();
-                throw new SketchFileLockedException(file, "interrupted while waiting for another writer to finish"
-                        + " opening the file");
-            } catch (IOException | RuntimeException e) {
-                release(key, open);
-                throw e;
-            }
-            try {
-                return open.attach(key, mode);
-            } catch (IOException | RuntimeException e) {
-                if (mode.isWritable()) {
-                    open.leaveGate();
-                }
-                release(key, open);
-                throw e;
-            }
+        }
+        try {
+            return open.attach(mode, opened);
+        } catch (IOException | RuntimeException e) {
+            release(open);
+            throw e;
         }
     }
 
@@ -84,196 +98,199 @@ final class OpenFileTable {
      * shared lock, and the gate opens for the next writer.
      */
     static void endRegistration(Attachment attachment) throws IOException {
-        synchronized (MONITOR) {
-            OpenFile open = attachment.file;
-            try {
-                if (attachment.mode == AccessMode.SHARED && attachment.soleWriter) {
-                    open.lock.release();
-                    open.lock = open.writeChannel.tryLock(0, GATE, true);
-                    if (open.lock == null) {
-                        throw new SketchFileLockedException(open.path, "the shared writer lock was refused"
-                                + " while this process held the gate; another program locks the file");
-                    }
-                }
-            } finally {
-                open.leaveGate();
-            }
-        }
+        attachment.file().endRegistration(attachment);
     }
 
-    /** Releases what {@link #attach} took; channels close when the file's last region detaches. */
+    /** Releases what {@link #attach} took; descriptors close when the file's last region detaches. */
     static void detach(Attachment attachment) throws IOException {
+        OpenFile open = attachment.file();
+        try {
+            open.detach(attachment);
+        } finally {
+            release(open);
+        }
+    }
+
+    /**
+     * Closes an entry's files when its last reference goes, inside the monitor, so that no new entry
+     * of the same file holds locks meanwhile (a close releases the process's Java file locks).
+     */
+    private static void release(OpenFile open) throws IOException {
         synchronized (MONITOR) {
-            OpenFile open = attachment.file;
-            try {
-                if (open.gateHolder == attachment) {
-                    open.leaveGate();
-                }
-                open.release(attachment.mode);
-            } finally {
-                release(attachment.key, open);
+            if (--open.references == 0) {
+                FILES.remove(open.key, open);
+                open.close();
             }
         }
-    }
-
-    private static void release(Object key, OpenFile open) throws IOException {
-        open.references--;
-        if (open.references == 0) {
-            FILES.remove(key);
-            open.closeChannels();
-        }
-    }
-
-    private static Object fileKey(Path file) throws IOException {
-        Object key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
-        return key != null ? key : file.toRealPath();
     }
 
     /**
      * One region's hold on a file.
      *
-     * @param key the file key in the table
+     * @param key the file's identity in the table
      * @param file the table entry
      * @param mode the mode attached in
-     * @param channel the channel to read the header from and to map
+     * @param opened the opened file the region reads and maps through
+     * @param channel its channel, to read the header from and to map
      * @param soleWriter {@code true} when no other writer, in any process, has the file
      */
-    record Attachment(Object key, OpenFile file, AccessMode mode, FileChannel channel, boolean soleWriter) {
+    record Attachment(Object key, OpenFile file, AccessMode mode, OpenedFile opened, FileChannel channel,
+                      boolean soleWriter) {
+
+        /** Reserves the storage of the file's first {@code length} bytes ({@link OpenedFile#reserve}). */
+        void reserve(long length) throws IOException {
+            opened.reserve(length);
+        }
     }
 
-    /** A file's channels and lock state in this JVM. Guarded by {@link #MONITOR}. */
+    /** A file's opened files and lock state in this JVM. Guarded by its own monitor. */
     static final class OpenFile {
         private final Path path;
-        private FileChannel readChannel;
-        private FileChannel writeChannel;
-        private FileLock lock;
-        private FileLock gate;
+        private final Object key;
+        private OpenedFile reader;
+        private OpenedFile writer;
+        private boolean gateLocked;
         private Object gateHolder;
         private int sharedWriters;
         private boolean exclusiveWriter;
+        /** Guarded by {@link #MONITOR}. */
         private int references;
 
-        OpenFile(Path path) {
+        OpenFile(Path path, Object key) {
             this.path = path;
+            this.key = key;
+        }
+
+        synchronized Attachment attach(AccessMode mode, OpenedFile opened) throws IOException {
+            OpenedFile side = adopt(opened, mode.isWritable());
+            if (!mode.isWritable()) {
+                return new Attachment(key, this, mode, side, side.channel(), false);
+            }
+            try {
+                enterGate(side);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SketchFileLockedException(path, "interrupted while waiting for another writer to finish"
+                        + " opening the file");
+            }
+            try {
+                Attachment attachment = mode == AccessMode.SHARED ? attachShared(side) : attachExclusive(side);
+                gateHolder = attachment;
+                return attachment;
+            } catch (IOException | RuntimeException e) {
+                leaveGate();
+                throw e;
+            }
+        }
+
+        /** Keeps {@code opened} as the file's reader or writer if it has none yet, else closes it for the kept one. */
+        private OpenedFile adopt(OpenedFile opened, boolean writable) throws IOException {
+            OpenedFile kept = writable ? writer : writer != null ? writer : reader;
+            if (kept == null) {
+                try {
+                    opened.channel();
+                } catch (IOException | RuntimeException e) {
+                    closeQuietly(opened, e);
+                    throw e;
+                }
+                if (writable) {
+                    writer = opened;
+                } else {
+                    reader = opened;
+                }
+                return opened;
+            }
+            opened.close();
+            return kept;
         }
 
         /**
-         * Takes the gate: waits (releasing the monitor) while another thread of this JVM holds it,
-         * then takes the gate's file lock, retrying while another process holds it.
+         * Takes the gate: waits (releasing this entry's monitor) while another thread of this JVM holds
+         * it, then takes the gate's file lock, retrying while another process holds it.
          */
-        void enterGate() throws IOException, InterruptedException {
+        private void enterGate(OpenedFile side) throws IOException, InterruptedException {
             long deadline = System.currentTimeMillis() + GATE_WAIT_MILLIS;
-            while (gateHolder != null || (gate = writableChannel().tryLock(GATE, 1, false)) == null) {
+            while (gateHolder != null || !side.tryLock(GATE, 1, false)) {
                 long left = deadline - System.currentTimeMillis();
                 if (left <= 0) {
                     throw new SketchFileLockedException(path, "another writer has been opening the file for "
                             + GATE_WAIT_MILLIS + " ms; it may be stopped");
                 }
-                MONITOR.wait(Math.min(left, 1));
+                wait(Math.min(left, 1));
             }
+            gateLocked = true;
             gateHolder = this;
         }
 
-        void leaveGate() throws IOException {
+        private void leaveGate() throws IOException {
             gateHolder = null;
-            FileLock held = gate;
-            gate = null;
-            MONITOR.notifyAll();
-            if (held != null) {
-                held.release();
+            notifyAll();
+            if (gateLocked) {
+                gateLocked = false;
+                writer.unlock(GATE, 1);
             }
         }
 
-        Attachment attach(Object key, AccessMode mode) throws IOException {
-            Attachment attachment = switch (mode) {
-                case READ_ONLY -> new Attachment(key, this, mode, readableChannel(), false);
-                case SHARED -> attachShared(key);
-                case EXCLUSIVE -> attachExclusive(key);
-            };
-            if (mode.isWritable()) {
-                gateHolder = attachment;
-            }
-            return attachment;
-        }
-
-        private Attachment attachShared(Object key) throws IOException {
+        private Attachment attachShared(OpenedFile side) throws IOException {
             if (exclusiveWriter) {
                 throw new SketchFileLockedException(path, "an EXCLUSIVE writer in this process holds the file;"
                         + " SHARED writers must wait until it is closed");
             }
-            FileChannel channel = writableChannel();
             boolean sole = false;
             if (sharedWriters == 0) {
-                lock = channel.tryLock(0, GATE, false);
-                sole = lock != null;
-                if (!sole) {
-                    lock = channel.tryLock(0, GATE, true);
-                    if (lock == null) {
-                        throw new SketchFileLockedException(path,
-                                "an EXCLUSIVE writer in another process holds the file; cannot open it SHARED");
-                    }
+                sole = side.tryLock(0, GATE, false);
+                if (!sole && !side.tryLock(0, GATE, true)) {
+                    throw new SketchFileLockedException(path,
+                            "an EXCLUSIVE writer in another process holds the file; cannot open it SHARED");
                 }
             }
             sharedWriters++;
-            return new Attachment(key, this, AccessMode.SHARED, channel, sole);
+            return new Attachment(key, this, AccessMode.SHARED, side, side.channel(), sole);
         }
 
-        private Attachment attachExclusive(Object key) throws IOException {
+        private Attachment attachExclusive(OpenedFile side) throws IOException {
             if (exclusiveWriter || sharedWriters > 0) {
                 throw new SketchFileLockedException(path, "another writer in this process ("
                         + (exclusiveWriter ? "EXCLUSIVE" : sharedWriters + " SHARED")
                         + ") holds the file; cannot open it EXCLUSIVE");
             }
-            FileChannel channel = writableChannel();
-            lock = channel.tryLock(0, GATE, false);
-            if (lock == null) {
+            if (!side.tryLock(0, GATE, false)) {
                 throw new SketchFileLockedException(path,
                         "another process holds the file as a writer; cannot open it EXCLUSIVE");
             }
             exclusiveWriter = true;
-            return new Attachment(key, this, AccessMode.EXCLUSIVE, channel, true);
+            return new Attachment(key, this, AccessMode.EXCLUSIVE, side, side.channel(), true);
         }
 
-        void release(AccessMode mode) throws IOException {
-            if (mode == AccessMode.EXCLUSIVE) {
+        synchronized void endRegistration(Attachment attachment) throws IOException {
+            try {
+                if (attachment.mode() == AccessMode.SHARED && attachment.soleWriter()
+                        && !writer.tryLock(0, GATE, true)) {
+                    throw new SketchFileLockedException(path, "the shared writer lock was refused"
+                            + " while this process held the gate; another program locks the file");
+                }
+            } finally {
+                leaveGate();
+            }
+        }
+
+        synchronized void detach(Attachment attachment) throws IOException {
+            if (gateHolder == attachment) {
+                leaveGate();
+            }
+            if (attachment.mode() == AccessMode.EXCLUSIVE) {
                 exclusiveWriter = false;
-                releaseLock();
-            } else if (mode == AccessMode.SHARED && --sharedWriters == 0) {
-                releaseLock();
+                writer.unlock(0, GATE);
+            } else if (attachment.mode() == AccessMode.SHARED && --sharedWriters == 0) {
+                writer.unlock(0, GATE);
             }
         }
 
-        private void releaseLock() throws IOException {
-            if (lock != null) {
-                lock.release();
-                lock = null;
-            }
-        }
-
-        private FileChannel readableChannel() throws IOException {
-            if (writeChannel != null) {
-                return writeChannel;
-            }
-            if (readChannel == null) {
-                readChannel = FileChannel.open(path, StandardOpenOption.READ);
-            }
-            return readChannel;
-        }
-
-        private FileChannel writableChannel() throws IOException {
-            if (writeChannel == null) {
-                writeChannel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-            }
-            return writeChannel;
-        }
-
-        void closeChannels() throws IOException {
-            FileChannel read = readChannel;
-            FileChannel write = writeChannel;
-            readChannel = null;
-            writeChannel = null;
-            lock = null;
-            gate = null;
+        synchronized void close() throws IOException {
+            OpenedFile read = reader;
+            OpenedFile write = writer;
+            reader = null;
+            writer = null;
             try {
                 if (read != null) {
                     read.close();
@@ -282,6 +299,14 @@ final class OpenFileTable {
                 if (write != null) {
                     write.close();
                 }
+            }
+        }
+
+        private static void closeQuietly(OpenedFile opened, Exception cause) {
+            try {
+                opened.close();
+            } catch (IOException suppressed) {
+                cause.addSuppressed(suppressed);
             }
         }
     }

@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -26,7 +28,8 @@ import java.util.regex.Pattern;
  * ({@code .NAME.PID.RANDOM.creating}); a creator killed half-way leaves it behind, and the next
  * creation of the same name deletes the leftovers of creators that are no longer alive. Permissions
  * are set on the temporary file before it gets its name, so the file never appears with other
- * permissions than those asked for.
+ * permissions than those asked for. A file that writers have open is not replaced unless the caller
+ * says so ({@link CreateOption#REPLACE_IN_USE}).
  */
 final class SketchFileWriter {
 
@@ -40,7 +43,8 @@ final class SketchFileWriter {
 
     static void writeNew(Path file, SketchHeader header, byte payloadFill, CreateOption... options)
             throws IOException {
-        boolean overwrite = Arrays.asList(options).contains(CreateOption.OVERWRITE_EXISTING);
+        boolean replaceInUse = Arrays.asList(options).contains(CreateOption.REPLACE_IN_USE);
+        boolean overwrite = replaceInUse || Arrays.asList(options).contains(CreateOption.OVERWRITE_EXISTING);
         Path target = file.toAbsolutePath();
         if (!overwrite && Files.exists(target)) {
             throw alreadyExists(file);
@@ -55,7 +59,7 @@ final class SketchFileWriter {
                         ? OWNER_ONLY : READABLE_BY_ALL);
             }
             if (overwrite) {
-                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                replace(temporary, target, file, replaceInUse);
             } else {
                 linkWithoutReplacing(temporary, target, file);
             }
@@ -116,6 +120,37 @@ final class SketchFileWriter {
         long at = position;
         while (buffer.hasRemaining()) {
             at += channel.write(buffer, at);
+        }
+    }
+
+    /**
+     * Renames the new file over the old one. Unless a file in use may be replaced, the rename happens
+     * inside the old file's gate with its writer lock held exclusively: no writer has the old file
+     * open, and a writer that opens it meanwhile finds, once it gets the gate, that the path names the
+     * new file, and opens that one ({@link OpenFileTable}).
+     */
+    private static void replace(Path temporary, Path target, Path file, boolean inUse) throws IOException {
+        OpenFileTable.Attachment guard = inUse ? null : guardExisting(target, file);
+        try {
+            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            if (guard != null) {
+                OpenFileTable.detach(guard);
+            }
+        }
+    }
+
+    /** Attaches to the file being replaced as its only writer, or returns {@code null} if there is none to guard. */
+    private static OpenFileTable.Attachment guardExisting(Path target, Path file) throws IOException {
+        try {
+            return OpenFileTable.attach(target, AccessMode.EXCLUSIVE);
+        } catch (NoSuchFileException | AccessDeniedException noWriterCanHaveIt) {
+            return null;
+        } catch (SketchFileLockedException inUse) {
+            throw new SketchFileLockedException(file, "cannot replace it while writers have it open ("
+                    + WriterLockHolders.describe(target) + "): their later updates would go to the replaced file."
+                    + " Close them first, or pass CreateOption.REPLACE_IN_USE to replace it anyway; each of them"
+                    + " then fails at its next force() or close()");
         }
     }
 

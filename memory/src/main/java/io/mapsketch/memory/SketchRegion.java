@@ -8,9 +8,11 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -49,11 +51,11 @@ public final class SketchRegion implements AutoCloseable {
     private final AtomicSegment payload;
     private final AtomicSegment summaryLine;
     private final OpenFileTable.Attachment attachment;
-    private final boolean cleanlyClosedBefore;
+    private final Registration registration;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private SketchRegion(Path file, AccessMode mode, SketchHeader header, Arena arena, MemorySegment mapping,
-                         OpenFileTable.Attachment attachment, boolean cleanlyClosedBefore) {
+                         OpenFileTable.Attachment attachment, Registration registration) {
         this.file = file;
         this.mode = mode;
         this.header = header;
@@ -62,7 +64,7 @@ public final class SketchRegion implements AutoCloseable {
         this.payload = new AtomicSegment(mapping.asSlice(header.payloadOffset(), header.payloadLength()));
         this.summaryLine = new AtomicSegment(mapping.asSlice(SUMMARY_OFFSET, CACHE_LINE));
         this.attachment = attachment;
-        this.cleanlyClosedBefore = cleanlyClosedBefore;
+        this.registration = registration;
     }
 
     /**
@@ -75,10 +77,14 @@ public final class SketchRegion implements AutoCloseable {
      * @param file where the sketch file goes
      * @param header what the file holds; its payload length sizes the file
      * @param mode how to open it after creation: {@code SHARED} or {@code EXCLUSIVE}
-     * @param options {@link CreateOption#OVERWRITE_EXISTING} to replace an existing file,
+     * @param options {@link CreateOption#OVERWRITE_EXISTING} to replace an existing file that no writer
+     *     has open, {@link CreateOption#REPLACE_IN_USE} to replace it even then,
      *     {@link CreateOption#OWNER_ONLY} for permissions 0600 instead of 0644
      * @return the open region
      * @throws java.nio.file.FileAlreadyExistsException if the file exists and overwriting was not asked for
+     * @throws SketchFileLockedException if overwriting was asked for and writers have the existing file
+     *     open, naming them where this process can see them
+     * @throws CorruptSketchFileException if what is at the path is not a regular file (a directory)
      * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
      * @throws IOException if the file cannot be written
      */
@@ -99,9 +105,11 @@ public final class SketchRegion implements AutoCloseable {
      * @param header what the file holds; its payload length sizes the file
      * @param payloadFill the value of every payload byte
      * @param mode how to open it after creation: {@code SHARED} or {@code EXCLUSIVE}
-     * @param options {@link CreateOption#OVERWRITE_EXISTING} to replace an existing file
+     * @param options as for {@link #create(Path, SketchHeader, AccessMode, CreateOption...)}
      * @return the open region
      * @throws java.nio.file.FileAlreadyExistsException if the file exists and overwriting was not asked for
+     * @throws SketchFileLockedException if overwriting was asked for and writers have the existing file open
+     * @throws CorruptSketchFileException if what is at the path is not a regular file (a directory)
      * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
      * @throws IOException if the file cannot be written
      */
@@ -127,18 +135,25 @@ public final class SketchRegion implements AutoCloseable {
     }
 
     /**
-     * Opens a sketch file, validating magic, format version, header checksum, kind, hash scheme
-     * and payload bounds against the real file length before anything is mapped.
+     * Opens a sketch file, validating that the path names a regular file (decided without waiting:
+     * a FIFO or device is refused, never opened for good), then magic, format version, header
+     * checksum, kind, hash scheme and payload bounds against the real file length before anything
+     * is mapped. A writer also reserves the file's storage: a file with holes (a sparse copy) gets
+     * its blocks before it is mapped, so that a store cannot meet a full disk.
      *
-     * <p>Cost: one 4 KiB read, a CRC32C of it and one {@code mmap}; no payload page is touched.
+     * <p>Cost: one 4 KiB read, a CRC32C of it and one {@code mmap}; no payload page is touched. A
+     * writer adds an {@code fallocate} (about 5 us on a fully allocated 1 GiB file; allocating the
+     * holes of a sparse one takes longer, a few milliseconds per GiB on ext4).
      *
      * @param file the sketch file
      * @param mode read-only, shared writer or exclusive writer
      * @param expectedKind the kind the caller can read, or {@code null} for any
      * @return the open region
-     * @throws CorruptSketchFileException if the file is not a sketch file or is damaged
+     * @throws CorruptSketchFileException if the file is not a sketch file (a directory, FIFO, socket or
+     *     device included) or is damaged
      * @throws IncompatibleSketchFileException if it is of another kind, a newer format or an unknown hash
      * @throws SketchFileLockedException if the mode is excluded by another writer
+     * @throws SketchFileStorageException if a writer's file has holes that the file system cannot back
      * @throws java.nio.file.NoSuchFileException if there is no such file
      * @throws IOException if the file cannot be read
      */
@@ -165,6 +180,7 @@ public final class SketchRegion implements AutoCloseable {
      *     refuses it so
      * @throws IncompatibleSketchFileException if it is of another kind, a newer format or an unknown hash
      * @throws SketchFileLockedException if the mode is excluded by another writer
+     * @throws SketchFileStorageException if a writer's file has holes that the file system cannot back
      * @throws java.nio.file.NoSuchFileException if there is no such file
      * @throws IOException if the file cannot be read, or the check throws it
      */
@@ -180,15 +196,18 @@ public final class SketchRegion implements AutoCloseable {
             long fileLength = channel.size();
             SketchHeader header = HeaderCodec.read(readHeaderPage(channel, fileLength), file, fileLength,
                     expectedKind);
+            if (mode.isWritable()) {
+                attachment.reserve(fileLength);
+            }
             MemorySegment mapping = channel.map(mode.isWritable() ? FileChannel.MapMode.READ_WRITE
                     : FileChannel.MapMode.READ_ONLY, 0, fileLength, arena);
             AtomicSegment page = new AtomicSegment(mapping.asSlice(0, HEADER_LENGTH));
-            boolean clean = mode.isWritable() ? attachWriter(page, attachment.soleWriter())
-                    : (page.getIntAcquire(FLAGS_OFFSET) & FLAG_CLEAN_CLOSE) != 0;
+            Registration registration = mode.isWritable() ? registerWriter(page, attachment.soleWriter(), file)
+                    : new Registration((page.getIntAcquire(FLAGS_OFFSET) & FLAG_CLEAN_CLOSE) != 0, OptionalInt.empty());
             if (mode.isWritable() && PayloadChecksum.kept(header)) {
                 PayloadChecksum.writerAttached(page); // after the writers count: see PayloadChecksum
             }
-            region = new SketchRegion(file, mode, header, arena, mapping, attachment, clean);
+            region = new SketchRegion(file, mode, header, arena, mapping, attachment, registration);
         } catch (IOException | RuntimeException | Error e) {
             arena.close();
             OpenFileTable.detach(attachment);
@@ -227,7 +246,7 @@ public final class SketchRegion implements AutoCloseable {
         Arena arena = Arena.ofShared();
         MemorySegment memory = arena.allocate(header.fileLength(), CACHE_LINE);
         HeaderCodec.writeNew(header, memory.asSlice(0, HEADER_LENGTH));
-        return new SketchRegion(null, mode, header, arena, memory, null, true);
+        return new SketchRegion(null, mode, header, arena, memory, null, new Registration(true, OptionalInt.empty()));
     }
 
     private static void requireWritable(AccessMode mode) {
@@ -248,17 +267,33 @@ public final class SketchRegion implements AutoCloseable {
 
     /**
      * Registers a writer in the live line. A sole writer knows every earlier writer is gone, so a
-     * non-zero count means one of them died without closing; it resets the count to itself.
+     * non-zero count is impossible (a writer died without closing, or lost its lock while open): it
+     * resets the count to itself and says so.
      */
-    private static boolean attachWriter(AtomicSegment page, boolean soleWriter) {
+    private static Registration registerWriter(AtomicSegment page, boolean soleWriter, Path file) {
         page.getAndClearInt(FLAGS_OFFSET, FLAG_CLEAN_CLOSE);
         if (!soleWriter) {
             page.getAndAddInt(WRITERS_OFFSET, 1);
-            return true;
+            return new Registration(true, OptionalInt.empty());
         }
         int stale = page.getIntAcquire(WRITERS_OFFSET);
         page.putIntRelease(WRITERS_OFFSET, 1);
-        return stale == 0;
+        if (stale == 0) {
+            return new Registration(true, OptionalInt.empty());
+        }
+        Notices.warn(SketchFileException.describe(file) + ": the writer count was " + stale + " although no other"
+                + " writer holds the file (" + (stale > 0 ? "writers died without closing it" : "impossible: a writer's"
+                + " lock was released while it was open") + "); reset to 1, this writer");
+        return new Registration(false, OptionalInt.of(stale));
+    }
+
+    /**
+     * What a writer found in the live line when it registered.
+     *
+     * @param cleanlyClosedBefore see {@link SketchRegion#wasCleanlyClosed()}
+     * @param repairedWriterCount see {@link SketchRegion#repairedWriterCount()}
+     */
+    private record Registration(boolean cleanlyClosedBefore, OptionalInt repairedWriterCount) {
     }
 
     /**
@@ -327,7 +362,21 @@ public final class SketchRegion implements AutoCloseable {
      * @return {@code true} if the file was closed cleanly before this open
      */
     public boolean wasCleanlyClosed() {
-        return cleanlyClosedBefore;
+        return registration.cleanlyClosedBefore();
+    }
+
+    /**
+     * Returns the writer count this opener found impossible and repaired. Only an opener that holds the
+     * writer lock alone, inside the gate, can prove that no other writer is attached; when it finds a
+     * count other than zero (writers that died without closing, or a negative count left by a writer
+     * whose lock was released under it) it resets the count to itself, logs a warning on the
+     * {@code io.mapsketch.memory} logger and reports the count found here.
+     *
+     * @return the count found and reset, or empty if the count was right (and for readers and writers
+     *     that joined others)
+     */
+    public OptionalInt repairedWriterCount() {
+        return registration.repairedWriterCount();
     }
 
     /**
@@ -435,18 +484,28 @@ public final class SketchRegion implements AutoCloseable {
     /**
      * Makes every write so far durable: records the payload's checksum (format version
      * {@value SketchFileLayout#PAYLOAD_CHECKSUM_VERSION} on, see {@link #verify()}) and flushes the mapped
-     * file to the storage device. No effect on anonymous or read-only regions.
+     * file to the storage device. No effect on anonymous or read-only regions. A writer first checks that
+     * the file still has its length and is still the one at its path, and throws without flushing if not.
      *
-     * <p>Cost: one read of the payload for the checksum, then an {@code msync} of the whole mapping, which
-     * writes what is dirty; call it at checkpoints, not per update.
+     * <p>Cost: two {@code stat} calls, one read of the payload for the checksum, then an {@code msync} of
+     * the whole mapping, which writes what is dirty; call it at checkpoints, not per update.
      *
      * @throws IllegalStateException if the region is closed
-     * @throws java.io.UncheckedIOException if the checksum cannot be recorded (the payload cannot be mapped,
-     *     or the file's length changed) or the operating system reports a write error
+     * @throws UncheckedIOException if the operating system reports a write error, if the checksum cannot
+     *     be recorded, or with a {@link SketchFileReplacedException} if another file is at the path now (or
+     *     none), or a {@link CorruptSketchFileException} if the file's length changed under the mapping
      */
     public void force() {
         requireOpen();
         if (file != null && mode.isWritable()) {
+            try {
+                SketchFileException fault = fileFault();
+                if (fault != null) {
+                    throw fault;
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
             if (PayloadChecksum.kept(header)) {
                 try {
                     PayloadChecksum.recordAtForce(headerPage, attachment.channel(), header, file);
@@ -490,6 +549,32 @@ public final class SketchRegion implements AutoCloseable {
     }
 
     /**
+     * Tells what became of a writer's file since it was mapped: {@code null} if it still has its length
+     * and is the file at its path; a corrupt-file exception if its length changed (an access past the
+     * new end would kill the JVM: never truncate a mapped sketch file), a replaced-file exception if
+     * the path names another file or none.
+     */
+    private SketchFileException fileFault() throws IOException {
+        long length = attachment.channel().size();
+        if (length != header.fileLength()) {
+            return new CorruptSketchFileException(file, "file length is " + length + " bytes, but "
+                    + header.fileLength() + " are mapped: the file was truncated or extended while open, which"
+                    + " mapsketch never does; an access past its end would kill the JVM (SIGBUS)");
+        }
+        try {
+            if (FileAccess.get().status(file).identity().equals(attachment.key())) {
+                return null;
+            }
+        } catch (NoSuchFileException gone) {
+            return new SketchFileReplacedException(file, "no file is at this path any more (deleted or renamed);"
+                    + " what this writer added is only in the file it still maps");
+        }
+        return new SketchFileReplacedException(file, "another file is at this path now (replaced, for example by"
+                + " a create with CreateOption.REPLACE_IN_USE); what this writer added is only in the file it still"
+                + " maps, which no new opener of the path sees");
+    }
+
+    /**
      * Tells whether {@link #close()} has been called.
      *
      * @return {@code true} once closed
@@ -502,10 +587,15 @@ public final class SketchRegion implements AutoCloseable {
      * Unmaps the region (or frees it, if anonymous) and, for a writer, records a clean close when it
      * is the last writer attached: from format version {@value SketchFileLayout#PAYLOAD_CHECKSUM_VERSION}
      * on, it first seals the payload's checksum ({@link #verify()}). Later use of this region or of its
-     * payload throws {@link IllegalStateException}. Closing twice does nothing the second time.
+     * payload throws {@link IllegalStateException}. Closing twice does nothing the second time. A writer
+     * checks, as {@link #force()} does, that its file is unchanged, and after releasing everything throws
+     * if not.
      *
      * <p>Cost: for the last writer of a file with a checksum, one read of the payload.
      *
+     * @throws SketchFileReplacedException if another file is at the path now, or none
+     * @throws CorruptSketchFileException if the file's length changed under the mapping (the header is
+     *     then left alone)
      * @throws IOException if releasing the file lock or closing the file fails, or the last writer
      *     cannot map the file to seal its checksum
      */
@@ -514,13 +604,16 @@ public final class SketchRegion implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        SketchFileException fault = null;
         boolean sealing = false;
         long generation = 0;
         try {
             if (file != null && mode.isWritable()) {
-                boolean checksummed = PayloadChecksum.kept(header);
+                fault = fileFault();
+                boolean intact = !(fault instanceof CorruptSketchFileException);
+                boolean checksummed = intact && PayloadChecksum.kept(header);
                 generation = checksummed ? PayloadChecksum.generation(headerPage) : 0;
-                boolean last = headerPage.getAndAddInt(WRITERS_OFFSET, -1) == 1;
+                boolean last = intact && headerPage.getAndAddInt(WRITERS_OFFSET, -1) == 1;
                 sealing = last && checksummed;
                 if (last && !checksummed) {
                     headerPage.getAndOrInt(FLAGS_OFFSET, FLAG_CLEAN_CLOSE);
@@ -539,6 +632,9 @@ public final class SketchRegion implements AutoCloseable {
                     OpenFileTable.detach(attachment);
                 }
             }
+        }
+        if (fault != null) {
+            throw fault;
         }
     }
 

@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.testing.ChildJvm;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -154,6 +152,67 @@ class CrossProcessTest {
         assertEquals("opened EXCLUSIVE", tryOpenInChild(file, AccessMode.EXCLUSIVE));
     }
 
+    /**
+     * The writer's JVM opens and closes a descriptor of its own on the file (Files.readAllBytes, as a
+     * backup or checksum would): with POSIX record locks that close released the writer's lock and
+     * another process got EXCLUSIVE beside it. The locks are on the library's own descriptor.
+     */
+    @Test
+    void aWritersLockSurvivesItsJvmReadingTheFile() throws Exception {
+        Path file = newFile();
+        for (AccessMode mode : new AccessMode[] {AccessMode.SHARED, AccessMode.EXCLUSIVE}) {
+            try (ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "hold-and-read", file.toString(),
+                    mode.name())) {
+                assertTrue(holder.readLine().startsWith("held "));
+                assertTrue(tryOpenInChild(file, AccessMode.EXCLUSIVE).startsWith("locked"), mode + " holder");
+                assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.EXCLUSIVE));
+                if (mode == AccessMode.EXCLUSIVE) {
+                    assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.SHARED));
+                }
+            }
+        }
+    }
+
+    /**
+     * Without the flag that grants native access, JDK 25 warns once and the downcalls still run: the
+     * lock is still the library's own and survives the JVM reading the file.
+     */
+    @Test
+    void withoutTheNativeAccessFlagTheJdkWarnsOnceAndTheLocksStillHold() throws Exception {
+        Path file = newFile();
+        try (ChildJvm holder = ChildJvm.start(dir, List.of(), RegionWorker.class, "hold-and-read", file.toString(),
+                "SHARED")) {
+            assertTrue(holder.readLine().startsWith("held "));
+            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.EXCLUSIVE));
+            String warning = holder.errors();
+            assertEquals(1, warning.split("WARNING: A restricted method in java.lang.foreign.Linker has been called",
+                    -1).length - 1, warning);
+            assertFalse(warning.contains("sketch files use Java's file locks"), warning);
+        }
+    }
+
+    /**
+     * Where native access is denied, the library says so once and falls back to Java's file locks,
+     * which still exclude writers of other processes (and are excluded by theirs).
+     */
+    @Test
+    void withoutNativeAccessJavasLocksStillExcludeOtherProcesses() throws Exception {
+        Path file = newFile();
+        try (ChildJvm holder = ChildJvm.start(dir, List.of("--illegal-native-access=deny"), RegionWorker.class,
+                "hold", file.toString(), "SHARED")) {
+            assertEquals("held SHARED", holder.readLine());
+            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.EXCLUSIVE));
+            String notice = holder.errors();
+            assertEquals(1, notice.split("sketch files use Java's file locks", -1).length - 1, notice);
+            assertTrue(notice.contains("native access is denied") && notice.contains("--enable-native-access="
+                    + "ALL-UNNAMED"), notice);
+        }
+        try (SketchRegion exclusive = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
+            assertEquals(AccessMode.EXCLUSIVE, exclusive.mode());
+            assertTrue(tryOpenInChild(file, AccessMode.SHARED).startsWith("locked"));
+        }
+    }
+
     @Test
     void aWriterKilledWithoutClosingIsDetectedByTheNextWriter() throws Exception {
         Path file = newFile();
@@ -177,30 +236,6 @@ class CrossProcessTest {
             String answer = child.readLine();
             assertEquals(0, child.waitFor(TIMEOUT));
             return answer;
-        }
-    }
-
-    /**
-     * Another program shrinks a file that a JVM has mapped: the reader's next access to a page past
-     * the new end raises an {@code InternalError} in the accessing thread (HotSpot turns the SIGBUS
-     * into it), and the JVM goes on. mapsketch itself never shrinks a file (see docs/reliability.md).
-     */
-    @Test
-    void aFileTruncatedUnderAMappingFaultsTheAccessNotTheJvm() throws Exception {
-        Path file = dir.resolve("truncated.sketch");
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.COUNT_MIN, HashScheme.XXH3_64, 7, new long[0],
-                1 << 20);
-        SketchRegion.create(file, header, AccessMode.SHARED).close();
-        try (ChildJvm reader = ChildJvm.start(dir, RegionWorker.class, "read-truncated", file.toString())) {
-            assertEquals("mapped", reader.readLine());
-            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                channel.truncate(SketchFileLayout.HEADER_LENGTH);
-            }
-            reader.input().write('\n');
-            reader.input().flush();
-            assertEquals("failed java.lang.InternalError", reader.readLine());
-            assertEquals("alive", reader.readLine());
-            assertEquals(0, reader.waitFor(TIMEOUT));
         }
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.mapsketch.testing.ChildJvm;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -113,8 +114,8 @@ class FilePermissionsTest {
     private static List<String> runAsNobody(Path setpriv, Path classes, Path file, String mode) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
         List<String> command = new ArrayList<>(List.of(setpriv.toString(), "--reuid=" + NOBODY, "--regid=" + NOBODY,
-                "--clear-groups", java, "-cp", classes.toString(), RegionWorker.class.getName(), "try-open",
-                file.toString(), mode));
+                "--clear-groups", java, ChildJvm.NATIVE_ACCESS, "-cp", classes.toString(), RegionWorker.class.getName(),
+                "try-open", file.toString(), mode));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "child as nobody did not finish");
         return List.of(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n"));

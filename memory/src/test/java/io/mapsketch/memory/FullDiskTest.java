@@ -4,13 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.mapsketch.testing.SmallDisk;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,8 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Creating sketch files on a full disk: a 1 MiB tmpfs mounted for the test. Creation writes every
  * byte of the file before it gets its name, so a file that does not fit fails with an IOException
  * naming it and leaves nothing behind, and a file that was created can never meet a full disk
- * through its mapping. Mounting needs root (or a container allowed to mount); the test is skipped,
- * saying so, where the mount is refused.
+ * through its mapping ({@link SmallDisk}: skipped, saying so, where mounting is refused).
  */
 class FullDiskTest {
 
@@ -31,26 +29,20 @@ class FullDiskTest {
     @TempDir
     Path dir;
 
+    private SmallDisk smallDisk;
     private Path disk;
 
     @BeforeEach
     void mountSmallDisk() throws Exception {
-        disk = Files.createDirectory(dir.resolve("small-disk"));
-        int status = run("mount", "-t", "tmpfs", "-o", "size=" + SMALL_DISK, "tmpfs", disk.toString());
-        assumeTrue(status == 0, "mounting a 1 MiB tmpfs was refused (exit " + status + "): needs root");
+        smallDisk = SmallDisk.mount(dir, "small-disk", SMALL_DISK);
+        disk = smallDisk.path();
     }
 
     @AfterEach
     void unmount() throws Exception {
-        if (Files.isDirectory(disk)) {
-            run("umount", disk.toString());
+        if (smallDisk != null) {
+            smallDisk.close();
         }
-    }
-
-    private static int run(String... command) throws Exception {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        process.getInputStream().readAllBytes();
-        return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
     }
 
     private static SketchHeader header(long payloadBytes) {
@@ -71,6 +63,28 @@ class FullDiskTest {
         assertTrue(full.getMessage().startsWith("cannot create " + big + ": writing its "), full.getMessage());
         assertTrue(full.getMessage().contains("No space left on device"), full.getMessage());
         assertEquals(List.of(), names(), "neither the file nor its temporary file is left");
+    }
+
+    /**
+     * A sparse copy of a file larger than the disk (written there as its header and a hole): a writer
+     * is refused before anything is mapped, since a store into a hole would kill the JVM with SIGBUS;
+     * a reader, who stores nothing, may open it.
+     */
+    @Test
+    void aSparseFileThatCannotBeBackedIsRefusedToWriters() throws Exception {
+        Path valid = dir.resolve("valid.sketch");
+        SketchRegion.create(valid, header(2 * SMALL_DISK), AccessMode.SHARED).close();
+        Path sparse = SmallDisk.sparseCopy(valid, disk.resolve("restored.sketch"));
+        for (AccessMode mode : new AccessMode[] {AccessMode.SHARED, AccessMode.EXCLUSIVE}) {
+            SketchFileStorageException refused = assertThrows(SketchFileStorageException.class,
+                    () -> SketchRegion.open(sparse, mode).close(), mode.name());
+            assertTrue(refused.getMessage().startsWith("sketch file " + sparse + ": only "), refused.getMessage());
+            assertTrue(refused.getMessage().contains("ENOSPC (no space left on device)"), refused.getMessage());
+        }
+        try (SketchRegion reader = SketchRegion.open(sparse, AccessMode.READ_ONLY)) {
+            assertEquals(0, reader.payload().getLong(2 * SMALL_DISK - 8));
+            assertTrue(reader.wasCleanlyClosed(), "no writer registered");
+        }
     }
 
     @Test

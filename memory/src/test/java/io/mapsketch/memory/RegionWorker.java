@@ -1,5 +1,7 @@
 package io.mapsketch.memory;
 
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 
@@ -13,12 +15,18 @@ import java.util.SplittableRandom;
  *       on the words of {@link #ADD_LONG} and following, and says {@code done}.</li>
  *   <li>{@code try-open FILE MODE}: says {@code opened} or {@code locked} and exits.</li>
  *   <li>{@code hold FILE MODE}: opens, says {@code held}, and sleeps until killed.</li>
+ *   <li>{@code hold-and-read FILE MODE}: opens, reads the whole file with {@link Files#readAllBytes}
+ *       (which opens and closes a descriptor of its own), says {@code held PID}, and sleeps until
+ *       killed.</li>
+ *   <li>{@code hold-then-close FILE MODE}: opens, says {@code held PID}, waits for a line on standard
+ *       input, then calls {@code force()} and {@code close()}, saying for each {@code ok} or
+ *       {@code failed CLASS: MESSAGE}.</li>
  *   <li>{@code churn FILE N}: says {@code ready}, waits for a line on standard input, then N times
  *       opens the file SHARED, checks that the live line counts at least one writer, and closes
  *       it; says {@code done}.</li>
- *   <li>{@code read-truncated FILE}: opens READ_ONLY, says {@code mapped}, waits for a line on
- *       standard input (the parent truncates the file meanwhile), reads the payload's last word and
- *       says {@code read V} or {@code failed CLASS}, then {@code alive}.</li>
+ *   <li>{@code churn-through-replacements FILE N}: N times opens the file SHARED (trying again while
+ *       it is locked), adds an item and closes it while the parent replaces the file; says
+ *       {@code done R}, R the number of closes that found the file replaced.</li>
  *   <li>{@code lock-hold FILE}: opens SHARED, takes the {@link RegionLock} at {@link #LOCK}, says
  *       {@code locked PID} and sleeps until killed.</li>
  *   <li>{@code lock-count FILE N}: opens SHARED, says {@code ready}, waits for the parent's go
@@ -61,6 +69,21 @@ public final class RegionWorker {
                 System.out.println("held " + region.mode());
                 Thread.sleep(Long.MAX_VALUE);
             }
+            case "hold-and-read" -> {
+                SketchRegion region = SketchRegion.open(file, AccessMode.valueOf(args[2]));
+                Files.readAllBytes(file);
+                System.out.println("held " + ProcessHandle.current().pid() + " " + region.mode());
+                Thread.sleep(Long.MAX_VALUE);
+            }
+            case "hold-then-close" -> {
+                SketchRegion region = SketchRegion.open(file, AccessMode.valueOf(args[2]));
+                System.out.println("held " + ProcessHandle.current().pid());
+                if (System.in.read() < 0) {
+                    return;
+                }
+                System.out.println(outcome(region::force));
+                System.out.println(outcome(region::close));
+            }
             case "churn" -> {
                 System.out.println("ready");
                 if (System.in.read() < 0) {
@@ -92,21 +115,41 @@ public final class RegionWorker {
                 Thread.sleep(Long.MAX_VALUE);
             }
             case "churn-write" -> churnWrite(file, Integer.parseInt(args[2]), Long.parseLong(args[3]));
-            case "read-truncated" -> {
-                try (SketchRegion region = SketchRegion.open(file, AccessMode.READ_ONLY)) {
-                    System.out.println("mapped");
-                    if (System.in.read() < 0) {
-                        return;
-                    }
+            case "churn-through-replacements" -> {
+                int replaced = 0;
+                for (int i = Integer.parseInt(args[2]); i > 0; i--) {
+                    SketchRegion region;
                     try {
-                        System.out.println("read " + region.payload().getLong(region.payload().byteSize() - 8));
-                    } catch (Throwable fault) {
-                        System.out.println("failed " + fault.getClass().getName());
+                        region = SketchRegion.open(file, AccessMode.SHARED);
+                    } catch (SketchFileLockedException newFileStillOpenByItsCreator) {
+                        i++;
+                        continue;
                     }
-                    System.out.println("alive");
+                    region.addItems(1);
+                    try {
+                        region.close();
+                    } catch (SketchFileReplacedException e) {
+                        replaced++;
+                    }
                 }
+                System.out.println("done " + replaced);
             }
             default -> throw new IllegalArgumentException("unknown command " + args[0]);
+        }
+    }
+
+    /** A step that may throw, for {@link #outcome}. */
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    private static String outcome(Step step) {
+        try {
+            step.run();
+            return "ok";
+        } catch (Exception e) {
+            Throwable cause = e instanceof UncheckedIOException unchecked ? unchecked.getCause() : e;
+            return "failed " + cause.getClass().getName() + ": " + cause.getMessage();
         }
     }
 

@@ -32,7 +32,14 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Starts {@code main} with {@code args}; the test JVM's vector flag (if any) is passed on.
+     * The flag that grants the memory module's downcalls native access on the class path, as the
+     * test JVM has it.
+     */
+    public static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+
+    /**
+     * Starts {@code main} with {@code args}; the test JVM's vector flag (if any) and
+     * {@link #NATIVE_ACCESS} are passed on.
      *
      * @param workDir where the child's stderr file goes
      * @param main the main class, on this JVM's class path
@@ -41,17 +48,44 @@ public final class ChildJvm implements AutoCloseable {
      * @throws IOException if it cannot be started
      */
     public static ChildJvm start(Path workDir, Class<?> main, String... args) throws IOException {
+        return start(workDir, List.of(NATIVE_ACCESS), main, args);
+    }
+
+    /**
+     * Starts {@code main} with {@code args} and the given JVM options instead of {@link #NATIVE_ACCESS};
+     * the test JVM's vector flag (if any) is passed on.
+     *
+     * @param workDir where the child's stderr file goes
+     * @param jvmOptions options for the child JVM
+     * @param main the main class, on this JVM's class path
+     * @param args its arguments
+     * @return the running child
+     * @throws IOException if it cannot be started
+     */
+    public static ChildJvm start(Path workDir, List<String> jvmOptions, Class<?> main, String... args)
+            throws IOException {
         String java = ProcessHandle.current().info().command().orElseThrow();
         List<String> command = new ArrayList<>(List.of(java, "-Xshare:auto"));
         String vectorFlag = System.getProperty("mapsketch.test.vectorFlag", "");
         if (!vectorFlag.isBlank()) {
             command.add(vectorFlag);
         }
+        command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
         Path errors = workDir.resolve(main.getSimpleName() + "-" + System.nanoTime() + ".stderr");
         Process process = new ProcessBuilder(command).redirectError(errors.toFile()).start();
         return new ChildJvm(process, errors);
+    }
+
+    /**
+     * Returns what the child wrote on its standard error so far.
+     *
+     * @return the text
+     * @throws IOException if the file cannot be read
+     */
+    public String errors() throws IOException {
+        return Files.readString(errors);
     }
 
     /**
@@ -108,6 +142,15 @@ public final class ChildJvm implements AutoCloseable {
                     + Files.readString(errors));
         }
         return process.exitValue();
+    }
+
+    /**
+     * Returns the child's process id.
+     *
+     * @return the pid
+     */
+    public long pid() {
+        return process.pid();
     }
 
     /**
