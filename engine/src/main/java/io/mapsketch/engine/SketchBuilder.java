@@ -49,7 +49,8 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
      *     personal data: a filter or Top-K file tells its readers which identifiers were probably added)
      * @return the open sketch, empty
      * @throws java.nio.file.FileAlreadyExistsException if the file exists and overwriting was not asked for
-     * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
+     * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}, or the parameters cannot be sized
+     *     (naming the parameter, its value and the valid range); nothing was written
      * @throws IllegalStateException if a required parameter was not set
      * @throws IOException if the file cannot be written
      */
@@ -68,7 +69,8 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
      *
      * @param mode {@code SHARED} if several threads write it, {@code EXCLUSIVE} if one does
      * @return the sketch, empty
-     * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
+     * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}, or the parameters cannot be sized
+     *     (naming the parameter, its value and the valid range)
      * @throws IllegalStateException if a required parameter was not set
      */
     public S createAnonymous(AccessMode mode) {
@@ -91,7 +93,11 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
         }
     }
 
-    private SketchHeader header() {
+    /**
+     * The header of the new sketch: every parameter sized, nothing written. Refuses parameters that
+     * cannot be sized, as {@code create} does before any file is written.
+     */
+    SketchHeader header() {
         return SketchHeader.forNewSketch(kind(), HashScheme.XXH3_64, seed, parameters(), payloadBytes())
                 .withFormatVersion(formatVersion());
     }
