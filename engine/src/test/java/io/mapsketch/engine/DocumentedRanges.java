@@ -72,7 +72,7 @@ final class DocumentedRanges {
         rate(header, 3, 0, 1);
     }
 
-    /** Width {@code ceil(e / eps)} up to 2^31 - 1, depth {@code ceil(ln(1 / delta))} up to 745, 4- or 8-byte counters. */
+    /** Width {@code ceil(e / eps)} (a 32-bit count), depth {@code ceil(ln(1 / delta))} up to 745, 4- or 8-byte counters. */
     private static void countMin(SketchHeader header) {
         within(header, 0, 1, Integer.MAX_VALUE);
         within(header, 1, 1, 745);
