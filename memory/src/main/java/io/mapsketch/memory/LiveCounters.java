@@ -28,13 +28,8 @@ public final class LiveCounters {
     private LiveCounters() {
     }
 
-    /**
-     * Reads a stored items-added value as callers see it.
-     *
-     * @param stored the counter as stored in the file
-     * @return {@code stored} below {@link #LIMIT}; {@code Long.MAX_VALUE} (saturated) at or above it
-     */
-    public static long itemsRead(long stored) {
+    /** A stored items-added value as callers see it: {@code Long.MAX_VALUE} (saturated) from {@link #LIMIT} on. */
+    static long itemsRead(long stored) {
         return stored >= LIMIT ? Long.MAX_VALUE : stored;
     }
 
