@@ -14,7 +14,7 @@ import picocli.CommandLine.ParseResult;
 
 /**
  * Turns what a verb threw into the command's exit status: an argument the engine refused (a rate
- * out of range, a count below 1) is a usage error, status 2, reported as picocli reports one; every
+ * out of range, a count below 1) is a usage error, status 2, one line ({@link UsageErrorHandler}); every
  * other fault (a missing, corrupt, locked or incompatible file, an I/O error, a refused operation) is
  * status 1 with one line on standard error that names the file and the fault, never a stack trace.
  */

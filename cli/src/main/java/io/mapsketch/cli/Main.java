@@ -53,6 +53,7 @@ public final class Main {
                 .setOut(io.out())
                 .setErr(io.err())
                 .setCaseInsensitiveEnumValuesAllowed(true)
+                .setParameterExceptionHandler(new UsageErrorHandler())
                 .setExecutionExceptionHandler(new FaultHandler());
         try (Notices _ = Notices.showOn(io.err())) {
             return command.execute(args);

@@ -35,6 +35,8 @@ import java.util.Objects;
 public final class BloomFilter extends MembershipFilter {
 
     private static final String[] PARAMETER_NAMES = {"bits", "hashes"};
+    /** The most bits the format allows: {@code 2^63 - 512}, whose lines of 512 bits a file can hold. */
+    private static final long MAX_BITS = Long.MAX_VALUE - 511;
     private static final ThreadLocal<ProbeScratch> SCRATCH = ThreadLocal.withInitial(ProbeScratch::new);
 
     private final long bits;
@@ -75,7 +77,7 @@ public final class BloomFilter extends MembershipFilter {
     }
 
     private static BloomFilter read(SketchRegion region) throws IOException {
-        ProbedLayout layout = ProbedLayout.read(region, "bits", Long.MAX_VALUE - 511);
+        ProbedLayout layout = ProbedLayout.read(region, "bits", MAX_BITS);
         requirePayload(region, payloadBytes(layout.cells()), "bits rounded up to whole 64-byte lines");
         return new BloomFilter(region, layout);
     }
@@ -283,12 +285,12 @@ public final class BloomFilter extends MembershipFilter {
 
         @Override
         long[] parameters() {
-            return ProbedLayout.sized(expectedItems(), falsePositiveRate()).parameters();
+            return ProbedLayout.sized(expectedItems(), falsePositiveRate(), MAX_BITS, "classic Bloom filter").parameters();
         }
 
         @Override
         long payloadBytes() {
-            return BloomFilter.payloadBytes(ProbedLayout.sized(expectedItems(), falsePositiveRate()).cells());
+            return BloomFilter.payloadBytes(ProbedLayout.sized(expectedItems(), falsePositiveRate(), MAX_BITS, "classic Bloom filter").cells());
         }
 
         @Override

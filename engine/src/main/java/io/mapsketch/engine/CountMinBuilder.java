@@ -35,7 +35,8 @@ public abstract class CountMinBuilder<B extends CountMinBuilder<B, S>, S extends
 
     /**
      * Sets delta, the probability that an estimate exceeds {@code ceil(epsilon N)}: depth
-     * {@code ceil(ln(1 / delta))}. Required.
+     * {@code ceil(ln(1 / delta))}. Required. Creation refuses a delta below
+     * {@link SketchSizing#countMinLowestDelta(double) 2^-64 / epsilon}, which the 64-bit hash cannot honour.
      *
      * @param delta in (0, 1); 0.01 gives 5 rows
      * @return this builder

@@ -24,10 +24,19 @@ record CountMinParameters(int width, int depth, int counterBytes, boolean conser
     private static final int EPSILON = 4;
     private static final int DELTA = 5;
 
-    /** The shape a builder asks for, validated by the sizing rules. */
+    /**
+     * The shape a builder asks for, validated by the sizing rules; a delta below what the 64-bit hash
+     * can honour at this epsilon ({@link SketchSizing#countMinLowestDelta}) is refused.
+     */
     static CountMinParameters of(double epsilon, double delta, int counterBits, boolean conservative) {
-        return new CountMinParameters(SketchSizing.countMinWidth(epsilon), SketchSizing.countMinDepth(delta),
-                counterBits / Byte.SIZE, conservative, epsilon, delta);
+        int width = SketchSizing.countMinWidth(epsilon);
+        int depth = SketchSizing.countMinDepth(delta);
+        double lowest = SketchSizing.countMinLowestDelta(epsilon);
+        if (!(delta >= lowest)) {
+            throw new IllegalArgumentException("delta = " + delta + ", must be in [" + lowest + ", 1) at epsilon = "
+                    + epsilon + ": keys of equal 64-bit hash share every row, so no depth honours a smaller delta");
+        }
+        return new CountMinParameters(width, depth, counterBits / Byte.SIZE, conservative, epsilon, delta);
     }
 
     /** Reads and cross-checks the shape from a region's header. */

@@ -32,6 +32,8 @@ public final class CountingBloomFilter extends RemovableFilter {
 
     private static final String[] PARAMETER_NAMES = {"counters", "hashes"};
     private static final long MAX_COUNT = 15;
+    /** The most counters the format allows: {@code 2^61 - 128}, whose lines of 128 counters a file can hold. */
+    private static final long MAX_COUNTERS = Long.MAX_VALUE / 4 - 127;
     private static final long LOW_NIBBLES = 0x0F0F0F0F0F0F0F0FL;
     private static final long CARRY_BITS = 0x1010101010101010L;
     private static final long NIBBLE_LOW_BITS = 0x1111111111111111L;
@@ -74,7 +76,7 @@ public final class CountingBloomFilter extends RemovableFilter {
     }
 
     private static CountingBloomFilter read(SketchRegion region) throws IOException {
-        ProbedLayout layout = ProbedLayout.read(region, "counters", Long.MAX_VALUE / 4 - 127);
+        ProbedLayout layout = ProbedLayout.read(region, "counters", MAX_COUNTERS);
         requirePayload(region, payloadBytes(layout.cells()), "4-bit counters rounded up to whole 64-byte lines");
         return new CountingBloomFilter(region, layout);
     }
@@ -335,12 +337,12 @@ public final class CountingBloomFilter extends RemovableFilter {
 
         @Override
         long[] parameters() {
-            return ProbedLayout.sized(expectedItems(), falsePositiveRate()).parameters();
+            return ProbedLayout.sized(expectedItems(), falsePositiveRate(), MAX_COUNTERS, "counting Bloom filter").parameters();
         }
 
         @Override
         long payloadBytes() {
-            return CountingBloomFilter.payloadBytes(ProbedLayout.sized(expectedItems(), falsePositiveRate()).cells());
+            return CountingBloomFilter.payloadBytes(ProbedLayout.sized(expectedItems(), falsePositiveRate(), MAX_COUNTERS, "counting Bloom filter").cells());
         }
 
         @Override

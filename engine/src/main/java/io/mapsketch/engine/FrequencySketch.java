@@ -1,5 +1,6 @@
 package io.mapsketch.engine;
 
+import io.mapsketch.memory.LiveCounters;
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -23,7 +24,8 @@ import org.agrona.DirectBuffer;
  * wrap: a counter that would pass the largest value ({@code 2^32 - 1}, or {@code 2^64 - 1}) stays
  * there. Estimates are returned as a {@code long}, at most {@link #maxEstimate()} ({@code 2^32 - 1},
  * or {@code 2^63 - 1}); an estimate at that value is saturated, the one case in which it may be
- * below the truth, and {@link #isSaturated(long)} says so. N itself is refused past {@code 2^63 - 1}.
+ * below the truth, and {@link #isSaturated(long)} says so. N itself never wraps: an add that would take
+ * it past {@link LiveCounters#LIMIT} ({@code 2^63 - 2^55 - 1}) is refused before it changes anything.
  *
  * <p>Conservative update (a builder option) raises only the counters below {@code estimate + count},
  * to that value, instead of adding to all d: estimates are never below the truth and overestimate
@@ -120,7 +122,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * @param count occurrences, in [1, 2^63 - 1]
      * @return the key's estimate right after this add as this writer's updates left it: at least
      *     the truth (unless saturated); concurrent adds may since have raised it
-     * @throws IllegalArgumentException if {@code count} is out of range or would take N past 2^63 - 1
+     * @throws IllegalArgumentException if {@code count} is out of range or would take N past {@link LiveCounters#LIMIT}
      * @throws IllegalStateException if the sketch is read-only or closed
      */
     public long add(long key, long count) {
@@ -252,17 +254,17 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * batches of {@value #BATCH}, then each costs d counter updates.
      *
      * @param keys the keys
-     * @throws IllegalArgumentException if the keys would take N past 2^63 - 1
+     * @throws IllegalArgumentException if the keys would take N past {@link LiveCounters#LIMIT}
      * @throws IllegalStateException if the sketch is read-only or closed
      */
     public void addAll(long[] keys) {
         requireWritable();
-        requireWeightRoom(keys.length, "keys.length");
+        admitWeight(keys.length, "keys.length");
         long[] hashes = HASHES.get();
         for (int from = 0; from < keys.length; from += BATCH) {
             addBatch(keys, from, Math.min(BATCH, keys.length - from), hashes);
         }
-        countWeighted(keys.length, keys.length);
+        countAdmitted(keys.length, keys.length);
     }
 
     /**
@@ -275,13 +277,13 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * @param offset byte offset of the first key
      * @param count number of keys
      * @throws IndexOutOfBoundsException if the keys are outside the segment
-     * @throws IllegalArgumentException if the keys would take N past 2^63 - 1
+     * @throws IllegalArgumentException if the keys would take N past {@link LiveCounters#LIMIT}
      * @throws IllegalStateException if the sketch is read-only or closed
      */
     public void addAll(MemorySegment keys, long offset, long count) {
         requireWritable();
         Objects.checkFromIndexSize(offset, Math.multiplyExact(count, Long.BYTES), keys.byteSize());
-        requireWeightRoom(count, "count");
+        admitWeight(count, "count");
         long[] batch = KEYS.get();
         long[] hashes = HASHES.get();
         for (long done = 0; done < count; done += BATCH) {
@@ -289,7 +291,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
             MemorySegment.copy(keys, KeyHasher.KEY_LAYOUT, offset + done * Long.BYTES, batch, 0, n);
             addBatch(batch, 0, n, hashes);
         }
-        countWeighted(count, count);
+        countAdmitted(count, count);
     }
 
     /**
@@ -305,7 +307,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * @param count how many keys, at most the length of both arrays
      * @throws IndexOutOfBoundsException if {@code count} exceeds an array or a key is outside {@code data}
      * @throws IllegalArgumentException if a key is longer than a Top-K sketch stores, or the keys would
-     *     take N past 2^63 - 1; nothing was added
+     *     take N past {@link LiveCounters#LIMIT}; nothing was added
      * @throws IllegalStateException if the sketch is read-only or closed
      */
     public void addAll(byte[] data, int[] offsets, int[] lengths, int count) {
@@ -316,13 +318,13 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
             Objects.checkFromIndexSize(offsets[i], lengths[i], data.length);
             checkKeyLength(lengths[i]);
         }
-        requireWeightRoom(count, "count");
+        admitWeight(count, "count");
         MemorySegment bytes = MemorySegment.ofArray(data);
         for (int i = 0; i < count; i++) {
             long hash = hasher.hash(data, offsets[i], lengths[i]);
             offer(hash, addHash(hash, 1), bytes, offsets[i], lengths[i]);
         }
-        countWeighted(count, count);
+        countAdmitted(count, count);
     }
 
     /** Hashes {@code keys[from, from + n)} with the SIMD kernel and adds one occurrence of each. */
@@ -359,18 +361,10 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         if (count < 1) {
             throw new IllegalArgumentException("count = " + count + ", must be in [1, " + Long.MAX_VALUE + "]");
         }
-        requireWeightRoom(count, "count");
+        admitWeight(count, "count");
         long estimate = addHash(hash, count);
-        countWeighted(1, count);
+        countAdmitted(1, count);
         return estimate;
-    }
-
-    private void requireWeightRoom(long weight, String name) {
-        long total = weightAdded();
-        if (weight > Long.MAX_VALUE - total) {
-            throw new IllegalArgumentException(name + " = " + weight + " would take the total weight N = " + total
-                    + " past 2^63 - 1 = " + Long.MAX_VALUE);
-        }
     }
 
     /** Adds {@code count} to the key of this hash; returns its estimate afterwards (capped). */
@@ -806,10 +800,10 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         requireCompatible(other, CountMinParameters.MERGE_NAMES);
         rows.requireSameScheme(other.rows);
         long weight = other.totalWeight();
-        requireWeightRoom(weight, "the other sketch's total weight");
+        admitWeight(weight, "the other sketch's total weight");
         long items = other.itemsAdded();
         counters.addAll(other.counters);
-        countWeighted(items, weight);
+        countAdmitted(items, weight);
     }
 
     /** Width, depth, counter width, update rule and N, for {@code toString}. */

@@ -475,7 +475,10 @@ public final class MinHash extends RegionSketch {
          * @throws IllegalArgumentException if out of range
          */
         public Builder signatureLength(int slots) {
-            SketchSizing.minHashStandardError(slots);
+            if (slots < 1 || slots > SketchSizing.MINHASH_MAX_SLOTS) {
+                throw new IllegalArgumentException("signatureLength = " + slots + ", must be in [1, "
+                        + SketchSizing.MINHASH_MAX_SLOTS + "]");
+            }
             this.slots = slots;
             return this;
         }

@@ -3,6 +3,7 @@ package io.mapsketch.engine;
 import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.memory.LiveCounters;
 import io.mapsketch.memory.PayloadVerification;
 import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchKind;
@@ -116,6 +117,7 @@ abstract class RegionSketch implements Sketch {
      * Counts items added (negative: removed) in the file's counter at once: shared writers
      * atomically, the exclusive writer with a plain load and store ({@link SoleWriterCounters}), so
      * that a caller's loop of single-key adds compiles with no fence, locked instruction or call in it.
+     * The counter saturates and never goes below zero ({@link LiveCounters}).
      */
     final void countItems(long items) {
         if (!sharedWriters) {
@@ -128,13 +130,35 @@ abstract class RegionSketch implements Sketch {
     }
 
     /**
-     * Counts items added and the weight they add (the sum of counts of a frequency sketch) in the
-     * file's counters at once, as {@link #countItems} counts items; weight before items for shared
-     * writers, so that no reader sees items whose weight is missing.
+     * Takes {@code weight} (the sum of counts of a frequency sketch's update) into the total weight
+     * before the update it counts is made, or refuses the update, naming {@code name}, if the total
+     * would pass {@link LiveCounters#LIMIT}. Shared writers add it to the file's counter here,
+     * atomically, so that concurrent updates cannot pass the limit together; the exclusive writer
+     * only checks here and stores it with the items in {@link #countAdmitted}.
      */
-    final void countWeighted(long items, long weight) {
+    final void admitWeight(long weight, String name) {
         if (sharedWriters) {
-            region.addWeight(weight);
+            try {
+                region.addWeight(weight);
+            } catch (IllegalArgumentException refused) {
+                throw weightRefused(weight, name);
+            }
+        } else if (weight > LiveCounters.LIMIT - soleCounters.weight()) {
+            throw weightRefused(weight, name);
+        }
+    }
+
+    private IllegalArgumentException weightRefused(long weight, String name) {
+        return new IllegalArgumentException(name + " = " + weight + " would take the total weight N = "
+                + weightAdded() + " past " + LiveCounters.LIMIT + " (2^63 - 2^55 - 1); nothing was added");
+    }
+
+    /**
+     * Counts the items of an update whose weight {@link #admitWeight} took: for shared writers the
+     * items only (their weight is in the file already), for the exclusive writer both, in one call.
+     */
+    final void countAdmitted(long items, long weight) {
+        if (sharedWriters) {
             region.addItems(items);
         } else {
             soleCounters.addItemsAndWeight(items, weight);

@@ -11,7 +11,7 @@ import org.agrona.DirectBuffer;
  * cannot be detected, and takes away part of other keys' presence.
  *
  * <p>The items counter of a removable filter is net: {@link #itemsAdded()} counts adds minus
- * removes, so that {@link #isOverCapacity()} speaks of what the filter holds now.
+ * removes (never below zero), so that {@link #isOverCapacity()} speaks of what the filter holds now.
  */
 public abstract sealed class RemovableFilter extends MembershipFilter permits CountingBloomFilter, CuckooFilter {
 

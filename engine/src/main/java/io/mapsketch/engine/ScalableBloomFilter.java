@@ -154,7 +154,11 @@ public final class ScalableBloomFilter extends MembershipFilter {
 
     /** The rate of link i: {@code P (1 - r) r^i}. */
     double linkRate(int index) {
-        return targetFalsePositiveRate() * (1 - tighteningRatio) * Math.pow(tighteningRatio, index);
+        return linkRate(targetFalsePositiveRate(), tighteningRatio, index);
+    }
+
+    private static double linkRate(double rate, double tighteningRatio, int index) {
+        return rate * (1 - tighteningRatio) * Math.pow(tighteningRatio, index);
     }
 
     /** Opens the links that other writers (or processes) added since this view last looked. */
@@ -195,8 +199,16 @@ public final class ScalableBloomFilter extends MembershipFilter {
             throw new IllegalStateException(describe() + " has " + ScalableBloomManifest.MAX_LINKS + " links;"
                     + " recreate it with a larger initial capacity or growth factor");
         }
-        BlockedBloomFilter.Builder builder = BlockedBloomFilter.builder().expectedItems(linkCapacity(index))
-                .falsePositiveRate(linkRate(index)).seed(hashSeed());
+        BlockedBloomFilter.Builder builder;
+        try {
+            builder = BlockedBloomFilter.builder().expectedItems(linkCapacity(index)).falsePositiveRate(linkRate(index))
+                    .seed(hashSeed());
+            builder.header();
+        } catch (IllegalArgumentException unsizable) {
+            throw new IllegalStateException(describe() + " cannot grow: link " + index + " (" + linkCapacity(index)
+                    + " items at rate " + linkRate(index) + ") cannot be sized (" + unsizable.getMessage()
+                    + "); recreate it with a larger initial capacity, growth factor or tightening ratio", unsizable);
+        }
         BlockedBloomFilter link;
         if (directory == null) {
             link = builder.createAnonymous(mode());
@@ -496,13 +508,13 @@ public final class ScalableBloomFilter extends MembershipFilter {
         /**
          * Sets s: each link holds s times as many items as the previous one.
          *
-         * @param growthFactor s, in [1, 1000000]; 2 if not set
+         * @param growthFactor s, in [1, 1000000); 2 if not set
          * @return this builder
          * @throws IllegalArgumentException if out of range
          */
         public Builder growthFactor(double growthFactor) {
-            if (!(growthFactor >= 1 && growthFactor <= 1e6)) {
-                throw new IllegalArgumentException("growthFactor = " + growthFactor + ", must be in [1, 1000000]");
+            if (!(growthFactor >= 1 && growthFactor < 1e6)) {
+                throw new IllegalArgumentException("growthFactor = " + growthFactor + ", must be in [1, 1000000)");
             }
             this.growthFactor = growthFactor;
             return this;
@@ -519,11 +531,13 @@ public final class ScalableBloomFilter extends MembershipFilter {
          * @param options {@link CreateOption#OVERWRITE_EXISTING} to replace an existing filter
          * @return the open filter, empty
          * @throws java.nio.file.FileAlreadyExistsException if the directory already holds a filter
+         * @throws IllegalArgumentException if the first link cannot be sized (nothing is written)
          * @throws IOException if a file cannot be written or an old link cannot be deleted
          */
         @Override
         public ScalableBloomFilter create(Path directory, AccessMode mode, CreateOption... options)
                 throws IOException {
+            header();
             Files.createDirectories(directory);
             ScalableBloomFilter filter = super.create(directory.resolve(MANIFEST), mode, options);
             try {
@@ -552,12 +566,25 @@ public final class ScalableBloomFilter extends MembershipFilter {
         /** The parameters, with a new chain's generation: random, never zero, drawn for each creation. */
         @Override
         long[] parameters() {
+            requireFirstLinkSizable();
             long generation;
             do {
                 generation = ThreadLocalRandom.current().nextLong();
             } while (generation == 0);
             return new long[] {expectedItems(), Double.doubleToLongBits(falsePositiveRate()),
                 Double.doubleToLongBits(tighteningRatio), Double.doubleToLongBits(growthFactor), generation};
+        }
+
+        /** Refuses a rate whose first link, {@code n0} items at {@code P (1 - r)}, no blocked filter reaches. */
+        private void requireFirstLinkSizable() {
+            double linkRate = linkRate(falsePositiveRate(), tighteningRatio, 0);
+            double lowest = SketchSizing.blockedBloomLowestRate(expectedItems());
+            if (!(linkRate >= lowest)) {
+                throw new IllegalArgumentException("falsePositiveRate = " + falsePositiveRate() + " with tighteningRatio = "
+                        + tighteningRatio + " gives the first link (expectedItems = " + expectedItems() + ") the rate"
+                        + " P (1 - r) = " + linkRate + ", which must be in [" + lowest + ", 1): the lowest rate of a"
+                        + " blocked Bloom filter of that many items; fewer items reach lower rates");
+            }
         }
 
         @Override

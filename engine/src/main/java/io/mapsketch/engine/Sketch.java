@@ -51,9 +51,11 @@ public interface Sketch extends AutoCloseable {
      * Returns how many items all writers of this sketch, in every process, have added (each call to
      * an add method counts its items, repeats included). Every writer counts in the file at once:
      * {@code SHARED} writers atomically, the {@code EXCLUSIVE} writer with a plain store, which other
-     * processes see promptly though not ordered with its payload stores. Cost: one acquire load.
+     * processes see promptly though not ordered with its payload stores. The count saturates, never
+     * wraps: from {@link io.mapsketch.memory.LiveCounters#LIMIT} (2^63 - 2^55 - 1) on it is
+     * {@code Long.MAX_VALUE}, merges included. Cost: one acquire load.
      *
-     * @return the items added so far
+     * @return the items added so far, or {@code Long.MAX_VALUE} once saturated
      */
     long itemsAdded();
 

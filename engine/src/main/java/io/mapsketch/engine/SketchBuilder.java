@@ -52,7 +52,8 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
      * @throws java.nio.file.FileAlreadyExistsException if the file exists and overwriting was not asked for
      * @throws io.mapsketch.memory.SketchFileLockedException if overwriting was asked for and writers have the
      *     existing file open
-     * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
+     * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}, or the parameters cannot be sized
+     *     (naming the parameter, its value and the valid range); nothing was written
      * @throws IllegalStateException if a required parameter was not set
      * @throws IOException if the file cannot be written
      */
@@ -71,7 +72,8 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
      *
      * @param mode {@code SHARED} if several threads write it, {@code EXCLUSIVE} if one does
      * @return the sketch, empty
-     * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
+     * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}, or the parameters cannot be sized
+     *     (naming the parameter, its value and the valid range)
      * @throws IllegalStateException if a required parameter was not set
      */
     public S createAnonymous(AccessMode mode) {
@@ -94,7 +96,11 @@ public abstract class SketchBuilder<B extends SketchBuilder<B, S>, S extends Ske
         }
     }
 
-    private SketchHeader header() {
+    /**
+     * The header of the new sketch: every parameter sized, nothing written. Refuses parameters that
+     * cannot be sized, as {@code create} does before any file is written.
+     */
+    SketchHeader header() {
         return SketchHeader.forNewSketch(kind(), HashScheme.XXH3_64, seed, parameters(), payloadBytes())
                 .withFormatVersion(SketchFileLayout.FORMAT_VERSION);
     }

@@ -1,11 +1,15 @@
 package io.mapsketch.engine;
 
+import io.mapsketch.memory.SketchHeader;
+
 /**
  * The sizing formulas of every sketch, in one place, so that a builder, the documentation and
  * the {@code mapsketch} command all state the same size for the same question.
  *
- * <p>Every method is pure arithmetic: no allocation, constant time. Arguments out of range throw
- * {@link IllegalArgumentException} naming the parameter, its value and the valid range.
+ * <p>Every method is pure arithmetic, with no allocation; each says its cost where it is not
+ * constant. Arguments out of range, and combinations that no file of the format can hold, throw
+ * {@link IllegalArgumentException} naming the parameter, its value and the valid range. The limits and
+ * how they were found are in {@code docs/design/sizing.md}.
  */
 public final class SketchSizing {
 
@@ -21,7 +25,19 @@ public final class SketchSizing {
     /** The most slots a MinHash signature may have: 2^16, 512 KiB per signature. */
     public static final int MINHASH_MAX_SLOTS = 1 << 16;
 
+    /**
+     * The lowest rate a classic or counting Bloom filter is sized for: 2^-64. A rate p takes about
+     * {@code log2(1 / p)} probes per key, and the format allows at most 64.
+     */
+    public static final double BLOOM_LOWEST_RATE = 0x1p-64;
+
+    /** The most blocks of a blocked Bloom filter: the most 64-byte blocks a file's payload can hold, 2^57 - 65. */
+    public static final long BLOCKED_BLOOM_MAX_BLOCKS = SketchHeader.MAX_PAYLOAD_LENGTH / 64;
+
     private static final double LN2 = Math.log(2);
+    /** Lanczos coefficients of {@link #logGamma}. */
+    private static final double[] LANCZOS = {676.5203681218851, -1259.1392167224028, 771.32342877765313,
+        -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7};
 
     private SketchSizing() {
     }
@@ -38,12 +54,43 @@ public final class SketchSizing {
     public static long bloomBits(long expectedItems, double falsePositiveRate) {
         requirePositive("expectedItems", expectedItems);
         requireOpenUnit("falsePositiveRate", falsePositiveRate);
-        double bits = Math.ceil(-expectedItems * Math.log(falsePositiveRate) / (LN2 * LN2));
+        double bits = bloomCells(expectedItems, falsePositiveRate);
         if (bits >= Long.MAX_VALUE) {
             throw new IllegalArgumentException("expectedItems = " + expectedItems + " at falsePositiveRate = "
                     + falsePositiveRate + " needs " + bits + " bits, more than 2^63 - 1");
         }
         return (long) bits;
+    }
+
+    /**
+     * The most items a classic layout of at most {@code maxCells} cells (bits or counters) is sized
+     * for at rate p: the largest n whose {@link #bloomBits} is at most {@code maxCells}.
+     *
+     * <p>Cost: a binary search, at most 63 evaluations of the formula.
+     *
+     * @param falsePositiveRate p, in (0, 1)
+     * @param maxCells the most cells the layout may have, at least 1
+     * @return the largest such n, or 0 if even one item needs more cells
+     * @throws IllegalArgumentException if an argument is out of range
+     */
+    public static long bloomMaxItems(double falsePositiveRate, long maxCells) {
+        requireOpenUnit("falsePositiveRate", falsePositiveRate);
+        requirePositive("maxCells", maxCells);
+        long low = 0;
+        long high = Long.MAX_VALUE;
+        while (low < high) {
+            long middle = (low + high + 1) >>> 1;
+            if (bloomCells(middle, falsePositiveRate) <= maxCells) {
+                low = middle;
+            } else {
+                high = middle - 1;
+            }
+        }
+        return low;
+    }
+
+    private static double bloomCells(long expectedItems, double falsePositiveRate) {
+        return Math.ceil(-expectedItems * Math.log(falsePositiveRate) / (LN2 * LN2));
     }
 
     /**
@@ -87,7 +134,8 @@ public final class SketchSizing {
      * a block holds j keys with Poisson probability of mean n / blocks, and the rate is the mixture of
      * the per-load rates, which is why a blocked filter needs more bits than the classic formula says.
      *
-     * <p>Cost: a sum over the loads that carry probability, O(sqrt(n / blocks)) terms plus a constant.
+     * <p>Cost: a sum over the loads that carry probability, O(sqrt(n / blocks)) terms plus a constant,
+     * and never more than the few thousand loads below the one whose block rate is 1 in double precision.
      *
      * @param blocks number of 512-bit blocks, at least 1
      * @param bitsPerKey 8 or 16
@@ -108,10 +156,18 @@ public final class SketchSizing {
         long first = Math.max(0, (long) Math.floor(mean - 12 * Math.sqrt(mean) - 30));
         double logMean = Math.log(mean);
         double rate = 0;
+        double mass = 0;
         for (long load = first; load <= last; load++) {
             double logPoisson = mean == 0 ? (load == 0 ? 0 : Double.NEGATIVE_INFINITY)
                     : load * logMean - mean - logFactorial(load);
-            rate += Math.exp(logPoisson) * blockFalsePositiveRate(bitsPerKey, load);
+            double blockRate = blockFalsePositiveRate(bitsPerKey, load);
+            if (blockRate == 1) {
+                // Every heavier block answers yes too: the rest of the probability counts whole.
+                return rate + Math.max(0, 1 - mass);
+            }
+            double poisson = Math.exp(logPoisson);
+            rate += poisson * blockRate;
+            mass += poisson;
         }
         return rate;
     }
@@ -135,14 +191,12 @@ public final class SketchSizing {
 
     /** Lanczos approximation of ln Gamma(x) for x >= 1, accurate to about 1e-14 relative. */
     private static double logGamma(double x) {
-        double[] c = {676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-                      12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7};
         double z = x - 1;
         double sum = 0.99999999999980993;
-        for (int i = 0; i < c.length; i++) {
-            sum += c[i] / (z + i + 1);
+        for (int i = 0; i < LANCZOS.length; i++) {
+            sum += LANCZOS[i] / (z + i + 1);
         }
-        double t = z + c.length - 0.5;
+        double t = z + LANCZOS.length - 0.5;
         return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
     }
 
@@ -154,19 +208,25 @@ public final class SketchSizing {
      * <p>Cost: a binary search, O(log n) evaluations of the rate.
      *
      * @param expectedItems n, at least 1
-     * @param falsePositiveRate p, in (0, 1)
+     * @param falsePositiveRate p, in [{@link #blockedBloomLowestRate}{@code (n, bitsPerKey)}, 1)
      * @param bitsPerKey 8 or 16
-     * @return the number of blocks
-     * @throws IllegalArgumentException if an argument is out of range
+     * @return the number of blocks, at most {@link #BLOCKED_BLOOM_MAX_BLOCKS}
+     * @throws IllegalArgumentException if an argument is out of range: p below the rate of the most
+     *     blocks a file holds
      */
     public static long blockedBloomBlocks(long expectedItems, double falsePositiveRate, int bitsPerKey) {
         requirePositive("expectedItems", expectedItems);
         requireOpenUnit("falsePositiveRate", falsePositiveRate);
+        double lowest = blockedBloomLowestRate(expectedItems, bitsPerKey);
+        if (falsePositiveRate < lowest) {
+            throw blockedRateRefused(expectedItems, falsePositiveRate, lowest, bitsPerKey + " bits per key");
+        }
         long low = 1;
-        long high = Math.max(1, Math.ceilDiv(bloomBits(expectedItems, falsePositiveRate), 512));
+        long high = (long) Math.min(BLOCKED_BLOOM_MAX_BLOCKS,
+                Math.max(1, Math.ceil(bloomCells(expectedItems, falsePositiveRate) / 512)));
         while (blockedBloomFalsePositiveRate(high, bitsPerKey, expectedItems) > falsePositiveRate) {
             low = high + 1;
-            high = Math.multiplyExact(high, 2);
+            high = Math.min(BLOCKED_BLOOM_MAX_BLOCKS, 2 * high);
         }
         while (low < high) {
             long middle = low + (high - low) / 2;
@@ -180,18 +240,83 @@ public final class SketchSizing {
     }
 
     /**
-     * The probe pattern that needs fewer blocks for {@code n} items at rate {@code p}: 8 bits per key
-     * (one per word) or 16 (two per word); ties go to 8, which costs fewer memory operations.
+     * The lowest false-positive rate a blocked Bloom filter of n items reaches: its rate with
+     * {@link #BLOCKED_BLOOM_MAX_BLOCKS} blocks. About {@code 5e-40} for 100 items with 16 bits per key;
+     * more items, higher.
      *
      * @param expectedItems n, at least 1
-     * @param falsePositiveRate p, in (0, 1)
-     * @return 8 or 16
+     * @param bitsPerKey 8 or 16
+     * @return the rate
      * @throws IllegalArgumentException if an argument is out of range
      */
+    public static double blockedBloomLowestRate(long expectedItems, int bitsPerKey) {
+        requirePositive("expectedItems", expectedItems);
+        return blockedBloomFalsePositiveRate(BLOCKED_BLOOM_MAX_BLOCKS, bitsPerKey, expectedItems);
+    }
+
+    /**
+     * The lowest false-positive rate a blocked Bloom filter of n items reaches with either probe
+     * pattern: the lower of {@link #blockedBloomLowestRate(long, int)} at 8 and at 16 bits per key.
+     *
+     * @param expectedItems n, at least 1
+     * @return the rate
+     * @throws IllegalArgumentException if n is out of range
+     */
+    public static double blockedBloomLowestRate(long expectedItems) {
+        return Math.min(blockedBloomLowestRate(expectedItems, 8), blockedBloomLowestRate(expectedItems, 16));
+    }
+
+    private static IllegalArgumentException blockedRateRefused(long expectedItems, double falsePositiveRate,
+            double lowest, String pattern) {
+        return new IllegalArgumentException("falsePositiveRate = " + falsePositiveRate + ", must be in [" + lowest
+                + ", 1) for a blocked Bloom filter of expectedItems = " + expectedItems + " with " + pattern
+                + " (the rate of " + BLOCKED_BLOOM_MAX_BLOCKS + " blocks, the most a file holds); fewer items"
+                + " reach lower rates");
+    }
+
+    /**
+     * The probe pattern that needs fewer blocks for {@code n} items at rate {@code p}: 8 bits per key
+     * (one per word) or 16 (two per word); ties go to 8, which costs fewer memory operations. A rate that
+     * only 16 bits per key reach gets 16.
+     *
+     * @param expectedItems n, at least 1
+     * @param falsePositiveRate p, in [{@link #blockedBloomLowestRate}{@code (n, 16)}, 1)
+     * @return 8 or 16
+     * @throws IllegalArgumentException if an argument is out of range, or neither pattern reaches p
+     */
     public static int blockedBloomBitsPerKey(long expectedItems, double falsePositiveRate) {
+        requirePositive("expectedItems", expectedItems);
+        requireOpenUnit("falsePositiveRate", falsePositiveRate);
+        double lowestOfEight = blockedBloomLowestRate(expectedItems, 8);
+        double lowestOfSixteen = blockedBloomLowestRate(expectedItems, 16);
+        double lowest = Math.min(lowestOfEight, lowestOfSixteen);
+        if (falsePositiveRate < lowest) {
+            throw blockedRateRefused(expectedItems, falsePositiveRate, lowest, "8 or 16 bits per key");
+        }
+        if (falsePositiveRate < lowestOfEight) {
+            return 16;
+        }
+        if (falsePositiveRate < lowestOfSixteen) {
+            return 8;
+        }
         long eight = blockedBloomBlocks(expectedItems, falsePositiveRate, 8);
         long sixteen = blockedBloomBlocks(expectedItems, falsePositiveRate, 16);
         return sixteen < eight ? 16 : 8;
+    }
+
+    /**
+     * The smallest delta a Count-Min sketch of {@code epsilon} can honour: {@code 2^-64 / epsilon}.
+     * Keys of equal 64-bit hash share every row, and a key has the hash of one of the at most
+     * {@code 1 / epsilon} keys heavier than {@code epsilon N} with probability up to that, whatever the
+     * depth. Epsilon 0.001 gives 5.4e-17 (38 rows).
+     *
+     * @param epsilon the error as a fraction of the total weight, in (0, 1)
+     * @return the lowest delta a builder accepts with that epsilon
+     * @throws IllegalArgumentException if epsilon is out of range
+     */
+    public static double countMinLowestDelta(double epsilon) {
+        requireOpenUnit("epsilon", epsilon);
+        return 0x1p-64 / epsilon;
     }
 
     /**
@@ -212,15 +337,19 @@ public final class SketchSizing {
     }
 
     /**
-     * Depth of a Count-Min sketch: {@code d = ceil(ln(1 / delta))}. Delta 0.01 gives 5.
+     * Depth of a Count-Min sketch: {@code d = ceil(ln(1 / delta))}. Delta 0.01 gives 5; the smallest
+     * positive double, 4.9e-324, gives {@value FrequencySketch#MAX_DEPTH}.
      *
      * @param delta the probability that an estimate exceeds the bound, in (0, 1)
-     * @return d, rows (at least 1)
+     * @return d, rows, in [1, {@value FrequencySketch#MAX_DEPTH}]
      * @throws IllegalArgumentException if delta is out of range
      */
     public static int countMinDepth(double delta) {
         requireOpenUnit("delta", delta);
-        return (int) Math.max(1, Math.ceil(Math.log(1 / delta)));
+        double inverse = 1 / delta;
+        // 1 / delta overflows to infinity below 1 / Double.MAX_VALUE (subnormal deltas); -ln(delta) does not.
+        double rows = Double.isInfinite(inverse) ? -Math.log(delta) : Math.log(inverse);
+        return (int) Math.max(1, Math.ceil(rows));
     }
 
     /**

@@ -10,6 +10,7 @@ import io.mapsketch.memory.AccessMode;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.IncompatibleSketchFileException;
+import io.mapsketch.memory.LiveCounters;
 import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
@@ -268,7 +269,7 @@ class CountMinSketchTest {
                     assertEquals(max - 10, cms.add(1L, max - 10));
                     assertFalse(cms.isSaturated(1L));
                     assertEquals(max, cms.add(1L, 100));
-                    assertEquals(max, cms.add(1L, Long.MAX_VALUE - max - 90));
+                    assertEquals(max, cms.add(1L, LiveCounters.LIMIT - max - 90));
                     assertTrue(cms.isSaturated(1L));
                     byte[] one = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(1L).array();
                     assertTrue(cms.isSaturated(one, 0, 8));
@@ -276,7 +277,7 @@ class CountMinSketchTest {
                     assertTrue(cms.isSaturated(new UnsafeBuffer(one), 0, 8));
                     assertFalse(cms.isSaturated(new UnsafeBuffer(new byte[8]), 0, 8));
                     assertEquals(max, cms.estimate(1L));
-                    assertEquals(Long.MAX_VALUE, cms.totalWeight());
+                    assertEquals(LiveCounters.LIMIT, cms.totalWeight());
                     for (int row = 0; row < cms.depth(); row++) {
                         long saturated = 0;
                         for (int column = 0; column < cms.width(); column++) {
@@ -287,7 +288,7 @@ class CountMinSketchTest {
                         assertEquals(1, saturated, "row " + row);
                     }
                     String message = assertThrows(IllegalArgumentException.class, () -> cms.add(2L)).getMessage();
-                    assertTrue(message.startsWith("count = 1 would take the total weight N = " + Long.MAX_VALUE),
+                    assertTrue(message.startsWith("count = 1 would take the total weight N = " + LiveCounters.LIMIT),
                             message);
                 }
             }

@@ -7,6 +7,7 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.LiveCounters;
 import io.mapsketch.memory.SketchFileException;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.testing.HeaderSeal;
@@ -165,7 +166,7 @@ class HostileFileTest {
 
     /** A file may say N is at its largest; adds are then refused by contract, not tried here. */
     private static boolean hasRoom(FrequencySketch sketch) {
-        return sketch.totalWeight() < Long.MAX_VALUE - 1_000;
+        return sketch.totalWeight() < LiveCounters.LIMIT - 1_000;
     }
 
     private static Sketch create(Path file, SketchBuilder<?, ?> builder) {

@@ -216,7 +216,7 @@ class MinHashTest {
 
     @Test
     void badArgumentsAndIncompatibleSketchesAreNamed() throws IOException {
-        assertEquals("slots = 0, must be in [1, 65536]",
+        assertEquals("signatureLength = 0, must be in [1, 65536]",
                 assertThrows(IllegalArgumentException.class, () -> MinHash.builder().signatureLength(0)).getMessage());
         assertEquals("rows = 0, must be in [1, 2147483647]",
                 assertThrows(IllegalArgumentException.class, () -> MinHash.builder().rows(0)).getMessage());

@@ -276,7 +276,7 @@ class ScalableBloomFilterTest {
     void builderNamesBadParameters() {
         assertEquals("tighteningRatio = 1.0, must be in (0, 1)", assertThrows(IllegalArgumentException.class,
                 () -> ScalableBloomFilter.builder().tighteningRatio(1)).getMessage());
-        assertEquals("growthFactor = 0.5, must be in [1, 1000000]", assertThrows(IllegalArgumentException.class,
+        assertEquals("growthFactor = 0.5, must be in [1, 1000000)", assertThrows(IllegalArgumentException.class,
                 () -> ScalableBloomFilter.builder().growthFactor(0.5)).getMessage());
     }
 }

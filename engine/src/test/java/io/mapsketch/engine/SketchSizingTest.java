@@ -99,6 +99,72 @@ class SketchSizingTest {
                 () -> SketchSizing.cuckooFingerprintBits(1e-5));
     }
 
+    /** 1 / delta overflows for subnormal deltas; the depth still follows ln(1 / delta), up to the format's 745. */
+    @Test
+    void everyPositiveDeltaGivesADepthTheFormatHolds() {
+        assertEquals(FrequencySketch.MAX_DEPTH, SketchSizing.countMinDepth(Double.MIN_VALUE));
+        assertEquals(710, SketchSizing.countMinDepth(1 / Double.MAX_VALUE));
+        assertEquals(710, SketchSizing.countMinDepth(Math.nextDown(1 / Double.MAX_VALUE)));
+        assertEquals(713, SketchSizing.countMinDepth(5.6e-310));
+        assertEquals(709, SketchSizing.countMinDepth(Double.MIN_NORMAL));
+        assertEquals(1, SketchSizing.countMinDepth(Math.nextDown(1.0)));
+        qt().withFixedSeed(17L).withExamples(2_000)
+                .forAll(longs().between(1, Double.doubleToRawLongBits(1.0) - 2))
+                .checkAssert(bits -> {
+                    double delta = Double.longBitsToDouble(bits);
+                    int depth = SketchSizing.countMinDepth(delta);
+                    assertTrue(depth >= 1 && depth <= FrequencySketch.MAX_DEPTH, "delta " + delta + ": depth " + depth);
+                    assertEquals(Math.ceil(-Math.log(delta)), depth, 1, "delta " + delta);
+                    assertTrue(SketchSizing.countMinDepth(Math.nextUp(delta)) <= depth, "depth falls as delta grows");
+                });
+    }
+
+    /** The example: 100 items at 1e-300 asked more blocks than a long counts; the lowest rate is named. */
+    @Test
+    void blockedFiltersRefuseRatesNoFileReaches() {
+        double lowest = SketchSizing.blockedBloomLowestRate(100, 16);
+        assertTrue(lowest > 1e-45 && lowest < 1e-35, "about 5e-40: " + lowest);
+        assertTrue(SketchSizing.blockedBloomLowestRate(100, 8) > lowest, "two bits per word reach lower rates");
+        assertEquals("falsePositiveRate = 1.0E-300, must be in [" + lowest + ", 1) for a blocked Bloom filter of"
+                + " expectedItems = 100 with 8 or 16 bits per key (the rate of 144115188075855807 blocks, the most a"
+                + " file holds); fewer items reach lower rates",
+                assertThrows(IllegalArgumentException.class,
+                        () -> SketchSizing.blockedBloomBitsPerKey(100, 1e-300)).getMessage());
+        assertEquals(16, SketchSizing.blockedBloomBitsPerKey(100, lowest));
+        long blocks = SketchSizing.blockedBloomBlocks(100, lowest, 16);
+        assertTrue(blocks > SketchSizing.BLOCKED_BLOOM_MAX_BLOCKS / 2 && blocks <= SketchSizing.BLOCKED_BLOOM_MAX_BLOCKS,
+                "the lowest rate takes about every block a file holds: " + blocks);
+        assertEquals(8, SketchSizing.blockedBloomBitsPerKey(Long.MAX_VALUE, 0.5), "at 64 keys per block 8 bits win");
+    }
+
+    /** A rate near 1 for many items once summed billions of Poisson terms; heavy blocks answer yes whole. */
+    @Test
+    void ratesOfOverfullBlockedFiltersAreSummedInBoundedTime() {
+        assertEquals(1.0, SketchSizing.blockedBloomFalsePositiveRate(1, 8, Long.MAX_VALUE));
+        assertEquals(1.0, SketchSizing.blockedBloomFalsePositiveRate(3, 16, 1L << 50));
+        assertTrue(SketchSizing.blockedBloomBlocks(1L << 50, Math.nextDown(1.0), 8) >= 1);
+        double heavy = SketchSizing.blockedBloomFalsePositiveRate(1_000, 8, 2_500_000);
+        assertTrue(heavy > 0.999 && heavy <= 1, "2,500 keys per block: " + heavy);
+    }
+
+    @Test
+    void classicLayoutsRefuseWhatTheirFormatCannotHold() {
+        assertEquals(64, ProbedLayout.sized(1, SketchSizing.BLOOM_LOWEST_RATE, Long.MAX_VALUE - 511, "filter").hashes());
+        assertEquals(64, ProbedLayout.sized(2, SketchSizing.BLOOM_LOWEST_RATE, Long.MAX_VALUE - 511, "filter").hashes());
+        assertMessage("falsePositiveRate = 1.0E-300, must be in [2^-64 = 5.421010862427522E-20, 1) for a classic Bloom"
+                + " filter (lower rates need more than 64 probes per key)",
+                () -> ProbedLayout.sized(100, 1e-300, Long.MAX_VALUE - 511, "classic Bloom filter"));
+        long most = SketchSizing.bloomMaxItems(0.01, 1_000_000);
+        assertTrue(SketchSizing.bloomBits(most, 0.01) <= 1_000_000 && SketchSizing.bloomBits(most + 1, 0.01) > 1_000_000,
+                most + " items");
+        assertEquals(104_329, most);
+        long counting = SketchSizing.bloomMaxItems(0.01, (1L << 61) - 128);
+        assertMessage("expectedItems = " + (counting + 1) + ", must be in [1, " + counting + "] for a counting Bloom"
+                + " filter at falsePositiveRate = 0.01 (at most 2305843009213693824 cells)",
+                () -> ProbedLayout.sized(counting + 1, 0.01, (1L << 61) - 128, "counting Bloom filter"));
+        assertEquals(0, SketchSizing.bloomMaxItems(0.01, 9), "one item at 1% takes 10 bits");
+    }
+
     private static void assertMessage(String expected, Executable call) {
         assertEquals(expected, assertThrows(IllegalArgumentException.class, call).getMessage());
     }

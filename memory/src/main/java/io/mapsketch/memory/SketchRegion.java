@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link #payload()}; an {@link AccessMode#EXCLUSIVE} writer is the only writer and may use plain
  * stores. The live counters ({@link #itemsAdded()}, {@link #totalWeight()}) follow the same rule:
  * atomic adds by {@code SHARED} writers, release stores ({@link #addItems}) or plain stores
- * ({@link #soleWriterCounters()}) by the {@code EXCLUSIVE} writer, acquire loads by readers.
+ * ({@link #soleWriterCounters()}) by the {@code EXCLUSIVE} writer, acquire loads by readers; they
+ * never wrap ({@link LiveCounters}).
  * Closing while other threads of this process still use the region makes their later accesses
  * throw {@link IllegalStateException}, never crash.
  *
@@ -408,39 +409,55 @@ public final class SketchRegion implements AutoCloseable {
     }
 
     /**
-     * Reads the items-added counter from the live line (acquire).
+     * Reads the items-added counter from the live line (acquire). The counter saturates: from
+     * {@link LiveCounters#LIMIT} on it reads as {@code Long.MAX_VALUE}.
      *
-     * @return the number of items recorded by all writers of this file so far
+     * @return the number of items recorded by all writers of this file so far, or {@code Long.MAX_VALUE}
+     *     if that number reached {@link LiveCounters#LIMIT}
      * @throws IllegalStateException if the region is closed
      */
     public long itemsAdded() {
-        return liveHeader().getLongAcquire(ITEMS_OFFSET);
+        return LiveCounters.itemsRead(liveHeader().getLongAcquire(ITEMS_OFFSET));
     }
 
     /**
-     * Adds to the items-added counter: atomically for {@code SHARED} writers (safe across threads
-     * and processes), with a release store for the one {@code EXCLUSIVE} writer.
+     * Adds to the items-added counter, saturating at {@link LiveCounters#LIMIT}: atomically for
+     * {@code SHARED} writers (safe across threads and processes), with a release store for the one
+     * {@code EXCLUSIVE} writer.
      *
      * @param delta items added, non-negative
-     * @return the counter after the addition
+     * @return the counter after the addition, as {@link #itemsAdded()} reads it
      * @throws IllegalArgumentException if {@code delta} is negative
      * @throws IllegalStateException if the region is closed or read-only
      */
     public long addItems(long delta) {
-        return addToCounter(ITEMS_OFFSET, "delta", delta, 1);
+        requireNonNegative("delta", delta);
+        requireWriter();
+        if (mode == AccessMode.EXCLUSIVE) {
+            return LiveCounters.itemsRead(storeAsSoleWriter(ITEMS_OFFSET,
+                    LiveCounters.itemsPlus(headerPage.getLong(ITEMS_OFFSET), delta)));
+        }
+        return LiveCounters.itemsRead(LiveCounters.addItemsShared(headerPage, ITEMS_OFFSET, delta));
     }
 
     /**
      * Subtracts from the items-added counter, for sketches that support removal and keep the counter
-     * net; atomic for {@code SHARED} writers, a release store for the {@code EXCLUSIVE} writer.
+     * net: never below zero, and a saturated counter stays saturated. A compare-and-set for
+     * {@code SHARED} writers, a release store for the {@code EXCLUSIVE} writer.
      *
      * @param count items removed, non-negative
-     * @return the counter after the subtraction
+     * @return the counter after the subtraction, as {@link #itemsAdded()} reads it
      * @throws IllegalArgumentException if {@code count} is negative
      * @throws IllegalStateException if the region is closed or read-only
      */
     public long removeItems(long count) {
-        return addToCounter(ITEMS_OFFSET, "count", count, -1);
+        requireNonNegative("count", count);
+        requireWriter();
+        if (mode == AccessMode.EXCLUSIVE) {
+            return LiveCounters.itemsRead(storeAsSoleWriter(ITEMS_OFFSET,
+                    LiveCounters.itemsPlus(headerPage.getLong(ITEMS_OFFSET), -count)));
+        }
+        return LiveCounters.itemsRead(LiveCounters.removeItemsShared(headerPage, ITEMS_OFFSET, count));
     }
 
     /**
@@ -454,31 +471,43 @@ public final class SketchRegion implements AutoCloseable {
     }
 
     /**
-     * Adds to the total-weight counter: atomically for {@code SHARED} writers, with a release store
-     * for the {@code EXCLUSIVE} writer.
+     * Adds to the total-weight counter, or refuses if that would take it past
+     * {@link LiveCounters#LIMIT}: atomically for {@code SHARED} writers (concurrent additions never
+     * take it past {@code 2^63 - 1} together), with a release store for the {@code EXCLUSIVE} writer.
      *
      * @param delta weight added, non-negative
      * @return the counter after the addition
-     * @throws IllegalArgumentException if {@code delta} is negative
+     * @throws IllegalArgumentException if {@code delta} is negative or would take the total weight past
+     *     {@link LiveCounters#LIMIT}; nothing was added
      * @throws IllegalStateException if the region is closed or read-only
      */
     public long addWeight(long delta) {
-        return addToCounter(WEIGHT_OFFSET, "delta", delta, 1);
+        requireNonNegative("delta", delta);
+        requireWriter();
+        long updated;
+        if (mode == AccessMode.EXCLUSIVE) {
+            long current = headerPage.getLong(WEIGHT_OFFSET);
+            updated = LiveCounters.weightRoom(current, delta) ? storeAsSoleWriter(WEIGHT_OFFSET, current + delta) : -1;
+        } else {
+            updated = LiveCounters.addWeightShared(headerPage, WEIGHT_OFFSET, delta);
+        }
+        if (updated < 0) {
+            throw new IllegalArgumentException("delta = " + delta + " would take the total weight " + totalWeight()
+                    + " past " + LiveCounters.LIMIT + " (2^63 - 2^55 - 1); nothing was added");
+        }
+        return updated;
     }
 
-    private long addToCounter(int offset, String name, long amount, int sign) {
-        if (amount < 0) {
-            throw new IllegalArgumentException(name + " = " + amount + ", must be >= 0");
+    /** The only writer: a release store publishes the count without a locked instruction. */
+    private long storeAsSoleWriter(int offset, long value) {
+        headerPage.putLongRelease(offset, value);
+        return value;
+    }
+
+    private static void requireNonNegative(String name, long value) {
+        if (value < 0) {
+            throw new IllegalArgumentException(name + " = " + value + ", must be >= 0");
         }
-        requireWriter();
-        long delta = sign * amount;
-        if (mode == AccessMode.EXCLUSIVE) {
-            // The only writer: a release store publishes the count without a locked instruction.
-            long updated = headerPage.getLong(offset) + delta;
-            headerPage.putLongRelease(offset, updated);
-            return updated;
-        }
-        return headerPage.getAndAddLong(offset, delta) + delta;
     }
 
     /**

@@ -38,25 +38,31 @@ public final class SoleWriterCounters {
     }
 
     /**
-     * Adds to the items-added counter.
+     * Adds to the items-added counter, saturating at {@link LiveCounters#LIMIT}; a removal never
+     * takes it below zero and leaves a saturated counter saturated.
      *
      * @param delta items added, or removed if negative
      */
     public void addItems(long delta) {
-        items += delta;
+        items = LiveCounters.itemsPlus(items, delta);
         header.set(COUNTER, SketchFileLayout.ITEMS_OFFSET, items);
     }
 
     /**
      * Adds to the items-added and total-weight counters together: one check of the header's segment
-     * for both stores, which keeps a caller's compiled add smaller than two calls would.
+     * for both stores, which keeps a caller's compiled add smaller than two calls would. Items
+     * saturate as in {@link #addItems}; the weight is the caller's to keep within
+     * {@link LiveCounters#LIMIT} (it checks {@link #weight()} first, before the update it counts).
      *
-     * @param items items added
-     * @param weight weight they add
+     * @param items items added, non-negative
+     * @param weight weight they add, non-negative
+     * @throws ArithmeticException if the weight would pass {@code 2^63 - 1}, which a caller that
+     *     checks first never asks for; nothing is stored
      */
     public void addItemsAndWeight(long items, long weight) {
-        this.items += items;
-        this.weight += weight;
+        long total = Math.addExact(this.weight, weight);
+        this.items = LiveCounters.itemsPlus(this.items, items);
+        this.weight = total;
         header.set(COUNTER, SketchFileLayout.ITEMS_OFFSET, this.items);
         header.set(COUNTER, SketchFileLayout.WEIGHT_OFFSET, this.weight);
     }
