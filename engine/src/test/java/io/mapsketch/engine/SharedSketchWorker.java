@@ -34,7 +34,7 @@ public final class SharedSketchWorker {
             case "hammer" -> hammer(dir, Integer.parseInt(args[2]), Integer.parseInt(args[3]));
             case "create" -> {
                 for (int i = 0; ; i++) {
-                    CountMinSketch.builder().epsilon(0.0002).delta(1e-70)
+                    CountMinSketch.builder().epsilon(0.00005).delta(2e-15)
                             .create(dir.resolve("created-" + i + ".sketch"), AccessMode.EXCLUSIVE,
                                     CreateOption.OVERWRITE_EXISTING)
                             .close();
