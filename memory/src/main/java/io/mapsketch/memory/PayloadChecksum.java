@@ -135,22 +135,14 @@ final class PayloadChecksum {
      */
     static void recordAtForce(AtomicSegment page, FileChannel channel, SketchHeader header, Path file)
             throws IOException {
-        RegionLock lock = new RegionLock(page, DIGEST_LOCK_OFFSET);
-        try {
-            lock.lock();
-        } catch (RegionLockTimeoutException busy) {
-            return;
-        }
-        try {
+        underDigestLock(page, () -> {
             long generation = generation(page);
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment payload = map(channel, header, file, FileChannel.MapMode.READ_ONLY, arena)
                         .asSlice(header.payloadOffset());
                 publish(page, digests(payload, () -> true), generation << 1);
             }
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     /**
@@ -173,6 +165,17 @@ final class PayloadChecksum {
      * computation stops at the first chunk after it moves.
      */
     static void seal(AtomicSegment page, MemorySegment payload, long generation) {
+        underDigestLock(page, () -> {
+            BooleanSupplier unchanged = () -> generation(page) == generation;
+            int[] digests = digests(payload, unchanged);
+            if (digests != null && unchanged.getAsBoolean()) {
+                publish(page, digests, generation << 1 | SEALED);
+            }
+        });
+    }
+
+    /** Runs {@code action} holding the digest lock; does nothing if another writer keeps it past the lock's timeout. */
+    private static <E extends Exception> void underDigestLock(AtomicSegment page, DigestAction<E> action) throws E {
         RegionLock lock = new RegionLock(page, DIGEST_LOCK_OFFSET);
         try {
             lock.lock();
@@ -180,14 +183,16 @@ final class PayloadChecksum {
             return;
         }
         try {
-            BooleanSupplier unchanged = () -> generation(page) == generation;
-            int[] digests = digests(payload, unchanged);
-            if (digests != null && unchanged.getAsBoolean()) {
-                publish(page, digests, generation << 1 | SEALED);
-            }
+            action.run();
         } finally {
             lock.unlock();
         }
+    }
+
+    /** What a writer does with the digests while it holds their lock. */
+    @FunctionalInterface
+    private interface DigestAction<E extends Exception> {
+        void run() throws E;
     }
 
     private static void publish(AtomicSegment page, int[] digests, long stamp) {
