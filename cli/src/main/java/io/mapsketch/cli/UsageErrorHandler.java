@@ -15,7 +15,7 @@ final class UsageErrorHandler implements IParameterExceptionHandler {
     public int handleParseException(ParameterException refused, String[] args) {
         CommandLine command = refused.getCommandLine();
         String message = String.valueOf(refused.getMessage()).replaceAll("\\R+", " ").strip();
-        command.getErr().println(message + "; see '" + command.getCommandSpec().qualifiedName() + " --help'");
+        command.getErr().println("mapsketch: " + message + "; see '" + command.getCommandSpec().qualifiedName() + " --help'");
         return command.getCommandSpec().exitCodeOnInvalidInput();
     }
 }

@@ -88,8 +88,8 @@ class BloomVerbsTest {
     void refusedParametersAreUsageErrors() {
         InProcess.Result rate = InProcess.run("bf", "create", file("r.bf"), "--capacity", "100", "--error-rate", "1.5");
         assertEquals(2, rate.status());
-        assertTrue(rate.err().startsWith("falsePositiveRate = 1.5, must be in (0, 1)"), rate.err());
-        assertEquals(List.of("falsePositiveRate = 1.5, must be in (0, 1); see 'mapsketch bf create --help'"),
+        assertTrue(rate.err().startsWith("mapsketch: falsePositiveRate = 1.5, must be in (0, 1)"), rate.err());
+        assertEquals(List.of("mapsketch: falsePositiveRate = 1.5, must be in (0, 1); see 'mapsketch bf create --help'"),
                 rate.err().lines().toList(), "one line, no usage text");
         assertEquals(2, InProcess.run("bf", "create", file("m.bf"), "--capacity", "100").status());
         assertEquals(2, InProcess.run("bf", "create", file("l.bf"), "--capacity", "100", "--error-rate", "0.1",

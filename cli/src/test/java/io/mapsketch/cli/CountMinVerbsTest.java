@@ -53,7 +53,7 @@ class CountMinVerbsTest {
         InProcess.run("cms", "create", file, "--epsilon", "0.01", "--delta", "0.01");
         InProcess.Result odd = InProcess.run("cms", "incrby", file, "a", "1", "b");
         assertEquals(2, odd.status());
-        assertTrue(odd.err().startsWith("expected ITEM COUNT pairs, but item 'b' has no count"), odd.err());
+        assertTrue(odd.err().startsWith("mapsketch: expected ITEM COUNT pairs, but item 'b' has no count"), odd.err());
         assertEquals(2, InProcess.run("cms", "incrby", file, "a", "1", "b", "two").status());
         assertEquals(2, InProcess.run("cms", "incrby", file, "a", "1", "b", "0").status());
         assertEquals(List.of("0"), InProcess.run("cms", "query", file, "a").lines());

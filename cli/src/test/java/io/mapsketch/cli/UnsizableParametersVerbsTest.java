@@ -36,7 +36,7 @@ class UnsizableParametersVerbsTest {
                     "--layout", layout);
             assertEquals(2, refused.status(), refused.err());
             assertEquals(1, refused.err().lines().count(), refused.err());
-            assertTrue(refused.err().startsWith("falsePositiveRate = 1.0E-300, must be in ["), refused.err());
+            assertTrue(refused.err().startsWith("mapsketch: falsePositiveRate = 1.0E-300, must be in ["), refused.err());
             assertTrue(refused.err().strip().endsWith("; see 'mapsketch bf create --help'"), refused.err());
             assertFalse(Files.exists(Path.of(filter)), layout);
         }
@@ -46,7 +46,7 @@ class UnsizableParametersVerbsTest {
         List<String> ours = child.err().lines().filter(line -> !line.startsWith("WARNING: Using incubator modules"))
                 .toList();
         assertEquals(1, ours.size(), child.err());
-        assertTrue(ours.get(0).startsWith("falsePositiveRate = 1.0E-300, must be in ["), child.err());
+        assertTrue(ours.get(0).startsWith("mapsketch: falsePositiveRate = 1.0E-300, must be in ["), child.err());
         assertFalse(Files.exists(dir.resolve("child.bf")));
     }
 
@@ -70,7 +70,7 @@ class UnsizableParametersVerbsTest {
             InProcess.Result result = InProcess.run(args);
             assertEquals(2, result.status(), refusal + ": " + result.err());
             assertEquals(1, result.err().lines().count(), refusal + ": " + result.err());
-            assertTrue(result.err().startsWith(refusal.get(0)) && result.err().contains("must be"),
+            assertTrue(result.err().startsWith("mapsketch: " + refusal.get(0)) && result.err().contains("must be"),
                     refusal + ": " + result.err());
             assertFalse(Files.exists(dir.resolve("x")), refusal.toString());
         }
