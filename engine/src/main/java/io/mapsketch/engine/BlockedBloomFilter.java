@@ -27,7 +27,7 @@ import java.nio.file.Path;
  *
  * <p>Cost: one cache line per key, tested with one 64-byte vector load and no branch on memory, so
  * consecutive lookups overlap their cache misses (about 25 ns per key at 50M keys, where a DRAM
- * access takes 160 ns; see {@code docs/performance.md}). Batch lookups ({@link #mightContainAll})
+ * access takes 160 ns; see {@code docs/design/membership.md}). Batch lookups ({@link #mightContainAll})
  * also hash with the SIMD kernel and touch the blocks of 256 keys before testing them (about 15 ns
  * per key at 50M keys).
  */

@@ -96,7 +96,7 @@ final class VectorBitSetOps implements BitSetOps {
     // popcountAnd and popcountOr repeat one loop with AND and OR written out: passing the operator as a
     // VectorOperators.Binary argument to a shared loop made popcountAnd 25 times slower (C2 intrinsifies
     // a lanewise operation only when its operator is a constant, and the shared loop was not inlined into
-    // each caller). See the tuning log in docs/performance.md.
+    // each caller). See docs/design/kernels.md.
     @Override
     public long popcountAnd(MemorySegment a, long aOffset, MemorySegment b, long bOffset, long words) {
         long bytes = words << 3;

@@ -118,6 +118,34 @@ class ReportRenderingTest {
     }
 
     @Test
+    void theDocumentHoldsTheReportAloneAndEndsWithTheLinksToTheDesignNotes(@TempDir Path folder) throws IOException {
+        Path results = Files.createDirectories(folder.resolve("docs/results/quick"));
+        Files.writeString(results.resolve("jmh-membership-bloom.json"), BLOOM_RESULTS);
+        Files.writeString(results.resolve(RunRecord.FILE_NAME), """
+                {"profile": "quick", "command": "scripts/bench quick membership", "jmhOptions": "-f 1",
+                 "commit": "abc1234", "suites": ["membership"], "cpuModel": "AMD EPYC", "cores": 2,
+                 "memoryBytes": 1073741824, "os": "Linux", "started": "2026-11-30T00:00:00Z",
+                 "finished": "2026-11-30T00:05:00Z"}
+                """);
+        Path document = folder.resolve("docs/performance.md");
+        Files.writeString(document, "# Performance\n<!-- performance-report:begin -->\nold\n"
+                + "<!-- performance-report:end -->\n\n# Tuning log\n\nhand-kept text\n");
+        Path readme = folder.resolve("README.md");
+        Files.writeString(readme, "# R\n<!-- performance-report:begin -->\n<!-- performance-report:end -->\n# Kept\n");
+
+        PerformanceReport.main(new String[] {results.toString(), document.toString(), readme.toString(),
+                folder.resolve("docs/img").toString()});
+
+        String text = Files.readString(document);
+        assertTrue(text.startsWith(PerformanceReport.INTRODUCTION), text);
+        assertTrue(text.endsWith(PerformanceReport.FOOTER), text);
+        assertTrue(text.contains("| mapsketch-blocked | 30.0 M ± 1.50 M |"), text);
+        assertTrue(!text.contains("hand-kept text") && !text.contains("performance-report:"), text);
+        assertTrue(PerformanceReport.FOOTER.contains("](design/membership.md)"), PerformanceReport.FOOTER);
+        assertTrue(Files.readString(readme).endsWith("<!-- performance-report:end -->\n# Kept\n"));
+    }
+
+    @Test
     void aDocumentWithoutTheRegionIsRefusedByName(@TempDir Path folder) throws IOException {
         Path document = folder.resolve("doc.md");
         Files.writeString(document, "# Title\n");
