@@ -34,7 +34,7 @@ final class ReliabilityScenarios {
      * {@code dir} in {@code mode}, is SIGKILLed after 1 to 4 acknowledgements and 0 to 3 ms more,
      * then every file is verified against all acknowledged batches, and its payload checksum must say stale.
      *
-     * @return the last acknowledged batch after this round
+     * @return the last acknowledged batch, once this writer is killed
      */
     static long killRound(Path dir, long acknowledged, AccessMode mode, SplittableRandom random, String when)
             throws Exception {
