@@ -9,5 +9,9 @@ module io.mapsketch.engine {
     // Keys may arrive as Agrona DirectBuffers; Agrona is an automatic module (no descriptor).
     requires transitive org.agrona;
 
-    exports io.mapsketch.engine;
+    exports io.mapsketch;
+    exports io.mapsketch.membership;
+    exports io.mapsketch.frequency;
+    exports io.mapsketch.cardinality;
+    exports io.mapsketch.similarity;
 }

@@ -1,10 +1,10 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.BlockedBloomFilter;
-import io.mapsketch.engine.BloomFilter;
-import io.mapsketch.engine.CountingBloomFilter;
-import io.mapsketch.engine.FilterBuilder;
-import io.mapsketch.engine.MembershipFilter;
+import io.mapsketch.membership.BlockedBloomFilter;
+import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.CountingBloomFilter;
+import io.mapsketch.membership.FilterBuilder;
+import io.mapsketch.membership.MembershipFilter;
 import io.mapsketch.memory.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;

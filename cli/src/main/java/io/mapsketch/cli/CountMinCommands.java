@@ -1,8 +1,8 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.CountMinSketch;
-import io.mapsketch.engine.FrequencySketch;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.frequency.CountMinSketch;
+import io.mapsketch.frequency.FrequencySketch;
+import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchKind;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -56,7 +56,7 @@ final class CountMinCommands implements SketchFamily {
             List<String> pairs) throws IOException {
         List<String> arguments = pairs == null ? List.of() : pairs;
         long[] counts = counts(arguments);
-        try (CountMinSketch sketch = CountMinSketch.open(file, AccessMode.SHARED)) {
+        try (CountMinSketch sketch = CountMinSketch.open(file, OpenMode.SHARED)) {
             Saturation saturation = new Saturation(file, sketch, "cms create");
             try {
                 if (arguments.isEmpty()) {
@@ -106,7 +106,7 @@ final class CountMinCommands implements SketchFamily {
             footer = {"%nExample:%n  mapsketch cms query events.cms login logout"})
     int query(@Mixin FileAndItems input) throws IOException {
         PrintWriter out = root.io().out();
-        try (CountMinSketch sketch = CountMinSketch.open(input.file(), AccessMode.READ_ONLY)) {
+        try (CountMinSketch sketch = CountMinSketch.open(input.file(), OpenMode.READ_ONLY)) {
             input.each(root.io().forAnswers(), (bytes, offset, length) ->
                     out.println(Saturation.text(sketch, sketch.estimate(bytes, offset, length))));
         }
@@ -120,7 +120,7 @@ final class CountMinCommands implements SketchFamily {
 
     @Override
     public void describe(Path file, Map<String, Object> facts) throws IOException {
-        try (CountMinSketch sketch = CountMinSketch.open(file, AccessMode.READ_ONLY)) {
+        try (CountMinSketch sketch = CountMinSketch.open(file, OpenMode.READ_ONLY)) {
             describeCounters(sketch, facts);
         }
     }

@@ -1,9 +1,9 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.Sketch;
-import io.mapsketch.engine.SketchBuilder;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.Sketch;
+import io.mapsketch.SketchBuilder;
 import io.mapsketch.memory.CreateOption;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,6 +48,6 @@ final class CreateOptions {
         if (ownerOnly) {
             options.add(CreateOption.OWNER_ONLY);
         }
-        builder.seed(seed).create(file, AccessMode.EXCLUSIVE, options.toArray(CreateOption[]::new)).close();
+        builder.seed(seed).create(file, OpenMode.EXCLUSIVE, options.toArray(CreateOption[]::new)).close();
     }
 }

@@ -1,9 +1,9 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.CuckooFilter;
-import io.mapsketch.engine.KeyNotPresentException;
-import io.mapsketch.engine.MembershipFilter;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.membership.CuckooFilter;
+import io.mapsketch.membership.KeyNotPresentException;
+import io.mapsketch.membership.MembershipFilter;
+import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchKind;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -53,7 +53,7 @@ final class CuckooCommands implements SketchFamily {
             footer = {"%nExample:%n  mapsketch cf del sessions.cf 3f2a91"})
     int del(@Mixin FileAndItems input) throws IOException {
         PrintWriter out = root.io().out();
-        try (CuckooFilter filter = CuckooFilter.open(input.file(), AccessMode.SHARED)) {
+        try (CuckooFilter filter = CuckooFilter.open(input.file(), OpenMode.SHARED)) {
             input.each(root.io().forAnswers(), (bytes, offset, length) -> {
                 try {
                     filter.remove(bytes, offset, length);

@@ -1,14 +1,14 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.BlockedBloomFilter;
-import io.mapsketch.engine.BloomFilter;
-import io.mapsketch.engine.CountingBloomFilter;
-import io.mapsketch.engine.HeavyHitter;
-import io.mapsketch.engine.HyperLogLog;
-import io.mapsketch.engine.MembershipFilter;
-import io.mapsketch.engine.SketchSizing;
-import io.mapsketch.engine.TopK;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.SketchSizing;
+import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.frequency.HeavyHitter;
+import io.mapsketch.frequency.TopK;
+import io.mapsketch.membership.BlockedBloomFilter;
+import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.CountingBloomFilter;
+import io.mapsketch.membership.MembershipFilter;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -82,7 +82,7 @@ final class Demo {
 
     private Path classicBloom(Path file) throws IOException {
         try (BloomFilter filter = BloomFilter.builder().expectedItems(ITEMS).falsePositiveRate(RATE)
-                .create(file, AccessMode.EXCLUSIVE)) {
+                .create(file, OpenMode.EXCLUSIVE)) {
             out.printf(Locale.ROOT, "Bloom filter (classic), %,d items at %.0f%%%n", ITEMS, 100 * RATE);
             out.printf(Locale.ROOT, "  sized   %,d bits (%.1f KB), k = %d, %.1f bits per item"
                     + "   [m = -n ln p / (ln 2)^2, k = (m/n) ln 2]%n", filter.bitCount(),
@@ -100,7 +100,7 @@ final class Demo {
 
     private void blockedBloom(Path file) throws IOException {
         try (BlockedBloomFilter filter = BlockedBloomFilter.builder().expectedItems(ITEMS).falsePositiveRate(RATE)
-                .create(file, AccessMode.SHARED)) {
+                .create(file, OpenMode.SHARED)) {
             long bits = filter.blockCount() * 512;
             out.printf(Locale.ROOT, "Blocked Bloom filter (one cache line per key), %,d items at %.0f%%%n", ITEMS,
                     100 * RATE);
@@ -115,7 +115,7 @@ final class Demo {
 
     private void countingBloom(Path file) throws IOException {
         try (CountingBloomFilter filter = CountingBloomFilter.builder().expectedItems(ITEMS).falsePositiveRate(RATE)
-                .create(file, AccessMode.EXCLUSIVE)) {
+                .create(file, OpenMode.EXCLUSIVE)) {
             out.printf(Locale.ROOT, "Counting Bloom filter (4-bit counters), %,d items at %.0f%%%n", ITEMS,
                     100 * RATE);
             addMembers(filter, 0, ITEMS);
@@ -170,7 +170,7 @@ final class Demo {
         out.println("HyperLogLog");
         for (int precision : new int[] {14, 10}) {
             try (HyperLogLog sketch = HyperLogLog.builder().precision(precision)
-                    .create(dir.resolve("visitors-p" + precision + ".hll"), AccessMode.EXCLUSIVE)) {
+                    .create(dir.resolve("visitors-p" + precision + ".hll"), OpenMode.EXCLUSIVE)) {
                 for (int i = 0; i < 300_000; i++) {
                     sketch.add(member(i % 200_000));
                 }
@@ -180,7 +180,7 @@ final class Demo {
                         100 * (sketch.estimate() / 200_000 - 1));
             }
         }
-        try (HyperLogLog small = HyperLogLog.builder().precision(14).createAnonymous(AccessMode.EXCLUSIVE)) {
+        try (HyperLogLog small = HyperLogLog.builder().precision(14).createAnonymous(OpenMode.EXCLUSIVE)) {
             for (int i = 0; i < 1_000; i++) {
                 small.add(member(i));
             }
@@ -188,9 +188,9 @@ final class Demo {
                     small.estimate(), small.classicEstimate());
         }
         try (HyperLogLog left = HyperLogLog.builder().precision(14).create(dir.resolve("shard-a.hll"),
-                AccessMode.EXCLUSIVE);
+                OpenMode.EXCLUSIVE);
              HyperLogLog right = HyperLogLog.builder().precision(14).create(dir.resolve("shard-b.hll"),
-                     AccessMode.EXCLUSIVE)) {
+                     OpenMode.EXCLUSIVE)) {
             for (int i = 0; i < 60_000; i++) {
                 left.add(member(i));
                 right.add(member(40_000 + i));
@@ -213,7 +213,7 @@ final class Demo {
         }
         long[] truth = new long[keys];
         SplittableRandom random = new SplittableRandom(2026);
-        try (TopK sketch = TopK.builder().k(100).epsilon(0.001).delta(0.01).create(file, AccessMode.EXCLUSIVE)) {
+        try (TopK sketch = TopK.builder().k(100).epsilon(0.001).delta(0.01).create(file, OpenMode.EXCLUSIVE)) {
             for (int e = 0; e < events; e++) {
                 int index = Arrays.binarySearch(cumulative, random.nextDouble() * total);
                 int rank = index >= 0 ? index : -index - 1;

@@ -1,16 +1,16 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.IncompatibleSketchException;
+import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.memory.SketchFileException;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
-import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine;
 
 /**
  * Turns what a verb threw into the command's exit status: an argument the engine refused (a rate

@@ -1,12 +1,12 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.BlockedBloomFilter;
-import io.mapsketch.engine.BloomFilter;
-import io.mapsketch.engine.CountingBloomFilter;
-import io.mapsketch.engine.CuckooFilter;
-import io.mapsketch.engine.MembershipFilter;
-import io.mapsketch.engine.ScalableBloomFilter;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.membership.BlockedBloomFilter;
+import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.CountingBloomFilter;
+import io.mapsketch.membership.CuckooFilter;
+import io.mapsketch.membership.MembershipFilter;
+import io.mapsketch.membership.ScalableBloomFilter;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -24,7 +24,7 @@ final class FilterVerbs {
 
     /** Adds every item to the filter file, opened as a shared writer, through the batch add. */
     static void add(FileAndItems input, CommandIo io) throws IOException {
-        try (MembershipFilter filter = MembershipFilter.open(input.file(), AccessMode.SHARED)) {
+        try (MembershipFilter filter = MembershipFilter.open(input.file(), OpenMode.SHARED)) {
             input.eachBatch(io, filter::addAll);
         }
     }
@@ -35,7 +35,7 @@ final class FilterVerbs {
      */
     static void exists(FileAndItems input, CommandIo io) throws IOException {
         PrintWriter out = io.out();
-        try (MembershipFilter filter = MembershipFilter.open(input.file(), AccessMode.READ_ONLY)) {
+        try (MembershipFilter filter = MembershipFilter.open(input.file(), OpenMode.READ_ONLY)) {
             boolean[][] results = {new boolean[0]};
             input.eachBatch(io.forAnswers(), (data, offsets, lengths, count) -> {
                 if (results[0].length < count) {
@@ -51,7 +51,7 @@ final class FilterVerbs {
 
     /** The filter's shape, then its memory, capacity, target and current false-positive rates. */
     static void describe(Path file, Map<String, Object> facts) throws IOException {
-        try (MembershipFilter filter = MembershipFilter.open(file, AccessMode.READ_ONLY)) {
+        try (MembershipFilter filter = MembershipFilter.open(file, OpenMode.READ_ONLY)) {
             switch (filter) {
                 case BloomFilter classic -> {
                     facts.put("bits", classic.bitCount());

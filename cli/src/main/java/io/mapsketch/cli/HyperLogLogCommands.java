@@ -1,7 +1,7 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.HyperLogLog;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -38,7 +38,7 @@ final class HyperLogLogCommands implements SketchFamily {
             footer = {"%nExamples:%n  mapsketch hll add visitors.hll alice@example.com bob@example.com",
                 "  cut -f1 access.log | mapsketch hll add visitors.hll"})
     int add(@Mixin FileAndItems input) throws IOException {
-        try (HyperLogLog sketch = HyperLogLog.open(input.file(), AccessMode.SHARED)) {
+        try (HyperLogLog sketch = HyperLogLog.open(input.file(), OpenMode.SHARED)) {
             input.eachBatch(root.io(), sketch::addAll);
         }
         return 0;
@@ -84,7 +84,7 @@ final class HyperLogLogCommands implements SketchFamily {
 
     @Override
     public void describe(Path file, Map<String, Object> facts) throws IOException {
-        try (HyperLogLog sketch = HyperLogLog.open(file, AccessMode.READ_ONLY)) {
+        try (HyperLogLog sketch = HyperLogLog.open(file, OpenMode.READ_ONLY)) {
             facts.put("precision", sketch.precision());
             facts.put("memory bytes", sketch.memoryBytes());
             facts.put("estimate", Math.round(sketch.estimate()));

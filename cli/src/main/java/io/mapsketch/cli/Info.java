@@ -1,6 +1,6 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
@@ -33,7 +33,7 @@ final class Info {
         facts.put("file", path.toString());
         SketchKind kind;
         Path headerFile = SketchFiles.headerFile(path);
-        try (SketchRegion region = SketchRegion.open(headerFile, AccessMode.READ_ONLY)) {
+        try (SketchRegion region = SketchRegion.open(headerFile, OpenMode.READ_ONLY)) {
             SketchHeader header = region.header();
             kind = header.kind();
             facts.put("kind", kind.name());

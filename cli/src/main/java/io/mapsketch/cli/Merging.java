@@ -1,7 +1,7 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.Sketch;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.Sketch;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +40,7 @@ final class Merging {
                         + " would count its items twice");
             }
         }
-        try (S into = opener.open(destination, AccessMode.SHARED);
+        try (S into = opener.open(destination, OpenMode.SHARED);
              OpenSketches<S> from = OpenSketches.readOnly(sources, opener)) {
             for (int i = 0; i < sources.size(); i++) {
                 S source = from.list().get(i);

@@ -1,8 +1,8 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.MinHash;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchKind;
+import io.mapsketch.similarity.MinHash;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -45,7 +45,7 @@ final class MinHashCommands implements SketchFamily {
             @Parameters(index = "1", paramLabel = "ROW", description = "The row, from 0.") int row,
             @Parameters(index = "2..*", paramLabel = "ITEM", description = "Items, as UTF-8 strings.")
             List<String> items) throws IOException {
-        try (MinHash sketch = MinHash.open(file, AccessMode.SHARED)) {
+        try (MinHash sketch = MinHash.open(file, OpenMode.SHARED)) {
             if (row < 0 || row >= sketch.rows()) {
                 throw new IllegalArgumentException("ROW = " + row + ", must be in [0, " + sketch.rows() + ")");
             }
@@ -64,7 +64,7 @@ final class MinHashCommands implements SketchFamily {
                     description = "How many rows to print (default: ${DEFAULT-VALUE}).")
             int top) throws IOException {
         PrintWriter out = root.io().out();
-        try (MinHash sketch = MinHash.open(file, AccessMode.READ_ONLY)) {
+        try (MinHash sketch = MinHash.open(file, OpenMode.READ_ONLY)) {
             if (row < 0 || row >= sketch.rows()) {
                 throw new IllegalArgumentException("ROW = " + row + ", must be in [0, " + sketch.rows() + ")");
             }
@@ -82,7 +82,7 @@ final class MinHashCommands implements SketchFamily {
 
     @Override
     public void describe(Path file, Map<String, Object> facts) throws IOException {
-        try (MinHash sketch = MinHash.open(file, AccessMode.READ_ONLY)) {
+        try (MinHash sketch = MinHash.open(file, OpenMode.READ_ONLY)) {
             facts.put("rows", sketch.rows());
             facts.put("signature length", sketch.signatureLength());
             facts.put("memory bytes", sketch.memoryBytes());

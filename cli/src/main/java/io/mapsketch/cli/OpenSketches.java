@@ -1,7 +1,7 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.Sketch;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.Sketch;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ final class OpenSketches<S extends Sketch> implements AutoCloseable {
         OpenSketches<S> all = new OpenSketches<>(files.size());
         try {
             for (Path file : files) {
-                all.sketches.add(opener.open(file, AccessMode.READ_ONLY));
+                all.sketches.add(opener.open(file, OpenMode.READ_ONLY));
             }
             return all;
         } catch (IOException | RuntimeException e) {

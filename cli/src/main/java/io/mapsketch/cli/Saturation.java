@@ -1,6 +1,6 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.FrequencySketch;
+import io.mapsketch.frequency.FrequencySketch;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.SimHash;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchKind;
+import io.mapsketch.similarity.SimHash;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +43,7 @@ final class SimHashCommands implements SketchFamily {
             footer = {"%nExample:%n  mapsketch simhash add docs.sh \"the quick brown fox jumps over the lazy dog\""})
     int add(@Mixin FileAndItems input) throws IOException {
         PrintWriter out = root.io().out();
-        try (SimHash table = SimHash.open(input.file(), AccessMode.SHARED)) {
+        try (SimHash table = SimHash.open(input.file(), OpenMode.SHARED)) {
             input.each(root.io().forAnswers(), (bytes, offset, length) ->
                     out.println(table.append(fingerprint(table, bytes, offset, length))));
         }
@@ -60,7 +60,7 @@ final class SimHashCommands implements SketchFamily {
                     description = "Largest Hamming distance, in [0, 64] (default: ${DEFAULT-VALUE}).")
             int distance) throws IOException {
         PrintWriter out = root.io().out();
-        try (SimHash table = SimHash.open(input.file(), AccessMode.READ_ONLY)) {
+        try (SimHash table = SimHash.open(input.file(), OpenMode.READ_ONLY)) {
             input.each(root.io().forAnswers(), (bytes, offset, length) -> {
                 long[] found = table.within(fingerprint(table, bytes, offset, length), distance);
                 StringBuilder line = new StringBuilder();
@@ -85,7 +85,7 @@ final class SimHashCommands implements SketchFamily {
 
     @Override
     public void describe(Path file, Map<String, Object> facts) throws IOException {
-        try (SimHash table = SimHash.open(file, AccessMode.READ_ONLY)) {
+        try (SimHash table = SimHash.open(file, OpenMode.READ_ONLY)) {
             facts.put("capacity", table.capacity());
             facts.put("fingerprints", table.size());
             facts.put("memory bytes", table.memoryBytes());

@@ -1,8 +1,8 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.ScalableBloomFilter;
-import io.mapsketch.engine.Sketch;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.Sketch;
+import io.mapsketch.membership.ScalableBloomFilter;
+import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
@@ -23,7 +23,7 @@ final class SketchFiles {
          * @return the open sketch
          * @throws IOException if it cannot be opened as this kind
          */
-        S open(Path file, AccessMode mode) throws IOException;
+        S open(Path file, OpenMode mode) throws IOException;
     }
 
     private SketchFiles() {
@@ -39,7 +39,7 @@ final class SketchFiles {
 
     /** The kind stored in the header of the sketch at {@code path}. */
     static SketchKind kind(Path path) throws IOException {
-        try (SketchRegion region = SketchRegion.open(headerFile(path), AccessMode.READ_ONLY)) {
+        try (SketchRegion region = SketchRegion.open(headerFile(path), OpenMode.READ_ONLY)) {
             return region.header().kind();
         }
     }

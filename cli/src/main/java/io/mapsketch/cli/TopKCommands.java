@@ -1,8 +1,8 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.HeavyHitter;
-import io.mapsketch.engine.TopK;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.frequency.HeavyHitter;
+import io.mapsketch.frequency.TopK;
+import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchKind;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -57,7 +57,7 @@ final class TopKCommands implements SketchFamily {
             footer = {"%nExamples:%n  mapsketch topk add pages.topk /home /about /home",
                 "  cut -f7 -d' ' access.log | mapsketch topk add pages.topk"})
     int add(@Mixin FileAndItems input) throws IOException {
-        try (TopK sketch = TopK.open(input.file(), AccessMode.SHARED)) {
+        try (TopK sketch = TopK.open(input.file(), OpenMode.SHARED)) {
             Saturation saturation = new Saturation(input.file(), sketch, "topk create");
             try {
                 input.eachBatch(root.io(), (data, offsets, lengths, count) -> {
@@ -82,7 +82,7 @@ final class TopKCommands implements SketchFamily {
                     + " \"saturated\": ...}.")
             boolean json) throws IOException {
         PrintWriter out = root.io().out();
-        try (TopK sketch = TopK.open(file, AccessMode.READ_ONLY)) {
+        try (TopK sketch = TopK.open(file, OpenMode.READ_ONLY)) {
             List<HeavyHitter> top = sketch.top();
             if (json) {
                 out.println(top.stream().map(hitter -> {
@@ -109,7 +109,7 @@ final class TopKCommands implements SketchFamily {
 
     @Override
     public void describe(Path file, Map<String, Object> facts) throws IOException {
-        try (TopK sketch = TopK.open(file, AccessMode.READ_ONLY)) {
+        try (TopK sketch = TopK.open(file, OpenMode.READ_ONLY)) {
             facts.put("k", sketch.k());
             facts.put("max item bytes", sketch.maxKeyBytes());
             facts.put("candidates", sketch.top().size());

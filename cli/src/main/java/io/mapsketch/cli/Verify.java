@@ -1,7 +1,7 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.ScalableBloomFilter;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.membership.ScalableBloomFilter;
+import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.PayloadVerification;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
@@ -49,11 +49,11 @@ final class Verify {
 
     private static PayloadVerification verify(Path path) throws IOException {
         if (Files.isDirectory(path)) {
-            try (ScalableBloomFilter filter = ScalableBloomFilter.open(path, AccessMode.READ_ONLY)) {
+            try (ScalableBloomFilter filter = ScalableBloomFilter.open(path, OpenMode.READ_ONLY)) {
                 return filter.verify();
             }
         }
-        try (SketchRegion region = SketchRegion.open(path, AccessMode.READ_ONLY)) {
+        try (SketchRegion region = SketchRegion.open(path, OpenMode.READ_ONLY)) {
             return region.verify();
         }
     }

@@ -3,10 +3,10 @@ package io.mapsketch.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.engine.BloomFilter;
-import io.mapsketch.engine.CountingBloomFilter;
-import io.mapsketch.engine.MembershipFilter;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.CountingBloomFilter;
+import io.mapsketch.membership.MembershipFilter;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +44,7 @@ class BloomVerbsTest {
         String classic = file("c.bloom");
         assertEquals(0, InProcess.run("bf", "create", classic, "--capacity", "10000", "--error-rate", "0.01",
                 "--layout", "classic", "--seed", "42").status());
-        try (MembershipFilter filter = MembershipFilter.open(Path.of(classic), AccessMode.READ_ONLY)) {
+        try (MembershipFilter filter = MembershipFilter.open(Path.of(classic), OpenMode.READ_ONLY)) {
             BloomFilter bloom = (BloomFilter) filter;
             assertEquals(95_851, bloom.bitCount());
             assertEquals(7, bloom.hashCount());
@@ -53,7 +53,7 @@ class BloomVerbsTest {
         String counting = file("c.cbf");
         assertEquals(0, InProcess.run("bf", "create", counting, "--capacity", "100", "--error-rate", "0.01",
                 "--layout", "COUNTING").status());
-        try (MembershipFilter filter = MembershipFilter.open(Path.of(counting), AccessMode.READ_ONLY)) {
+        try (MembershipFilter filter = MembershipFilter.open(Path.of(counting), OpenMode.READ_ONLY)) {
             assertTrue(filter instanceof CountingBloomFilter, filter.toString());
             assertEquals(0, filter.hashSeed(), "the documented default seed");
         }

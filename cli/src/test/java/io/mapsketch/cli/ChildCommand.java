@@ -1,7 +1,7 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.engine.BlockedBloomFilter;
 import io.mapsketch.kernels.BitSetKernels;
+import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.memory.SketchRegion;
 import java.io.File;
 import java.io.IOException;

@@ -3,8 +3,8 @@ package io.mapsketch.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.engine.ScalableBloomFilter;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.membership.ScalableBloomFilter;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** The verbs over any kind of file ({@code info}, {@code merge}), help, and the exit statuses, in this JVM. */
 class CommandTest {
@@ -121,7 +121,7 @@ class CommandTest {
         assertTrue(counts.contains("\"total_weight\": 50") && counts.contains("\"error_bound\": 1"), counts);
         Path scalable = dir.resolve("grows");
         try (ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedItems(100).falsePositiveRate(0.01)
-                .create(scalable, AccessMode.EXCLUSIVE)) {
+                .create(scalable, OpenMode.EXCLUSIVE)) {
             filter.add("x");
         }
         String links = InProcess.run("info", scalable.toString()).out();

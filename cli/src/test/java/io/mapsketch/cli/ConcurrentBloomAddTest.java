@@ -2,8 +2,8 @@ package io.mapsketch.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.mapsketch.engine.MembershipFilter;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.membership.MembershipFilter;
+import io.mapsketch.memory.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -45,7 +45,7 @@ class ConcurrentBloomAddTest {
                 .collect(Collectors.joining());
         InProcess.Result answers = InProcess.withInput(everything, "bf", "exists", file);
         assertEquals(Collections.nCopies(2 * PER_PROCESS, "1"), answers.lines(), "every item of both processes");
-        try (MembershipFilter filter = MembershipFilter.open(Path.of(file), AccessMode.READ_ONLY)) {
+        try (MembershipFilter filter = MembershipFilter.open(Path.of(file), OpenMode.READ_ONLY)) {
             assertEquals(2 * PER_PROCESS, filter.itemsAdded(), "shared writers count every add");
         }
     }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.engine.CountMinSketch;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.frequency.CountMinSketch;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,7 +28,7 @@ class CountMinVerbsTest {
         assertEquals(List.of("5", "1", "1", "0"), InProcess.run("cms", "query", file, "login", "logout", "signup",
                 "never").lines());
         assertEquals(List.of("1", "5"), InProcess.withInput("signup\nlogin", "cms", "query", file).lines());
-        try (CountMinSketch sketch = CountMinSketch.open(Path.of(file), AccessMode.READ_ONLY)) {
+        try (CountMinSketch sketch = CountMinSketch.open(Path.of(file), OpenMode.READ_ONLY)) {
             assertEquals(2_719, sketch.width());
             assertEquals(5, sketch.depth());
             assertEquals(7, sketch.totalWeight());
@@ -41,7 +41,7 @@ class CountMinVerbsTest {
         String file = dir.resolve("w.cms").toString();
         assertEquals(0, InProcess.run("cms", "create", file, "--epsilon", "0.01", "--delta", "0.1", "--counter-bits",
                 "64", "--conservative").status());
-        try (CountMinSketch sketch = CountMinSketch.open(Path.of(file), AccessMode.READ_ONLY)) {
+        try (CountMinSketch sketch = CountMinSketch.open(Path.of(file), OpenMode.READ_ONLY)) {
             assertEquals(64, sketch.counterBits());
             assertTrue(sketch.isConservative());
         }

@@ -3,8 +3,8 @@ package io.mapsketch.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.engine.CuckooFilter;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.membership.CuckooFilter;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,7 +28,7 @@ class CuckooVerbsTest {
         assertEquals(List.of("1", "1", "0"), InProcess.run("cf", "del", file, "a", "b", "e").lines());
         assertEquals(List.of("0", "1"), InProcess.run("cf", "exists", file, "a", "b").lines(),
                 "b was added twice and removed once");
-        try (CuckooFilter filter = CuckooFilter.open(Path.of(file), AccessMode.READ_ONLY)) {
+        try (CuckooFilter filter = CuckooFilter.open(Path.of(file), OpenMode.READ_ONLY)) {
             assertEquals(16, filter.fingerprintBits(), "2 x 4 / 2^12 is above 0.001");
             assertEquals(3, filter.itemsAdded());
         }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.engine.TopK;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.frequency.TopK;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,7 +30,7 @@ class TopKVerbsTest {
         assertEquals(List.of("[{\"item\": \"/cart\", \"count\": 3, \"saturated\": false}, {\"item\": \"/home\","
                 + " \"count\": 3, \"saturated\": false}]"),
                 InProcess.run("topk", "list", file, "--json").lines());
-        try (TopK sketch = TopK.open(Path.of(file), AccessMode.READ_ONLY)) {
+        try (TopK sketch = TopK.open(Path.of(file), OpenMode.READ_ONLY)) {
             assertEquals(2, sketch.k());
             assertEquals(2_719, sketch.width());
             assertEquals(7, sketch.totalWeight());
@@ -69,7 +69,7 @@ class TopKVerbsTest {
     void aSaturatedCountIsMarkedAndTheAddThatSaturatesSaysHowToCountFurther() throws IOException {
         String file = dir.resolve("s.topk").toString();
         assertEquals(0, InProcess.run("topk", "create", file, "--k", "2").status());
-        try (TopK sketch = TopK.open(Path.of(file), AccessMode.SHARED)) {
+        try (TopK sketch = TopK.open(Path.of(file), OpenMode.SHARED)) {
             sketch.add("a", 0xFFFF_FFFEL);
         }
         assertEquals(List.of("a\t4294967294"), InProcess.run("topk", "list", file, "--with-count").lines());
@@ -85,7 +85,7 @@ class TopKVerbsTest {
 
         String wide = dir.resolve("w.topk").toString();
         assertEquals(0, InProcess.run("topk", "create", wide, "--k", "2", "--counter-bits", "64").status());
-        try (TopK sketch = TopK.open(Path.of(wide), AccessMode.SHARED)) {
+        try (TopK sketch = TopK.open(Path.of(wide), OpenMode.SHARED)) {
             assertEquals(64, sketch.counterBits());
             sketch.add("a", 0xFFFF_FFFEL);
         }

@@ -3,10 +3,10 @@ package io.mapsketch.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.engine.CountMinSketch;
-import io.mapsketch.engine.ScalableBloomFilter;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.frequency.CountMinSketch;
+import io.mapsketch.membership.ScalableBloomFilter;
 import io.mapsketch.memory.HashScheme;
+import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchKind;
@@ -63,7 +63,7 @@ class VerifyVerbTest {
                 counts + ": ok"), damaged.lines());
         assertEquals("", damaged.err());
 
-        try (CountMinSketch writer = CountMinSketch.open(Path.of(counts), AccessMode.SHARED)) {
+        try (CountMinSketch writer = CountMinSketch.open(Path.of(counts), OpenMode.SHARED)) {
             writer.add("logout", 1);
             InProcess.Result stale = InProcess.run("verify", counts);
             assertEquals(Verify.NOT_PROVEN, stale.status());
@@ -74,7 +74,7 @@ class VerifyVerbTest {
 
         Path old = dir.resolve("old.sketch");
         SketchRegion.create(old, SketchHeader.forNewSketch(SketchKind.BLOOM, HashScheme.XXH3_64, 0, new long[0], 64),
-                AccessMode.SHARED).close();
+                OpenMode.SHARED).close();
         InProcess.Result unproven = InProcess.run("verify", counts, old.toString());
         assertEquals(Verify.NOT_PROVEN, unproven.status());
         assertEquals(List.of(counts + ": ok", old + ": no checksum: format version 1"), unproven.lines());
@@ -96,7 +96,7 @@ class VerifyVerbTest {
     void aScalableFilterIsVerifiedLinkByLinkAndTheLineNamesTheLink() throws IOException {
         Path directory = dir.resolve("scalable");
         try (ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
-                .create(directory, AccessMode.SHARED)) {
+                .create(directory, OpenMode.SHARED)) {
             filter.addAll(new SplittableRandom(3).longs(5_000).toArray());
         }
         assertEquals(List.of(directory + ": ok"), InProcess.run("verify", directory.toString()).lines());
@@ -109,7 +109,7 @@ class VerifyVerbTest {
     }
 
     private static long linkPayload(Path file) throws IOException {
-        try (SketchRegion link = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+        try (SketchRegion link = SketchRegion.open(file, OpenMode.READ_ONLY)) {
             return Math.min(link.header().payloadLength(), SketchFileLayout.MIN_CHUNK_BYTES);
         }
     }

@@ -1,8 +1,8 @@
 package io.mapsketch.example;
 
-import io.mapsketch.engine.BlockedBloomFilter;
-import io.mapsketch.engine.HyperLogLog;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.membership.BlockedBloomFilter;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,12 +45,12 @@ public final class Main {
     private static void bloomFilter(Path file) throws IOException {
         try (BlockedBloomFilter filter = BlockedBloomFilter.builder()
                 .expectedItems(KEYS).falsePositiveRate(0.01)
-                .create(file, AccessMode.SHARED)) {
+                .create(file, OpenMode.SHARED)) {
             for (int i = 0; i < KEYS; i++) {
                 filter.add("visitor-" + i);
             }
         }
-        try (BlockedBloomFilter filter = BlockedBloomFilter.open(file, AccessMode.READ_ONLY)) {
+        try (BlockedBloomFilter filter = BlockedBloomFilter.open(file, OpenMode.READ_ONLY)) {
             int found = 0;
             int falsePositives = 0;
             for (int i = 0; i < KEYS; i++) {
@@ -70,10 +70,10 @@ public final class Main {
         for (int i = 0; i < DISTINCT; i++) {
             keys[i] = 1_000_003L * i;
         }
-        try (HyperLogLog sketch = HyperLogLog.builder().precision(14).create(file, AccessMode.SHARED)) {
+        try (HyperLogLog sketch = HyperLogLog.builder().precision(14).create(file, OpenMode.SHARED)) {
             sketch.addAll(keys);
         }
-        try (HyperLogLog sketch = HyperLogLog.open(file, AccessMode.READ_ONLY)) {
+        try (HyperLogLog sketch = HyperLogLog.open(file, OpenMode.READ_ONLY)) {
             double error = Math.abs(sketch.estimate() - DISTINCT) / DISTINCT;
             check(error <= 3 * sketch.relativeStandardError(), "hll: estimate " + sketch.estimate() + " of "
                     + DISTINCT + " distinct keys is off by more than 3 standard errors");

@@ -1,10 +1,10 @@
 package io.mapsketch.jmh;
 
-import io.mapsketch.engine.BlockedBloomFilter;
-import io.mapsketch.engine.BloomFilter;
-import io.mapsketch.engine.MembershipFilter;
-import io.mapsketch.engine.SketchSizing;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.SketchSizing;
+import io.mapsketch.membership.BlockedBloomFilter;
+import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.MembershipFilter;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -35,12 +35,12 @@ public final class AccuracyReport {
         System.out.println("|---|---|---|---|---|---|---|---|---|");
         for (double rate : new double[] {0.1, 0.01, 0.001, 0.0001}) {
             try (BloomFilter classic = BloomFilter.builder().expectedItems(ITEMS).falsePositiveRate(rate).seed(1)
-                    .createAnonymous(AccessMode.EXCLUSIVE)) {
+                    .createAnonymous(OpenMode.EXCLUSIVE)) {
                 row("classic", rate, classic, classic.bitCount(), classic.hashCount(),
                         SketchSizing.bloomFalsePositiveRate(classic.bitCount(), classic.hashCount(), 2 * ITEMS));
             }
             try (BlockedBloomFilter blocked = BlockedBloomFilter.builder().expectedItems(ITEMS).falsePositiveRate(rate)
-                    .seed(1).createAnonymous(AccessMode.EXCLUSIVE)) {
+                    .seed(1).createAnonymous(OpenMode.EXCLUSIVE)) {
                 row("blocked", rate, blocked, blocked.blockCount() * 512, blocked.bitsPerKey(),
                         SketchSizing.blockedBloomFalsePositiveRate(blocked.blockCount(), blocked.bitsPerKey(), 2 * ITEMS));
             }

@@ -5,9 +5,9 @@ import static io.mapsketch.jmh.BenchmarkSettings.FASTFILTER_BITS_PER_KEY;
 import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
 
 import com.google.common.hash.Funnels;
-import io.mapsketch.engine.BlockedBloomFilter;
-import io.mapsketch.engine.BloomFilter;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.membership.BlockedBloomFilter;
+import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.memory.OpenMode;
 import java.lang.reflect.Constructor;
 import org.apache.datasketches.filters.bloomfilter.BloomFilterBuilder;
 import org.fastfilter.bloom.BlockedBloom;
@@ -129,13 +129,13 @@ public class BloomBenchmark extends FilterBenchmark {
     Filter newFilter() {
         return switch (impl) {
             case "mapsketch-blocked" -> new MapsketchFilter(BlockedBloomFilter.builder().expectedItems(items)
-                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(AccessMode.EXCLUSIVE));
+                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(OpenMode.EXCLUSIVE));
             case "mapsketch-blocked-shared" -> new MapsketchFilter(BlockedBloomFilter.builder().expectedItems(items)
-                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(AccessMode.SHARED));
+                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(OpenMode.SHARED));
             case "mapsketch-classic" -> new MapsketchFilter(BloomFilter.builder().expectedItems(items)
-                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(AccessMode.EXCLUSIVE));
+                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(OpenMode.EXCLUSIVE));
             case "mapsketch-classic-shared" -> new MapsketchFilter(BloomFilter.builder().expectedItems(items)
-                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(AccessMode.SHARED));
+                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(OpenMode.SHARED));
             case "guava" -> new Guava(items);
             case "datasketches" -> new DataSketches(items);
             case "fastfilter-blocked" -> new FastFilter(items);

@@ -1,7 +1,7 @@
 package io.mapsketch.jmh;
 
-import io.mapsketch.engine.BloomFilter;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -39,7 +39,7 @@ public final class BloomProbeFloorReport {
 
     private static void row(int items, double rate, long asked) throws IOException {
         try (BloomFilter filter = BloomFilter.builder().expectedItems(items).falsePositiveRate(rate).seed(1)
-                .createAnonymous(AccessMode.EXCLUSIVE)) {
+                .createAnonymous(OpenMode.EXCLUSIVE)) {
             SplittableRandom random = new SplittableRandom(items);
             filter.addAll(random.longs(items).toArray());
             long[] batch = new long[PROBE_BATCH];

@@ -5,9 +5,9 @@ import static io.mapsketch.jmh.BenchmarkSettings.FREQUENCY_STREAM_KEYS;
 import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
 import static io.mapsketch.jmh.BenchmarkSettings.frequencyStream;
 
-import io.mapsketch.engine.CountMinSketch;
-import io.mapsketch.engine.SketchSizing;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.SketchSizing;
+import io.mapsketch.frequency.CountMinSketch;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
@@ -272,9 +272,9 @@ public class CountMinBenchmark {
 
     private Sketch newSketch(double epsilon) throws IOException {
         return switch (impl) {
-            case "mapsketch" -> Mapsketch.create(epsilon, AccessMode.EXCLUSIVE, false);
-            case "mapsketch-shared" -> Mapsketch.create(epsilon, AccessMode.SHARED, false);
-            case "mapsketch-conservative" -> Mapsketch.create(epsilon, AccessMode.EXCLUSIVE, true);
+            case "mapsketch" -> Mapsketch.create(epsilon, OpenMode.EXCLUSIVE, false);
+            case "mapsketch-shared" -> Mapsketch.create(epsilon, OpenMode.SHARED, false);
+            case "mapsketch-conservative" -> Mapsketch.create(epsilon, OpenMode.EXCLUSIVE, true);
             case "datasketches" -> new DataSketches(epsilon);
             case "streamlib" -> new StreamLib(epsilon);
             case "spark" -> new Spark(epsilon);
@@ -325,7 +325,7 @@ public class CountMinBenchmark {
             this.file = file;
         }
 
-        static Mapsketch create(double epsilon, AccessMode mode, boolean conservative) throws IOException {
+        static Mapsketch create(double epsilon, OpenMode mode, boolean conservative) throws IOException {
             Path directory = Files.createTempDirectory("countmin-benchmark");
             Path file = directory.resolve("sketch.cms");
             CountMinSketch sketch = CountMinSketch.builder().epsilon(epsilon).delta(COUNT_MIN_DELTA).counterBits(32)

@@ -5,9 +5,9 @@ import static io.mapsketch.jmh.BenchmarkSettings.FREQUENCY_STREAM_KEYS;
 import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
 import static io.mapsketch.jmh.BenchmarkSettings.frequencyStream;
 
-import io.mapsketch.engine.SketchSizing;
+import io.mapsketch.SketchSizing;
 import io.mapsketch.kernels.HashKernels;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -159,7 +159,7 @@ public class CountMinFloorBenchmark {
      * (present and absent keys) has the estimate mapsketch's own sketch of the stream gives.
      */
     private void requireSameEstimatesAsMapsketch(double epsilon, long[] stream, long[] probes) throws IOException {
-        CountMinBenchmark.Mapsketch reference = CountMinBenchmark.Mapsketch.create(epsilon, AccessMode.EXCLUSIVE, false);
+        CountMinBenchmark.Mapsketch reference = CountMinBenchmark.Mapsketch.create(epsilon, OpenMode.EXCLUSIVE, false);
         try {
             reference.addAll(stream);
             for (int i = 0; i < probes.length; i += CHECK_EVERY) {

@@ -3,9 +3,9 @@ package io.mapsketch.jmh;
 import static io.mapsketch.jmh.BenchmarkSettings.CUCKOO_FALSE_POSITIVE_RATE;
 import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
 
-import io.mapsketch.engine.CuckooFilter;
-import io.mapsketch.engine.SketchSizing;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.SketchSizing;
+import io.mapsketch.membership.CuckooFilter;
+import io.mapsketch.memory.OpenMode;
 import org.fastfilter.cuckoo.Cuckoo16;
 import org.openjdk.jmh.annotations.Param;
 
@@ -73,14 +73,14 @@ public class CuckooBenchmark extends FilterBenchmark {
     @Override
     Filter newFilter() {
         return switch (impl) {
-            case "mapsketch" -> mapsketch(AccessMode.EXCLUSIVE);
-            case "mapsketch-shared" -> mapsketch(AccessMode.SHARED);
+            case "mapsketch" -> mapsketch(OpenMode.EXCLUSIVE);
+            case "mapsketch-shared" -> mapsketch(OpenMode.SHARED);
             case "fastfilter-cuckoo16" -> new FastFilter(items);
             default -> throw new IllegalArgumentException("unknown impl " + impl);
         };
     }
 
-    private Filter mapsketch(AccessMode mode) {
+    private Filter mapsketch(OpenMode mode) {
         return new MapsketchFilter(CuckooFilter.builder().expectedItems(items).falsePositiveRate(falsePositiveRate)
                 .seed(SKETCH_SEED).createAnonymous(mode));
     }

@@ -1,6 +1,6 @@
 package io.mapsketch.jmh;
 
-import io.mapsketch.engine.MembershipFilter;
+import io.mapsketch.membership.MembershipFilter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;

@@ -1,9 +1,9 @@
 package io.mapsketch.jmh;
 
-import io.mapsketch.engine.CountMinSketch;
-import io.mapsketch.engine.HeavyHitter;
-import io.mapsketch.engine.TopK;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.frequency.CountMinSketch;
+import io.mapsketch.frequency.HeavyHitter;
+import io.mapsketch.frequency.TopK;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.Comparator;
@@ -64,7 +64,7 @@ public final class FrequencyAccuracyReport {
     private static void countMinRow(long[] stream, Map<Long, Long> exact, double exponent, double epsilon,
             boolean conservative) throws IOException {
         try (CountMinSketch sketch = CountMinSketch.builder().epsilon(epsilon).delta(DELTA)
-                .conservativeUpdate(conservative).seed(5).createAnonymous(AccessMode.EXCLUSIVE)) {
+                .conservativeUpdate(conservative).seed(5).createAnonymous(OpenMode.EXCLUSIVE)) {
             sketch.addAll(stream);
             long bound = sketch.errorBound();
             long beyond = 0;
@@ -88,7 +88,7 @@ public final class FrequencyAccuracyReport {
     private static void topKRow(long[] stream, Map<Long, Long> exact, double exponent, double epsilon)
             throws IOException {
         try (TopK sketch = TopK.builder().k(K).epsilon(epsilon).delta(DELTA).seed(5)
-                .createAnonymous(AccessMode.EXCLUSIVE)) {
+                .createAnonymous(OpenMode.EXCLUSIVE)) {
             for (long key : stream) {
                 sketch.add(key);
             }

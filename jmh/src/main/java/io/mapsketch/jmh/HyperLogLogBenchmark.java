@@ -3,8 +3,8 @@ package io.mapsketch.jmh;
 import com.dynatrace.hash4j.distinctcount.UltraLogLog;
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
-import io.mapsketch.engine.HyperLogLog;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;
@@ -215,9 +215,9 @@ public class HyperLogLogBenchmark {
     private Sketch newSketch() {
         return switch (impl) {
             case "mapsketch" -> new Mapsketch(HyperLogLog.builder().precision(precision).seed(SKETCH_SEED)
-                    .createAnonymous(AccessMode.EXCLUSIVE));
+                    .createAnonymous(OpenMode.EXCLUSIVE));
             case "mapsketch-shared" -> new Mapsketch(HyperLogLog.builder().precision(precision).seed(SKETCH_SEED)
-                    .createAnonymous(AccessMode.SHARED));
+                    .createAnonymous(OpenMode.SHARED));
             case "datasketches-hll8" -> new DataSketches(precision, TgtHllType.HLL_8);
             case "datasketches-hll4" -> new DataSketches(precision, TgtHllType.HLL_4);
             case "hash4j-hll" -> new Hash4jHll(precision);

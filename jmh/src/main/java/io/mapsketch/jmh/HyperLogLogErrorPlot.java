@@ -1,9 +1,9 @@
 package io.mapsketch.jmh;
 
 import com.dynatrace.hash4j.distinctcount.UltraLogLog;
-import io.mapsketch.engine.HyperLogLog;
-import io.mapsketch.engine.SketchSizing;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.SketchSizing;
+import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.memory.OpenMode;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Paint;
@@ -122,7 +122,7 @@ public final class HyperLogLogErrorPlot {
                 com.dynatrace.hash4j.distinctcount.HyperLogLog.create(precision);
         UltraLogLog ultra = UltraLogLog.create(precision);
         try (HyperLogLog ours = HyperLogLog.builder().precision(precision).seed(seed)
-                .createAnonymous(AccessMode.EXCLUSIVE)) {
+                .createAnonymous(OpenMode.EXCLUSIVE)) {
             long[] keys = new long[BATCH];
             long added = 0;
             for (int c = 0; c < CARDINALITIES.length; c++) {

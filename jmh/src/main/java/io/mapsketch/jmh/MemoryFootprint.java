@@ -20,18 +20,18 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.google.common.hash.Funnels;
 import com.google.common.io.ByteStreams;
 import com.google.common.io.CountingOutputStream;
-import io.mapsketch.engine.BlockedBloomFilter;
-import io.mapsketch.engine.BloomFilter;
-import io.mapsketch.engine.CountMinSketch;
-import io.mapsketch.engine.CuckooFilter;
-import io.mapsketch.engine.HyperLogLog;
-import io.mapsketch.engine.MinHash;
-import io.mapsketch.engine.SimHash;
-import io.mapsketch.engine.Sketch;
-import io.mapsketch.engine.SketchSizing;
-import io.mapsketch.engine.TopK;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.Sketch;
+import io.mapsketch.SketchSizing;
+import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.frequency.CountMinSketch;
+import io.mapsketch.frequency.TopK;
+import io.mapsketch.membership.BlockedBloomFilter;
+import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.CuckooFilter;
+import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
+import io.mapsketch.similarity.MinHash;
+import io.mapsketch.similarity.SimHash;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -186,10 +186,10 @@ public final class MemoryFootprint {
         String setting = "1,000,000 keys at 1% FPR";
         long[] keys = keys(0, BLOOM_ITEMS);
         mapsketch(MEMBERSHIP, setting, "mapsketch-blocked", file -> BlockedBloomFilter.builder()
-                .expectedItems(BLOOM_ITEMS).falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).create(file, AccessMode.EXCLUSIVE),
+                .expectedItems(BLOOM_ITEMS).falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).create(file, OpenMode.EXCLUSIVE),
                 filter -> filter.addAll(keys));
         mapsketch(MEMBERSHIP, setting, "mapsketch-classic", file -> BloomFilter.builder()
-                .expectedItems(BLOOM_ITEMS).falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).create(file, AccessMode.EXCLUSIVE),
+                .expectedItems(BLOOM_ITEMS).falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).create(file, OpenMode.EXCLUSIVE),
                 filter -> filter.addAll(keys));
 
         com.google.common.hash.BloomFilter<Long> guava =
@@ -225,7 +225,7 @@ public final class MemoryFootprint {
         String cuckoo = "cuckoo: 943,718 keys at 0.1% FPR (90% of 2^18 buckets of four)";
         long[] cuckooKeys = keys(0, CUCKOO_ITEMS);
         mapsketch(MEMBERSHIP, cuckoo, "mapsketch", file -> CuckooFilter.builder().expectedItems(CUCKOO_ITEMS)
-                .falsePositiveRate(CUCKOO_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).create(file, AccessMode.EXCLUSIVE),
+                .falsePositiveRate(CUCKOO_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).create(file, OpenMode.EXCLUSIVE),
                 filter -> filter.addAll(cuckooKeys));
         Cuckoo16 cuckoo16 = new Cuckoo16(
                 Math.toIntExact(SketchSizing.cuckooBuckets(CUCKOO_ITEMS) * SketchSizing.CUCKOO_BUCKET_SIZE));
@@ -257,7 +257,7 @@ public final class MemoryFootprint {
         String setting = String.format(Locale.ROOT, "Count-Min eps 0.001, delta 0.01 (%,d x %d), %,d Zipf keys", width,
                 depth, STREAM_KEYS);
         mapsketch(FREQUENCY, setting, "mapsketch", file -> CountMinSketch.builder().epsilon(epsilon).delta(COUNT_MIN_DELTA)
-                .counterBits(32).seed(SKETCH_SEED).create(file, AccessMode.EXCLUSIVE), sketch -> sketch.addAll(stream));
+                .counterBits(32).seed(SKETCH_SEED).create(file, OpenMode.EXCLUSIVE), sketch -> sketch.addAll(stream));
 
         org.apache.datasketches.count.CountMinSketch datasketches = dataSketchesCountMin(
                 org.apache.datasketches.count.CountMinSketch.suggestNumHashes(1 - COUNT_MIN_DELTA),
@@ -288,7 +288,7 @@ public final class MemoryFootprint {
         String topK = String.format(Locale.ROOT, "Top-K k = %d (Count-Min %,d x %d; peers %,d counters), %,d Zipf keys",
                 TopKBenchmark.K, width, depth, TopKBenchmark.PEER_COUNTERS, STREAM_KEYS);
         mapsketch(FREQUENCY, topK, "mapsketch", file -> TopK.builder().k(TopKBenchmark.K).epsilon(epsilon).delta(COUNT_MIN_DELTA)
-                .seed(SKETCH_SEED).create(file, AccessMode.EXCLUSIVE), sketch -> sketch.addAll(stream));
+                .seed(SKETCH_SEED).create(file, OpenMode.EXCLUSIVE), sketch -> sketch.addAll(stream));
 
         FrequentLongsSketch frequent = new FrequentLongsSketch(TopKBenchmark.PEER_COUNTERS);
         for (long key : stream) {
@@ -328,7 +328,7 @@ public final class MemoryFootprint {
             String setting = String.format(Locale.ROOT, "HyperLogLog p = %d (%,d registers), %,d distinct keys",
                     precision, 1 << precision, HLL_KEYS);
             mapsketch(DISTINCT, setting, "mapsketch", file -> HyperLogLog.builder().precision(precision).seed(SKETCH_SEED)
-                    .create(file, AccessMode.EXCLUSIVE), sketch -> sketch.addAll(keys));
+                    .create(file, OpenMode.EXCLUSIVE), sketch -> sketch.addAll(keys));
             for (TgtHllType type : new TgtHllType[] {TgtHllType.HLL_8, TgtHllType.HLL_4}) {
                 HllSketch sketch = new HllSketch(precision, type);
                 for (long key : keys) {
@@ -364,7 +364,7 @@ public final class MemoryFootprint {
             String one = String.format(Locale.ROOT, "MinHash k = %,d: one signature of a set of %,d keys", k,
                     MinHashBenchmark.SET_KEYS);
             mapsketch(SIMILARITY, one, "mapsketch", file -> MinHash.builder().rows(1).signatureLength(k).seed(SKETCH_SEED)
-                    .create(file, AccessMode.EXCLUSIVE), sketch -> sketch.addAll(0, set));
+                    .create(file, OpenMode.EXCLUSIVE), sketch -> sketch.addAll(0, set));
             for (String impl : new String[] {"hash4j-minhash", "hash4j-superminhash"}) {
                 SimilarityHashPolicy policy = impl.endsWith("superminhash") ? SimilarityHashing.superMinHash(k, 64)
                         : SimilarityHashing.minHash(k, 64);
@@ -373,7 +373,7 @@ public final class MemoryFootprint {
             String table = String.format(Locale.ROOT, "MinHash k = %,d: %,d signatures of sets of %,d keys", k,
                     MinHashBenchmark.ROWS, MinHashBenchmark.ROW_KEYS);
             mapsketch(SIMILARITY, table, "mapsketch", file -> MinHash.builder().rows(MinHashBenchmark.ROWS)
-                    .signatureLength(k).seed(SKETCH_SEED).create(file, AccessMode.EXCLUSIVE), sketch -> {
+                    .signatureLength(k).seed(SKETCH_SEED).create(file, OpenMode.EXCLUSIVE), sketch -> {
                         for (int row = 0; row < MinHashBenchmark.ROWS; row++) {
                             sketch.addAll(row, sets[row]);
                         }
@@ -393,7 +393,7 @@ public final class MemoryFootprint {
         String fingerprints = String.format(Locale.ROOT, "SimHash: %,d 64-bit fingerprints", SIMHASH_ITEMS);
         SplittableRandom random = new SplittableRandom(20_261_130L);
         mapsketch(SIMILARITY, fingerprints, "mapsketch", file -> SimHash.builder().capacity(SIMHASH_ITEMS).seed(SKETCH_SEED)
-                .create(file, AccessMode.EXCLUSIVE), table -> {
+                .create(file, OpenMode.EXCLUSIVE), table -> {
                     for (int i = 0; i < SIMHASH_ITEMS; i++) {
                         table.append(random.nextLong());
                     }

@@ -8,9 +8,9 @@ import com.dynatrace.hash4j.similarity.ElementHashProvider;
 import com.dynatrace.hash4j.similarity.SimilarityHashPolicy;
 import com.dynatrace.hash4j.similarity.SimilarityHasher;
 import com.dynatrace.hash4j.similarity.SimilarityHashing;
-import io.mapsketch.engine.MinHash;
-import io.mapsketch.engine.MinHashSignature;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.OpenMode;
+import io.mapsketch.similarity.MinHash;
+import io.mapsketch.similarity.MinHashSignature;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -108,7 +108,7 @@ public class MinHashBenchmark {
             half[i] = KeyStreams.key(SET_KEYS / 2 + i);
         }
         signatures = impl.startsWith("mapsketch")
-                ? new Mapsketch(k, impl.endsWith("shared") ? AccessMode.SHARED : AccessMode.EXCLUSIVE, half, sets)
+                ? new Mapsketch(k, impl.endsWith("shared") ? OpenMode.SHARED : OpenMode.EXCLUSIVE, half, sets)
                 : new Hash4j(impl.endsWith("superminhash") ? SimilarityHashing.superMinHash(k, 64)
                         : SimilarityHashing.minHash(k, 64), keys, half, sets);
         System.out.printf("%nminhash-check impl=%s k=%d jaccard=%.4f (truth 0.3333) top=%s%n", impl, k,
@@ -172,7 +172,7 @@ public class MinHashBenchmark {
         private final MinHash table;
         private final MinHashSignature query;
 
-        Mapsketch(int k, AccessMode mode, long[] half, long[][] sets) {
+        Mapsketch(int k, OpenMode mode, long[] half, long[][] sets) {
             pair = MinHash.builder().rows(2).signatureLength(k).seed(SKETCH_SEED).createAnonymous(mode);
             table = MinHash.builder().rows(ROWS).signatureLength(k).seed(SKETCH_SEED).createAnonymous(mode);
             long[] first = new long[SET_KEYS];

@@ -1,10 +1,10 @@
 package io.mapsketch.jmh;
 
 import com.google.common.hash.Funnels;
-import io.mapsketch.engine.BlockedBloomFilter;
-import io.mapsketch.engine.BloomFilter;
-import io.mapsketch.engine.MembershipFilter;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.membership.BlockedBloomFilter;
+import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.MembershipFilter;
+import io.mapsketch.memory.OpenMode;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -100,13 +100,13 @@ public class OpenBenchmark {
         switch (impl) {
             case "mapsketch-blocked" -> {
                 try (MembershipFilter filter = BlockedBloomFilter.builder().expectedItems(items)
-                        .falsePositiveRate(FALSE_POSITIVE_RATE).create(file, AccessMode.EXCLUSIVE)) {
+                        .falsePositiveRate(FALSE_POSITIVE_RATE).create(file, OpenMode.EXCLUSIVE)) {
                     filter.addAll(keys);
                 }
             }
             case "mapsketch-classic" -> {
                 try (MembershipFilter filter = BloomFilter.builder().expectedItems(items)
-                        .falsePositiveRate(FALSE_POSITIVE_RATE).create(file, AccessMode.EXCLUSIVE)) {
+                        .falsePositiveRate(FALSE_POSITIVE_RATE).create(file, OpenMode.EXCLUSIVE)) {
                     filter.addAll(keys);
                 }
             }
@@ -166,7 +166,7 @@ public class OpenBenchmark {
     public boolean openAndLookUp() throws IOException {
         return switch (impl) {
             case "mapsketch-blocked", "mapsketch-classic" -> {
-                try (MembershipFilter filter = MembershipFilter.open(file, AccessMode.READ_ONLY)) {
+                try (MembershipFilter filter = MembershipFilter.open(file, OpenMode.READ_ONLY)) {
                     yield filter.mightContain(PROBE);
                 }
             }

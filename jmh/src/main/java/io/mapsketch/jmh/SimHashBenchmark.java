@@ -7,11 +7,11 @@ import com.dynatrace.hash4j.hashing.Hashing;
 import com.dynatrace.hash4j.similarity.ElementHashProvider;
 import com.dynatrace.hash4j.similarity.SimilarityHasher;
 import com.dynatrace.hash4j.similarity.SimilarityHashing;
-import io.mapsketch.engine.SimHash;
-import io.mapsketch.engine.SimHashFeatures;
 import io.mapsketch.kernels.KernelImplementation;
 import io.mapsketch.kernels.Kernels;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.memory.OpenMode;
+import io.mapsketch.similarity.SimHash;
+import io.mapsketch.similarity.SimHashFeatures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
@@ -129,7 +129,7 @@ public class SimHashBenchmark {
             array[i] = fingerprint;
         }
         if (impl.startsWith("mapsketch")) {
-            table = SimHash.builder().capacity(items).seed(SKETCH_SEED).createAnonymous(AccessMode.EXCLUSIVE);
+            table = SimHash.builder().capacity(items).seed(SKETCH_SEED).createAnonymous(OpenMode.EXCLUSIVE);
             for (long fingerprint : array) {
                 table.append(fingerprint);
             }

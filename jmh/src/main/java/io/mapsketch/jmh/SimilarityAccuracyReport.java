@@ -1,10 +1,10 @@
 package io.mapsketch.jmh;
 
-import io.mapsketch.engine.MinHash;
-import io.mapsketch.engine.SimHash;
-import io.mapsketch.engine.SimHashFeatures;
-import io.mapsketch.engine.SketchSizing;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.SketchSizing;
+import io.mapsketch.memory.OpenMode;
+import io.mapsketch.similarity.MinHash;
+import io.mapsketch.similarity.SimHash;
+import io.mapsketch.similarity.SimHashFeatures;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -54,7 +54,7 @@ public final class SimilarityAccuracyReport {
                 double sum = 0;
                 for (int trial = 0; trial < TRIALS; trial++) {
                     try (MinHash pair = MinHash.builder().rows(2).signatureLength(k).seed(random.nextLong())
-                            .createAnonymous(AccessMode.EXCLUSIVE)) {
+                            .createAnonymous(OpenMode.EXCLUSIVE)) {
                         long[] items = random.longs(UNION).toArray();
                         pair.addAll(0, Arrays.copyOfRange(items, 0, common + only));
                         pair.addAll(1, LongStream.concat(Arrays.stream(items, 0, common),

@@ -6,9 +6,9 @@ import static io.mapsketch.jmh.BenchmarkSettings.frequencyStream;
 
 import com.clearspring.analytics.stream.Counter;
 import com.clearspring.analytics.stream.StreamSummary;
-import io.mapsketch.engine.HeavyHitter;
-import io.mapsketch.engine.TopK;
-import io.mapsketch.memory.AccessMode;
+import io.mapsketch.frequency.HeavyHitter;
+import io.mapsketch.frequency.TopK;
+import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,8 +96,8 @@ public class TopKBenchmark {
     public void setUp() throws IOException {
         long[] stream = frequencyStream(items);
         sketch = switch (impl) {
-            case "mapsketch" -> Mapsketch.create(AccessMode.EXCLUSIVE);
-            case "mapsketch-shared" -> Mapsketch.create(AccessMode.SHARED);
+            case "mapsketch" -> Mapsketch.create(OpenMode.EXCLUSIVE);
+            case "mapsketch-shared" -> Mapsketch.create(OpenMode.SHARED);
             case "datasketches" -> new DataSketches();
             case "streamlib" -> new StreamLib();
             default -> throw new IllegalArgumentException("unknown impl " + impl);
@@ -175,7 +175,7 @@ public class TopKBenchmark {
             this.directory = directory;
         }
 
-        static Mapsketch create(AccessMode mode) throws IOException {
+        static Mapsketch create(OpenMode mode) throws IOException {
             Path directory = Files.createTempDirectory("topk-benchmark");
             TopK sketch = TopK.builder().k(K).epsilon(0.001).delta(COUNT_MIN_DELTA).seed(SKETCH_SEED)
                     .create(directory.resolve("sketch.topk"), mode);

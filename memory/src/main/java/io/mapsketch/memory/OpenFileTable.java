@@ -54,7 +54,7 @@ final class OpenFileTable {
      *     another writer kept the gate for {@value #GATE_WAIT_MILLIS} ms, or the path was replaced
      *     {@value #OPEN_ATTEMPTS} times while this writer opened it
      */
-    static Attachment attach(Path file, AccessMode mode) throws IOException {
+    static Attachment attach(Path file, OpenMode mode) throws IOException {
         FileAccess access = FileAccess.get();
         for (int attempt = 1; ; attempt++) {
             Attachment attachment = attach(file, mode, access.open(file, mode.isWritable()));
@@ -78,7 +78,7 @@ final class OpenFileTable {
         }
     }
 
-    private static Attachment attach(Path file, AccessMode mode, OpenedFile opened) throws IOException {
+    private static Attachment attach(Path file, OpenMode mode, OpenedFile opened) throws IOException {
         Object key = opened.status.identity();
         OpenFile open;
         synchronized (MONITOR) {
@@ -134,7 +134,7 @@ final class OpenFileTable {
      * @param channel its channel, to read the header from and to map
      * @param soleWriter {@code true} when no other writer, in any process, has the file
      */
-    record Attachment(Object key, OpenFile file, AccessMode mode, OpenedFile opened, FileChannel channel,
+    record Attachment(Object key, OpenFile file, OpenMode mode, OpenedFile opened, FileChannel channel,
                       boolean soleWriter) {
 
         /** Reserves the storage of the file's first {@code length} bytes ({@link OpenedFile#reserve}). */
@@ -161,7 +161,7 @@ final class OpenFileTable {
             this.key = key;
         }
 
-        synchronized Attachment attach(AccessMode mode, OpenedFile opened) throws IOException {
+        synchronized Attachment attach(OpenMode mode, OpenedFile opened) throws IOException {
             OpenedFile side = adopt(opened, mode.isWritable());
             if (!mode.isWritable()) {
                 return new Attachment(key, this, mode, side, side.channel(), false);
@@ -174,7 +174,7 @@ final class OpenFileTable {
                         + " opening the file");
             }
             try {
-                Attachment attachment = mode == AccessMode.SHARED ? attachShared(side) : attachExclusive(side);
+                Attachment attachment = mode == OpenMode.SHARED ? attachShared(side) : attachExclusive(side);
                 gateHolder = attachment;
                 return attachment;
             } catch (IOException | RuntimeException e) {
@@ -245,7 +245,7 @@ final class OpenFileTable {
                 }
             }
             sharedWriters++;
-            return new Attachment(key, this, AccessMode.SHARED, side, side.channel(), sole);
+            return new Attachment(key, this, OpenMode.SHARED, side, side.channel(), sole);
         }
 
         private Attachment attachExclusive(OpenedFile side) throws IOException {
@@ -259,12 +259,12 @@ final class OpenFileTable {
                         "another process holds the file as a writer; cannot open it EXCLUSIVE");
             }
             exclusiveWriter = true;
-            return new Attachment(key, this, AccessMode.EXCLUSIVE, side, side.channel(), true);
+            return new Attachment(key, this, OpenMode.EXCLUSIVE, side, side.channel(), true);
         }
 
         synchronized void endRegistration(Attachment attachment) throws IOException {
             try {
-                if (attachment.mode() == AccessMode.SHARED && attachment.soleWriter()
+                if (attachment.mode() == OpenMode.SHARED && attachment.soleWriter()
                         && !writer.tryLock(0, GATE, true)) {
                     throw new SketchFileLockedException(path, "the shared writer lock was refused"
                             + " while this process held the gate; another program locks the file");
@@ -278,10 +278,10 @@ final class OpenFileTable {
             if (gateHolder == attachment) {
                 leaveGate();
             }
-            if (attachment.mode() == AccessMode.EXCLUSIVE) {
+            if (attachment.mode() == OpenMode.EXCLUSIVE) {
                 exclusiveWriter = false;
                 writer.unlock(0, GATE);
-            } else if (attachment.mode() == AccessMode.SHARED && --sharedWriters == 0) {
+            } else if (attachment.mode() == OpenMode.SHARED && --sharedWriters == 0) {
                 writer.unlock(0, GATE);
             }
         }

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 /**
  * Another writer holds the file in a mode that excludes the one asked for: an
- * {@link AccessMode#EXCLUSIVE} writer exists, or an exclusive open found other writers.
+ * {@link OpenMode#EXCLUSIVE} writer exists, or an exclusive open found other writers.
  */
 public final class SketchFileLockedException extends SketchFileException {
 

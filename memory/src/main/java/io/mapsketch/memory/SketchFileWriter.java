@@ -143,7 +143,7 @@ final class SketchFileWriter {
     /** Attaches to the file being replaced as its only writer, or returns {@code null} if there is none to guard. */
     private static OpenFileTable.Attachment guardExisting(Path target, Path file) throws IOException {
         try {
-            return OpenFileTable.attach(target, AccessMode.EXCLUSIVE);
+            return OpenFileTable.attach(target, OpenMode.EXCLUSIVE);
         } catch (NoSuchFileException | AccessDeniedException noWriterCanHaveIt) {
             return null;
         } catch (SketchFileLockedException inUse) {

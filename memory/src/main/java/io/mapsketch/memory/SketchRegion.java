@@ -26,8 +26,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link SketchFileException}, not a crash.
  *
  * <p>Concurrency: the payload is shared by every thread and every process that maps the file.
- * Writers in {@link AccessMode#SHARED} mode must use the atomic operations of
- * {@link #payload()}; an {@link AccessMode#EXCLUSIVE} writer is the only writer and may use plain
+ * Writers in {@link OpenMode#SHARED} mode must use the atomic operations of
+ * {@link #payload()}; an {@link OpenMode#EXCLUSIVE} writer is the only writer and may use plain
  * stores. The live counters ({@link #itemsAdded()}, {@link #totalWeight()}) follow the same rule:
  * atomic adds by {@code SHARED} writers, release stores ({@link #addItems}) or plain stores
  * ({@link #soleWriterCounters()}) by the {@code EXCLUSIVE} writer, acquire loads by readers; they
@@ -45,7 +45,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SketchRegion implements AutoCloseable {
 
     private final Path file;
-    private final AccessMode mode;
+    private final OpenMode mode;
     private final SketchHeader header;
     private final Arena arena;
     private final AtomicSegment headerPage;
@@ -55,7 +55,7 @@ public final class SketchRegion implements AutoCloseable {
     private final Registration registration;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private SketchRegion(Path file, AccessMode mode, SketchHeader header, Arena arena, MemorySegment mapping,
+    private SketchRegion(Path file, OpenMode mode, SketchHeader header, Arena arena, MemorySegment mapping,
                          OpenFileTable.Attachment attachment, Registration registration) {
         this.file = file;
         this.mode = mode;
@@ -89,7 +89,7 @@ public final class SketchRegion implements AutoCloseable {
      * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
      * @throws IOException if the file cannot be written
      */
-    public static SketchRegion create(Path file, SketchHeader header, AccessMode mode, CreateOption... options)
+    public static SketchRegion create(Path file, SketchHeader header, OpenMode mode, CreateOption... options)
             throws IOException {
         return create(file, header, (byte) 0, mode, options);
     }
@@ -97,7 +97,7 @@ public final class SketchRegion implements AutoCloseable {
     /**
      * Creates a sketch file whose every payload byte is {@code payloadFill}, for sketch kinds whose
      * empty state is not zero (a MinHash slot is empty at {@code 0xFF...FF}); otherwise as
-     * {@link #create(Path, SketchHeader, AccessMode, CreateOption...)}, atomic in the same way: the
+     * {@link #create(Path, SketchHeader, OpenMode, CreateOption...)}, atomic in the same way: the
      * file appears at its name already filled, or not at all.
      *
      * <p>Cost: writes the whole file once.
@@ -106,7 +106,7 @@ public final class SketchRegion implements AutoCloseable {
      * @param header what the file holds; its payload length sizes the file
      * @param payloadFill the value of every payload byte
      * @param mode how to open it after creation: {@code SHARED} or {@code EXCLUSIVE}
-     * @param options as for {@link #create(Path, SketchHeader, AccessMode, CreateOption...)}
+     * @param options as for {@link #create(Path, SketchHeader, OpenMode, CreateOption...)}
      * @return the open region
      * @throws java.nio.file.FileAlreadyExistsException if the file exists and overwriting was not asked for
      * @throws SketchFileLockedException if overwriting was asked for and writers have the existing file open
@@ -114,7 +114,7 @@ public final class SketchRegion implements AutoCloseable {
      * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
      * @throws IOException if the file cannot be written
      */
-    public static SketchRegion create(Path file, SketchHeader header, byte payloadFill, AccessMode mode,
+    public static SketchRegion create(Path file, SketchHeader header, byte payloadFill, OpenMode mode,
             CreateOption... options) throws IOException {
         Objects.requireNonNull(header, "header");
         requireWritable(mode);
@@ -123,7 +123,7 @@ public final class SketchRegion implements AutoCloseable {
     }
 
     /**
-     * Opens a sketch file of any kind. See {@link #open(Path, AccessMode, SketchKind)}.
+     * Opens a sketch file of any kind. See {@link #open(Path, OpenMode, SketchKind)}.
      *
      * @param file the sketch file
      * @param mode read-only, shared writer or exclusive writer
@@ -131,7 +131,7 @@ public final class SketchRegion implements AutoCloseable {
      * @throws SketchFileException if the file is corrupt, incompatible or locked
      * @throws IOException if the file cannot be read
      */
-    public static SketchRegion open(Path file, AccessMode mode) throws IOException {
+    public static SketchRegion open(Path file, OpenMode mode) throws IOException {
         return open(file, mode, null);
     }
 
@@ -158,18 +158,18 @@ public final class SketchRegion implements AutoCloseable {
      * @throws java.nio.file.NoSuchFileException if there is no such file
      * @throws IOException if the file cannot be read
      */
-    public static SketchRegion open(Path file, AccessMode mode, SketchKind expectedKind) throws IOException {
+    public static SketchRegion open(Path file, OpenMode mode, SketchKind expectedKind) throws IOException {
         return open(file, mode, expectedKind, null);
     }
 
     /**
-     * Opens a sketch file as {@link #open(Path, AccessMode, SketchKind)} does, then runs a check of the
+     * Opens a sketch file as {@link #open(Path, OpenMode, SketchKind)} does, then runs a check of the
      * mapped file before any other writer can register: a writer holds the registration gate until the
      * check returns, so a writer that {@linkplain OpenCheck is the only one} may repair what a writer
      * that died left half-done, and no writer in any process changes the file meanwhile. If the check
      * throws, the region is closed and the exception propagates.
      *
-     * <p>Cost: that of {@link #open(Path, AccessMode, SketchKind)} plus the check's; other writers wait
+     * <p>Cost: that of {@link #open(Path, OpenMode, SketchKind)} plus the check's; other writers wait
      * for the check to return (up to the gate's 10 s before they report the file locked).
      *
      * @param file the sketch file
@@ -185,7 +185,7 @@ public final class SketchRegion implements AutoCloseable {
      * @throws java.nio.file.NoSuchFileException if there is no such file
      * @throws IOException if the file cannot be read, or the check throws it
      */
-    public static SketchRegion open(Path file, AccessMode mode, SketchKind expectedKind, OpenCheck check)
+    public static SketchRegion open(Path file, OpenMode mode, SketchKind expectedKind, OpenCheck check)
             throws IOException {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(mode, "mode");
@@ -241,7 +241,7 @@ public final class SketchRegion implements AutoCloseable {
      * @return the region
      * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
      */
-    public static SketchRegion anonymous(SketchHeader header, AccessMode mode) {
+    public static SketchRegion anonymous(SketchHeader header, OpenMode mode) {
         Objects.requireNonNull(header, "header");
         requireWritable(mode);
         Arena arena = Arena.ofShared();
@@ -250,7 +250,7 @@ public final class SketchRegion implements AutoCloseable {
         return new SketchRegion(null, mode, header, arena, memory, null, new Registration(true, OptionalInt.empty()));
     }
 
-    private static void requireWritable(AccessMode mode) {
+    private static void requireWritable(OpenMode mode) {
         Objects.requireNonNull(mode, "mode");
         if (!mode.isWritable()) {
             throw new IllegalArgumentException("mode = " + mode + ", must be SHARED or EXCLUSIVE for a new region");
@@ -318,9 +318,9 @@ public final class SketchRegion implements AutoCloseable {
     /**
      * Returns the mode the region was opened in.
      *
-     * @return the access mode
+     * @return the open mode
      */
-    public AccessMode mode() {
+    public OpenMode mode() {
         return mode;
     }
 
@@ -401,7 +401,7 @@ public final class SketchRegion implements AutoCloseable {
      */
     public SoleWriterCounters soleWriterCounters() {
         requireOpen();
-        if (mode != AccessMode.EXCLUSIVE) {
+        if (mode != OpenMode.EXCLUSIVE) {
             throw new IllegalStateException(SketchFileException.describe(file) + " is open " + mode
                     + "; only the EXCLUSIVE writer may update the counters with plain stores");
         }
@@ -433,7 +433,7 @@ public final class SketchRegion implements AutoCloseable {
     public long addItems(long delta) {
         requireNonNegative("delta", delta);
         requireWriter();
-        if (mode == AccessMode.EXCLUSIVE) {
+        if (mode == OpenMode.EXCLUSIVE) {
             return LiveCounters.itemsRead(storeAsSoleWriter(ITEMS_OFFSET,
                     LiveCounters.itemsPlus(headerPage.getLong(ITEMS_OFFSET), delta)));
         }
@@ -453,7 +453,7 @@ public final class SketchRegion implements AutoCloseable {
     public long removeItems(long count) {
         requireNonNegative("count", count);
         requireWriter();
-        if (mode == AccessMode.EXCLUSIVE) {
+        if (mode == OpenMode.EXCLUSIVE) {
             return LiveCounters.itemsRead(storeAsSoleWriter(ITEMS_OFFSET,
                     LiveCounters.itemsPlus(headerPage.getLong(ITEMS_OFFSET), -count)));
         }
@@ -485,7 +485,7 @@ public final class SketchRegion implements AutoCloseable {
         requireNonNegative("delta", delta);
         requireWriter();
         long updated;
-        if (mode == AccessMode.EXCLUSIVE) {
+        if (mode == OpenMode.EXCLUSIVE) {
             long current = headerPage.getLong(WEIGHT_OFFSET);
             updated = LiveCounters.weightRoom(current, delta) ? storeAsSoleWriter(WEIGHT_OFFSET, current + delta) : -1;
         } else {
@@ -687,7 +687,7 @@ public final class SketchRegion implements AutoCloseable {
 
     /**
      * A check of a freshly mapped file that runs before any other writer can register
-     * ({@link SketchRegion#open(Path, AccessMode, SketchKind, OpenCheck)}).
+     * ({@link SketchRegion#open(Path, OpenMode, SketchKind, OpenCheck)}).
      */
     @FunctionalInterface
     public interface OpenCheck {

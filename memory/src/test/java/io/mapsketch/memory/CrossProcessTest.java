@@ -26,7 +26,7 @@ class CrossProcessTest {
     private Path newFile() throws Exception {
         Path file = dir.resolve("shared.sketch");
         SketchHeader header = SketchHeader.forNewSketch(SketchKind.COUNT_MIN, HashScheme.XXH3_64, 7, new long[0], 4096);
-        SketchRegion.create(file, header, AccessMode.SHARED).close();
+        SketchRegion.create(file, header, OpenMode.SHARED).close();
         return file;
     }
 
@@ -34,7 +34,7 @@ class CrossProcessTest {
     void atomicUpdatesFromSeveralProcessesAreExact() throws Exception {
         Path file = newFile();
         List<ChildJvm> children = new ArrayList<>();
-        try (SketchRegion parent = SketchRegion.open(file, AccessMode.SHARED)) {
+        try (SketchRegion parent = SketchRegion.open(file, OpenMode.SHARED)) {
             for (int child = 0; child < CHILDREN; child++) {
                 children.add(ChildJvm.start(dir, RegionWorker.class, "hammer", file.toString(),
                         Integer.toString(child), Integer.toString(ITERATIONS)));
@@ -68,13 +68,13 @@ class CrossProcessTest {
     @Test
     void exclusiveWriterExcludesWritersOfOtherProcesses() throws Exception {
         Path file = newFile();
-        try (SketchRegion exclusive = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
-            assertTrue(exclusive.mode() == AccessMode.EXCLUSIVE);
-            assertTrue(tryOpenInChild(file, AccessMode.EXCLUSIVE).startsWith("locked"));
-            assertTrue(tryOpenInChild(file, AccessMode.SHARED).startsWith("locked"));
-            assertEquals("opened READ_ONLY", tryOpenInChild(file, AccessMode.READ_ONLY));
+        try (SketchRegion exclusive = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
+            assertTrue(exclusive.mode() == OpenMode.EXCLUSIVE);
+            assertTrue(tryOpenInChild(file, OpenMode.EXCLUSIVE).startsWith("locked"));
+            assertTrue(tryOpenInChild(file, OpenMode.SHARED).startsWith("locked"));
+            assertEquals("opened READ_ONLY", tryOpenInChild(file, OpenMode.READ_ONLY));
         }
-        assertEquals("opened EXCLUSIVE", tryOpenInChild(file, AccessMode.EXCLUSIVE));
+        assertEquals("opened EXCLUSIVE", tryOpenInChild(file, OpenMode.EXCLUSIVE));
     }
 
     @Test
@@ -82,9 +82,9 @@ class CrossProcessTest {
         Path file = newFile();
         try (ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "hold", file.toString(), "SHARED")) {
             assertEquals("held SHARED", holder.readLine());
-            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.EXCLUSIVE));
-            try (SketchRegion shared = SketchRegion.open(file, AccessMode.SHARED)) {
-                assertEquals(AccessMode.SHARED, shared.mode());
+            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.EXCLUSIVE));
+            try (SketchRegion shared = SketchRegion.open(file, OpenMode.SHARED)) {
+                assertEquals(OpenMode.SHARED, shared.mode());
             }
         }
     }
@@ -101,7 +101,7 @@ class CrossProcessTest {
             for (ChildJvm holder : holders) {
                 assertEquals("held SHARED", holder.readLine());
             }
-            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.EXCLUSIVE));
+            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.EXCLUSIVE));
         } finally {
             holders.forEach(ChildJvm::close);
         }
@@ -133,7 +133,7 @@ class CrossProcessTest {
         } finally {
             children.forEach(ChildJvm::close);
         }
-        try (SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+        try (SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
             assertTrue(reader.wasCleanlyClosed(), "every writer closed, so the last close set the flag");
             assertEquals(0, reader.attachedWriters(), "attached writers after all closed");
         }
@@ -143,13 +143,13 @@ class CrossProcessTest {
     @Test
     void closingOneOfTwoRegionsOfTheSameFileKeepsTheLock() throws Exception {
         Path file = newFile();
-        try (SketchRegion first = SketchRegion.open(file, AccessMode.SHARED)) {
-            SketchRegion.open(file, AccessMode.READ_ONLY).close();
-            SketchRegion.open(file, AccessMode.SHARED).close();
-            assertTrue(tryOpenInChild(file, AccessMode.EXCLUSIVE).startsWith("locked"));
+        try (SketchRegion first = SketchRegion.open(file, OpenMode.SHARED)) {
+            SketchRegion.open(file, OpenMode.READ_ONLY).close();
+            SketchRegion.open(file, OpenMode.SHARED).close();
+            assertTrue(tryOpenInChild(file, OpenMode.EXCLUSIVE).startsWith("locked"));
             assertFalse(first.isClosed());
         }
-        assertEquals("opened EXCLUSIVE", tryOpenInChild(file, AccessMode.EXCLUSIVE));
+        assertEquals("opened EXCLUSIVE", tryOpenInChild(file, OpenMode.EXCLUSIVE));
     }
 
     /**
@@ -160,14 +160,14 @@ class CrossProcessTest {
     @Test
     void aWritersLockSurvivesItsJvmReadingTheFile() throws Exception {
         Path file = newFile();
-        for (AccessMode mode : new AccessMode[] {AccessMode.SHARED, AccessMode.EXCLUSIVE}) {
+        for (OpenMode mode : new OpenMode[] {OpenMode.SHARED, OpenMode.EXCLUSIVE}) {
             try (ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "hold-and-read", file.toString(),
                     mode.name())) {
                 assertTrue(holder.readLine().startsWith("held "));
-                assertTrue(tryOpenInChild(file, AccessMode.EXCLUSIVE).startsWith("locked"), mode + " holder");
-                assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.EXCLUSIVE));
-                if (mode == AccessMode.EXCLUSIVE) {
-                    assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.SHARED));
+                assertTrue(tryOpenInChild(file, OpenMode.EXCLUSIVE).startsWith("locked"), mode + " holder");
+                assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.EXCLUSIVE));
+                if (mode == OpenMode.EXCLUSIVE) {
+                    assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.SHARED));
                 }
             }
         }
@@ -183,7 +183,7 @@ class CrossProcessTest {
         try (ChildJvm holder = ChildJvm.start(dir, List.of(), RegionWorker.class, "hold-and-read", file.toString(),
                 "SHARED")) {
             assertTrue(holder.readLine().startsWith("held "));
-            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.EXCLUSIVE));
+            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.EXCLUSIVE));
             String warning = holder.errors();
             assertEquals(1, warning.split("WARNING: A restricted method in java.lang.foreign.Linker has been called",
                     -1).length - 1, warning);
@@ -201,15 +201,15 @@ class CrossProcessTest {
         try (ChildJvm holder = ChildJvm.start(dir, List.of("--illegal-native-access=deny"), RegionWorker.class,
                 "hold", file.toString(), "SHARED")) {
             assertEquals("held SHARED", holder.readLine());
-            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.EXCLUSIVE));
+            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.EXCLUSIVE));
             String notice = holder.errors();
             assertEquals(1, notice.split("sketch files use Java's file locks", -1).length - 1, notice);
             assertTrue(notice.contains("native access is denied") && notice.contains("--enable-native-access="
                     + "ALL-UNNAMED"), notice);
         }
-        try (SketchRegion exclusive = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
-            assertEquals(AccessMode.EXCLUSIVE, exclusive.mode());
-            assertTrue(tryOpenInChild(file, AccessMode.SHARED).startsWith("locked"));
+        try (SketchRegion exclusive = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
+            assertEquals(OpenMode.EXCLUSIVE, exclusive.mode());
+            assertTrue(tryOpenInChild(file, OpenMode.SHARED).startsWith("locked"));
         }
     }
 
@@ -220,18 +220,18 @@ class CrossProcessTest {
             assertEquals("held SHARED", holder.readLine());
             holder.kill();
         }
-        try (SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+        try (SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
             assertFalse(reader.wasCleanlyClosed(), "the clean-close flag stays clear after a killed writer");
         }
-        try (SketchRegion next = SketchRegion.open(file, AccessMode.SHARED)) {
+        try (SketchRegion next = SketchRegion.open(file, OpenMode.SHARED)) {
             assertFalse(next.wasCleanlyClosed(), "the next sole writer finds the dead writer's registration");
         }
-        try (SketchRegion after = SketchRegion.open(file, AccessMode.SHARED)) {
+        try (SketchRegion after = SketchRegion.open(file, OpenMode.SHARED)) {
             assertTrue(after.wasCleanlyClosed(), "a clean close by the recovering writer clears the record");
         }
     }
 
-    private String tryOpenInChild(Path file, AccessMode mode) throws Exception {
+    private String tryOpenInChild(Path file, OpenMode mode) throws Exception {
         try (ChildJvm child = ChildJvm.start(dir, RegionWorker.class, "try-open", file.toString(), mode.name())) {
             String answer = child.readLine();
             assertEquals(0, child.waitFor(TIMEOUT));

@@ -59,7 +59,7 @@ class FullDiskTest {
     void aFileLargerThanTheFreeSpaceFailsCleanlyAndLeavesNothing() throws IOException {
         Path big = disk.resolve("big.sketch");
         IOException full = assertThrows(IOException.class,
-                () -> SketchRegion.create(big, header(2 * SMALL_DISK), AccessMode.SHARED));
+                () -> SketchRegion.create(big, header(2 * SMALL_DISK), OpenMode.SHARED));
         assertTrue(full.getMessage().startsWith("cannot create " + big + ": writing its "), full.getMessage());
         assertTrue(full.getMessage().contains("No space left on device"), full.getMessage());
         assertEquals(List.of(), names(), "neither the file nor its temporary file is left");
@@ -73,15 +73,15 @@ class FullDiskTest {
     @Test
     void aSparseFileThatCannotBeBackedIsRefusedToWriters() throws Exception {
         Path valid = dir.resolve("valid.sketch");
-        SketchRegion.create(valid, header(2 * SMALL_DISK), AccessMode.SHARED).close();
+        SketchRegion.create(valid, header(2 * SMALL_DISK), OpenMode.SHARED).close();
         Path sparse = SmallDisk.sparseCopy(valid, disk.resolve("restored.sketch"));
-        for (AccessMode mode : new AccessMode[] {AccessMode.SHARED, AccessMode.EXCLUSIVE}) {
+        for (OpenMode mode : new OpenMode[] {OpenMode.SHARED, OpenMode.EXCLUSIVE}) {
             SketchFileStorageException refused = assertThrows(SketchFileStorageException.class,
                     () -> SketchRegion.open(sparse, mode).close(), mode.name());
             assertTrue(refused.getMessage().startsWith("sketch file " + sparse + ": only "), refused.getMessage());
             assertTrue(refused.getMessage().contains("ENOSPC (no space left on device)"), refused.getMessage());
         }
-        try (SketchRegion reader = SketchRegion.open(sparse, AccessMode.READ_ONLY)) {
+        try (SketchRegion reader = SketchRegion.open(sparse, OpenMode.READ_ONLY)) {
             assertEquals(0, reader.payload().getLong(2 * SMALL_DISK - 8));
             assertTrue(reader.wasCleanlyClosed(), "no writer registered");
         }
@@ -94,7 +94,7 @@ class FullDiskTest {
         while (true) {
             Path file = disk.resolve("part-" + created + ".sketch");
             try {
-                SketchRegion.create(file, header(payload), AccessMode.EXCLUSIVE).close();
+                SketchRegion.create(file, header(payload), OpenMode.EXCLUSIVE).close();
                 created++;
             } catch (IOException full) {
                 assertTrue(full.getMessage().contains("No space left on device"), full.getMessage());
@@ -105,7 +105,7 @@ class FullDiskTest {
         assertTrue(created >= 3 && created < 6, "1 MiB holds 3 to 5 files of 196 KiB: " + created);
         assertEquals(created, names().size(), "no temporary file is left: " + names());
         for (int i = 0; i < created; i++) {
-            try (SketchRegion region = SketchRegion.open(disk.resolve("part-" + i + ".sketch"), AccessMode.SHARED)) {
+            try (SketchRegion region = SketchRegion.open(disk.resolve("part-" + i + ".sketch"), OpenMode.SHARED)) {
                 for (long offset = 0; offset < payload; offset += 4096) {
                     region.payload().putLong(offset, -1);
                 }

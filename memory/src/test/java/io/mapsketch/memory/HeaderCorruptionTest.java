@@ -88,7 +88,7 @@ class HeaderCorruptionTest {
                     byte[] bytes = valid.clone();
                     bytes[offset] ^= (byte) 0x80;
                     SketchFiles.write(damaged, bytes);
-                    try (SketchRegion region = SketchRegion.open(damaged, AccessMode.READ_ONLY)) {
+                    try (SketchRegion region = SketchRegion.open(damaged, OpenMode.READ_ONLY)) {
                         assertEquals(version, region.header().formatVersion());
                         assertEquals((byte) 0x80,
                                 region.summaryLine().segment().get(JAVA_BYTE, offset - SUMMARY_OFFSET));
@@ -114,7 +114,7 @@ class HeaderCorruptionTest {
         boolean usedDigest = offset >= DIGESTS_OFFSET && offset < DIGESTS_OFFSET + 4;
         SketchRegion region;
         try {
-            region = SketchRegion.open(damaged, AccessMode.READ_ONLY);
+            region = SketchRegion.open(damaged, OpenMode.READ_ONLY);
         } catch (SketchFileException refused) {
             assertTrue(!usedDigest && refused.getMessage().contains(damaged.toString()),
                     "offset " + offset + ": " + refused.getMessage());
@@ -146,7 +146,7 @@ class HeaderCorruptionTest {
             throw new UncheckedIOException(e);
         }
         SketchFileException thrown = assertThrows(SketchFileException.class,
-                () -> SketchRegion.open(damaged, AccessMode.READ_ONLY).close(),
+                () -> SketchRegion.open(damaged, OpenMode.READ_ONLY).close(),
                 "flip of mask " + mask + " at offset " + offset);
         assertTrue(thrown.getMessage().contains(damaged.toString()), thrown.getMessage());
     }
@@ -191,7 +191,7 @@ class HeaderCorruptionTest {
         SketchFiles.rewriteChecksum(bytes);
         SketchFiles.write(damaged, bytes);
         IncompatibleSketchFileException e = assertThrows(IncompatibleSketchFileException.class,
-                () -> SketchRegion.open(damaged, AccessMode.READ_ONLY));
+                () -> SketchRegion.open(damaged, OpenMode.READ_ONLY));
         assertTrue(e.getMessage().contains("format version' (offset 8) is 5, expected at most 4"), e.getMessage());
     }
 
@@ -199,7 +199,7 @@ class HeaderCorruptionTest {
     void wrongKindIsIncompatible() throws IOException {
         SketchFiles.write(damaged, valid);
         IncompatibleSketchFileException e = assertThrows(IncompatibleSketchFileException.class,
-                () -> SketchRegion.open(damaged, AccessMode.SHARED, SketchKind.HYPERLOGLOG));
+                () -> SketchRegion.open(damaged, OpenMode.SHARED, SketchKind.HYPERLOGLOG));
         assertTrue(e.getMessage().contains("is BLOOM, expected HYPERLOGLOG"), e.getMessage());
         assertEquals(damaged, e.file());
     }
@@ -211,7 +211,7 @@ class HeaderCorruptionTest {
         SketchFiles.rewriteChecksum(bytes);
         SketchFiles.write(damaged, bytes);
         IncompatibleSketchFileException e = assertThrows(IncompatibleSketchFileException.class,
-                () -> SketchRegion.open(damaged, AccessMode.READ_ONLY));
+                () -> SketchRegion.open(damaged, OpenMode.READ_ONLY));
         assertTrue(e.getMessage().contains("'sketch kind' (offset 16) is 999"), e.getMessage());
     }
 
@@ -222,12 +222,12 @@ class HeaderCorruptionTest {
         SketchFiles.rewriteChecksum(bytes);
         SketchFiles.write(damaged, bytes);
         assertInstanceOf(IncompatibleSketchFileException.class,
-                assertThrows(SketchFileException.class, () -> SketchRegion.open(damaged, AccessMode.READ_ONLY)));
+                assertThrows(SketchFileException.class, () -> SketchRegion.open(damaged, OpenMode.READ_ONLY)));
     }
 
     @Test
     void missingFile() {
-        assertThrows(NoSuchFileException.class, () -> SketchRegion.open(dir.resolve("absent"), AccessMode.READ_ONLY));
+        assertThrows(NoSuchFileException.class, () -> SketchRegion.open(dir.resolve("absent"), OpenMode.READ_ONLY));
     }
 
     @Test
@@ -240,7 +240,7 @@ class HeaderCorruptionTest {
 
     private void assertCorrupt(String expectedFragment) {
         CorruptSketchFileException e = assertThrows(CorruptSketchFileException.class,
-                () -> SketchRegion.open(damaged, AccessMode.READ_ONLY));
+                () -> SketchRegion.open(damaged, OpenMode.READ_ONLY));
         assertTrue(e.getMessage().startsWith("sketch file " + damaged + ": "), e.getMessage());
         assertTrue(e.getMessage().contains(expectedFragment), e.getMessage());
     }

@@ -33,8 +33,8 @@ class HeaderRoundTripTest {
                             unbox(parameters), payloadLength).withFormatVersion(version);
                     Path file = dir.resolve("round-trip.sketch");
                     try {
-                        SketchRegion.create(file, written, AccessMode.EXCLUSIVE, CreateOption.OVERWRITE_EXISTING).close();
-                        try (SketchRegion read = SketchRegion.open(file, AccessMode.READ_ONLY, kind)) {
+                        SketchRegion.create(file, written, OpenMode.EXCLUSIVE, CreateOption.OVERWRITE_EXISTING).close();
+                        try (SketchRegion read = SketchRegion.open(file, OpenMode.READ_ONLY, kind)) {
                             assertEquals(written, read.header());
                             assertEquals(payloadLength, read.payload().byteSize());
                             assertEquals(written.fileLength(), Files.size(file));
@@ -48,7 +48,7 @@ class HeaderRoundTripTest {
     @Test
     void anonymousRegionsCarryTheSameHeader() throws IOException {
         SketchHeader written = SketchFiles.header(SketchKind.HYPERLOGLOG, 16_384);
-        try (SketchRegion region = SketchRegion.anonymous(written, AccessMode.SHARED)) {
+        try (SketchRegion region = SketchRegion.anonymous(written, OpenMode.SHARED)) {
             assertEquals(written, region.header());
             assertEquals(16_384, region.payload().byteSize());
             assertEquals(0, region.payload().segment().address() % SketchFileLayout.CACHE_LINE);

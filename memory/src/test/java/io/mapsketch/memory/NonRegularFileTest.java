@@ -36,7 +36,7 @@ class NonRegularFileTest {
         return fifo;
     }
 
-    private static void assertRefused(Path path, AccessMode mode, String what) {
+    private static void assertRefused(Path path, OpenMode mode, String what) {
         CorruptSketchFileException refused = assertTimeoutPreemptively(PROMPTLY,
                 () -> assertThrows(CorruptSketchFileException.class, () -> SketchRegion.open(path, mode).close()));
         assertEquals(path, refused.file());
@@ -45,14 +45,14 @@ class NonRegularFileTest {
     }
 
     @ParameterizedTest
-    @EnumSource(AccessMode.class)
-    void aFifoIsRefusedAtOnceInEveryMode(AccessMode mode) throws Exception {
+    @EnumSource(OpenMode.class)
+    void aFifoIsRefusedAtOnceInEveryMode(OpenMode mode) throws Exception {
         assertRefused(fifo(), mode, "a FIFO (named pipe)");
     }
 
     @ParameterizedTest
-    @EnumSource(AccessMode.class)
-    void aDirectoryIsRefusedInEveryMode(AccessMode mode) throws Exception {
+    @EnumSource(OpenMode.class)
+    void aDirectoryIsRefusedInEveryMode(OpenMode mode) throws Exception {
         Path directory = Files.createDirectory(dir.resolve("folder.sketch"));
         assertRefused(directory, mode, "a directory");
     }
@@ -61,16 +61,16 @@ class NonRegularFileTest {
     void aDeviceIsRefused() {
         Path device = Path.of("/dev/null");
         assumeTrue(Files.exists(device), "no /dev/null");
-        assertRefused(device, AccessMode.READ_ONLY, "a character device");
+        assertRefused(device, OpenMode.READ_ONLY, "a character device");
     }
 
     @Test
     void aLinkIsFollowedToWhatItNames() throws Exception {
         Path toFifo = Files.createSymbolicLink(dir.resolve("to-pipe.sketch"), fifo());
-        assertRefused(toFifo, AccessMode.READ_ONLY, "a FIFO (named pipe)");
+        assertRefused(toFifo, OpenMode.READ_ONLY, "a FIFO (named pipe)");
         Path file = SketchFiles.create(dir.resolve("real.sketch"), SketchFiles.header(SketchKind.BLOOM, 4096));
         Path toFile = Files.createSymbolicLink(dir.resolve("to-real.sketch"), file);
-        try (SketchRegion region = SketchRegion.open(toFile, AccessMode.SHARED)) {
+        try (SketchRegion region = SketchRegion.open(toFile, OpenMode.SHARED)) {
             assertEquals(SketchKind.BLOOM, region.header().kind());
         }
     }
@@ -80,7 +80,7 @@ class NonRegularFileTest {
     void creationDoesNotReplaceADirectory() throws Exception {
         Path directory = Files.createDirectory(dir.resolve("occupied.sketch"));
         CorruptSketchFileException refused = assertThrows(CorruptSketchFileException.class,
-                () -> SketchRegion.create(directory, SketchFiles.header(SketchKind.BLOOM, 4096), AccessMode.SHARED,
+                () -> SketchRegion.create(directory, SketchFiles.header(SketchKind.BLOOM, 4096), OpenMode.SHARED,
                         CreateOption.OVERWRITE_EXISTING));
         assertTrue(refused.getMessage().contains("is a directory"), refused.getMessage());
         assertTrue(Files.isDirectory(directory));

@@ -50,7 +50,7 @@ class PayloadChecksumTest {
     }
 
     private static PayloadVerification verify(Path file) throws IOException {
-        try (SketchRegion region = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+        try (SketchRegion region = SketchRegion.open(file, OpenMode.READ_ONLY)) {
             return region.verify();
         }
     }
@@ -103,7 +103,7 @@ class PayloadChecksumTest {
     void aNewFileIsOkWhateverItsFill() throws IOException {
         for (byte fill : new byte[] {0, (byte) 0xFF}) {
             Path file = dir.resolve("filled-" + fill + ".sketch");
-            SketchRegion.create(file, header((3L << 20) + 4096 + 64), fill, AccessMode.EXCLUSIVE).close();
+            SketchRegion.create(file, header((3L << 20) + 4096 + 64), fill, OpenMode.EXCLUSIVE).close();
             PayloadVerification result = verify(file);
             assertEquals(State.OK, result.state(), result.describe());
             assertEquals("ok", result.describe());
@@ -119,7 +119,7 @@ class PayloadChecksumTest {
                     try {
                         long length = 64L * lines;
                         Path file = newFile("flipped.sketch", length);
-                        try (SketchRegion writer = SketchRegion.open(file, AccessMode.SHARED)) {
+                        try (SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED)) {
                             writer.payload().getAndAddLong(8 * (long) (where * (length / 8 - 1)), 3);
                         }
                         long offset = Math.min(length - 1, (long) (where * length));
@@ -133,7 +133,7 @@ class PayloadChecksumTest {
                         assertEquals(to, result.to());
                         assertEquals("corrupt: payload bytes [" + from + ", " + to + ") do not match their checksum",
                                 result.describe());
-                        SketchRegion.open(file, AccessMode.EXCLUSIVE).close();
+                        SketchRegion.open(file, OpenMode.EXCLUSIVE).close();
                         assertEquals(State.OK, verify(file).state(), "a clean close records the payload anew");
                         Files.delete(file);
                     } catch (IOException e) {
@@ -145,8 +145,8 @@ class PayloadChecksumTest {
     @Test
     void aMismatchWhileWritersAreAttachedIsStaleNotCorrupt() throws IOException {
         Path file = newFile("attached.sketch", 1 << 20);
-        try (SketchRegion writer = SketchRegion.open(file, AccessMode.SHARED);
-             SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+        try (SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED);
+             SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
             assertEquals(State.OK, reader.verify().state(), "nothing written since the creation's checksum");
             writer.payload().getAndAddLong(300_000, 1);
             for (SketchRegion region : new SketchRegion[] {writer, reader}) {
@@ -165,8 +165,8 @@ class PayloadChecksumTest {
     @Test
     void forceRecordsTheChecksumWhileNoOtherWriterWrites() throws IOException {
         Path file = newFile("forced.sketch", 5 << 20);
-        try (SketchRegion first = SketchRegion.open(file, AccessMode.SHARED);
-             SketchRegion second = SketchRegion.open(file, AccessMode.SHARED)) {
+        try (SketchRegion first = SketchRegion.open(file, OpenMode.SHARED);
+             SketchRegion second = SketchRegion.open(file, OpenMode.SHARED)) {
             first.payload().getAndAddLong(8, 1);
             second.payload().getAndAddLong(4 << 20, 1);
             assertEquals(State.STALE_WRITERS_ATTACHED, first.verify().state());
@@ -186,7 +186,7 @@ class PayloadChecksumTest {
         for (int version = FIRST_FORMAT_VERSION; version < PAYLOAD_CHECKSUM_VERSION; version++) {
             Path file = SketchFiles.create(dir.resolve("v" + version + ".sketch"),
                     SketchFiles.header(SketchKind.COUNT_MIN, 1 << 20).withFormatVersion(version));
-            try (SketchRegion writer = SketchRegion.open(file, AccessMode.SHARED)) {
+            try (SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED)) {
                 writer.payload().getAndAddLong(64, 1);
                 writer.force();
                 PayloadVerification result = writer.verify();
@@ -202,7 +202,7 @@ class PayloadChecksumTest {
 
     @Test
     void anAnonymousRegionIsNotPersisted() throws IOException {
-        SketchRegion region = SketchRegion.anonymous(header(1 << 16), AccessMode.SHARED);
+        SketchRegion region = SketchRegion.anonymous(header(1 << 16), OpenMode.SHARED);
         PayloadVerification result = region.verify();
         assertEquals(State.NOT_PERSISTED, result.state());
         assertNull(result.file());
@@ -215,7 +215,7 @@ class PayloadChecksumTest {
     void recordingTheChecksumLeavesTheHeaderChecksAsTheyWere() throws IOException {
         Path file = newFile("crc.sketch", 2 << 20);
         byte[] created = Files.readAllBytes(file);
-        try (SketchRegion writer = SketchRegion.open(file, AccessMode.SHARED)) {
+        try (SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED)) {
             writer.payload().getAndAddLong(1 << 20, 7);
             writer.force();
         }
@@ -228,7 +228,7 @@ class PayloadChecksumTest {
         byte[] resealed = closed.clone();
         HeaderSeal.rewriteChecksum(resealed);
         assertArrayEquals(closed, resealed, "the documented CRC, computed apart from the library, is the one stored");
-        try (SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+        try (SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
             assertTrue(reader.wasCleanlyClosed());
             assertEquals(State.OK, reader.verify().state());
         }
@@ -245,7 +245,7 @@ class PayloadChecksumTest {
         assertEquals(State.STALE_WRITERS_ATTACHED, result.state(), result.describe());
         assertEquals(1, result.writers(), "the dead writer stays registered");
         assertEquals(524_288, result.from());
-        try (SketchRegion alone = SketchRegion.open(file, AccessMode.SHARED)) {
+        try (SketchRegion alone = SketchRegion.open(file, OpenMode.SHARED)) {
             assertFalse(alone.wasCleanlyClosed());
         }
         assertEquals(State.OK, verify(file).state(), "the next writer alone closed it cleanly");
@@ -259,7 +259,7 @@ class PayloadChecksumTest {
     void aCloseRacingWithWritesOfItsOwnProcessSealsWhatTheFileHolds() throws Exception {
         Path file = newFile("racing.sketch", 8 << 20);
         for (int round = 0; round < 5; round++) {
-            SketchRegion region = SketchRegion.open(file, AccessMode.SHARED);
+            SketchRegion region = SketchRegion.open(file, OpenMode.SHARED);
             CountDownLatch writing = new CountDownLatch(1);
             Thread writer = new Thread(() -> {
                 SplittableRandom random = new SplittableRandom(17);
@@ -322,7 +322,7 @@ class PayloadChecksumTest {
             bytes[(int) damage[0]] ^= (byte) damage[1];
             Path damaged = SketchFiles.write(dir.resolve("damaged.sketch"), bytes);
             CorruptSketchFileException e = assertThrows(CorruptSketchFileException.class,
-                    () -> SketchRegion.open(damaged, AccessMode.READ_ONLY));
+                    () -> SketchRegion.open(damaged, OpenMode.READ_ONLY));
             assertTrue(e.getMessage().startsWith("sketch file " + damaged + ": header field " + damage[2]),
                     e.getMessage());
         }
@@ -348,7 +348,7 @@ class PayloadChecksumTest {
                 child.input().flush();
             }
             int[] seen = new int[State.values().length];
-            try (SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+            try (SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
                 while (Arrays.stream(children).anyMatch(ChildJvm::isAlive)) {
                     PayloadVerification result = reader.verify();
                     assertNotEquals(State.CORRUPT, result.state(), result.describe());

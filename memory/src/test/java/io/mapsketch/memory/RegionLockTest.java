@@ -31,7 +31,7 @@ class RegionLockTest {
 
     private Path newFile() throws Exception {
         Path file = dir.resolve("locked.sketch");
-        SketchRegion.create(file, header(), AccessMode.SHARED).close();
+        SketchRegion.create(file, header(), OpenMode.SHARED).close();
         return file;
     }
 
@@ -39,7 +39,7 @@ class RegionLockTest {
     void threadsIncrementingUnderTheLockLoseNothing() throws Exception {
         int threads = 4;
         int iterations = 100_000;
-        try (SketchRegion region = SketchRegion.anonymous(header(), AccessMode.SHARED)) {
+        try (SketchRegion region = SketchRegion.anonymous(header(), OpenMode.SHARED)) {
             AtomicSegment words = region.payload();
             RegionLock lock = new RegionLock(words, RegionWorker.LOCK);
             try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
@@ -68,7 +68,7 @@ class RegionLockTest {
         int children = 2;
         int iterations = 50_000;
         List<ChildJvm> workers = new ArrayList<>();
-        try (SketchRegion parent = SketchRegion.open(file, AccessMode.SHARED)) {
+        try (SketchRegion parent = SketchRegion.open(file, OpenMode.SHARED)) {
             for (int c = 0; c < children; c++) {
                 workers.add(ChildJvm.start(dir, RegionWorker.class, "lock-count", file.toString(),
                         Integer.toString(iterations)));
@@ -97,7 +97,7 @@ class RegionLockTest {
     @Test
     void aLockHeldByAKilledProcessIsTakenOverAndReported() throws Exception {
         Path file = newFile();
-        try (SketchRegion parent = SketchRegion.open(file, AccessMode.SHARED);
+        try (SketchRegion parent = SketchRegion.open(file, OpenMode.SHARED);
              ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "lock-hold", file.toString())) {
             String answer = holder.readLine();
             long pid = Long.parseLong(answer.substring("locked ".length()));
@@ -115,7 +115,7 @@ class RegionLockTest {
     @Test
     void aLiveHolderIsWaitedForUntilTheTimeout() throws Exception {
         Path file = newFile();
-        try (SketchRegion parent = SketchRegion.open(file, AccessMode.SHARED);
+        try (SketchRegion parent = SketchRegion.open(file, OpenMode.SHARED);
              ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "lock-hold", file.toString())) {
             String pid = holder.readLine().substring("locked ".length());
             RegionLock lock = new RegionLock(parent.payload(), RegionWorker.LOCK, Duration.ofMillis(300));
@@ -136,7 +136,7 @@ class RegionLockTest {
 
     @Test
     void misplacedLockWordsAreRefused() throws Exception {
-        try (SketchRegion region = SketchRegion.anonymous(header(), AccessMode.SHARED)) {
+        try (SketchRegion region = SketchRegion.anonymous(header(), OpenMode.SHARED)) {
             AtomicSegment words = region.payload();
             IllegalArgumentException unaligned = assertThrows(IllegalArgumentException.class,
                     () -> new RegionLock(words, 12));

@@ -58,25 +58,25 @@ public final class RegionWorker {
         switch (args[0]) {
             case "hammer" -> hammer(file, Integer.parseInt(args[2]), Integer.parseInt(args[3]));
             case "try-open" -> {
-                try (SketchRegion region = SketchRegion.open(file, AccessMode.valueOf(args[2]))) {
+                try (SketchRegion region = SketchRegion.open(file, OpenMode.valueOf(args[2]))) {
                     System.out.println("opened " + region.mode());
                 } catch (SketchFileLockedException e) {
                     System.out.println("locked " + e.getMessage());
                 }
             }
             case "hold" -> {
-                SketchRegion region = SketchRegion.open(file, AccessMode.valueOf(args[2]));
+                SketchRegion region = SketchRegion.open(file, OpenMode.valueOf(args[2]));
                 System.out.println("held " + region.mode());
                 Thread.sleep(Long.MAX_VALUE);
             }
             case "hold-and-read" -> {
-                SketchRegion region = SketchRegion.open(file, AccessMode.valueOf(args[2]));
+                SketchRegion region = SketchRegion.open(file, OpenMode.valueOf(args[2]));
                 Files.readAllBytes(file);
                 System.out.println("held " + ProcessHandle.current().pid() + " " + region.mode());
                 Thread.sleep(Long.MAX_VALUE);
             }
             case "hold-then-close" -> {
-                SketchRegion region = SketchRegion.open(file, AccessMode.valueOf(args[2]));
+                SketchRegion region = SketchRegion.open(file, OpenMode.valueOf(args[2]));
                 System.out.println("held " + ProcessHandle.current().pid());
                 if (System.in.read() < 0) {
                     return;
@@ -90,8 +90,8 @@ public final class RegionWorker {
                     return;
                 }
                 for (int i = Integer.parseInt(args[2]); i > 0; i--) {
-                    try (SketchRegion writer = SketchRegion.open(file, AccessMode.SHARED);
-                         SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+                    try (SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED);
+                         SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
                         int writers = reader.attachedWriters();
                         if (writers < 1) {
                             throw new IllegalStateException("attached writers = " + writers + " while " + writer
@@ -102,14 +102,14 @@ public final class RegionWorker {
                 System.out.println("done");
             }
             case "lock-hold" -> {
-                SketchRegion region = SketchRegion.open(file, AccessMode.SHARED);
+                SketchRegion region = SketchRegion.open(file, OpenMode.SHARED);
                 new RegionLock(region.payload(), LOCK).lock();
                 System.out.println("locked " + ProcessHandle.current().pid());
                 Thread.sleep(Long.MAX_VALUE);
             }
             case "lock-count" -> lockCount(file, Integer.parseInt(args[2]));
             case "write-and-hold" -> {
-                SketchRegion region = SketchRegion.open(file, AccessMode.SHARED);
+                SketchRegion region = SketchRegion.open(file, OpenMode.SHARED);
                 region.payload().getAndAddLong(8 * Long.parseLong(args[2]), 1);
                 System.out.println("written");
                 Thread.sleep(Long.MAX_VALUE);
@@ -120,7 +120,7 @@ public final class RegionWorker {
                 for (int i = Integer.parseInt(args[2]); i > 0; i--) {
                     SketchRegion region;
                     try {
-                        region = SketchRegion.open(file, AccessMode.SHARED);
+                        region = SketchRegion.open(file, OpenMode.SHARED);
                     } catch (SketchFileLockedException newFileStillOpenByItsCreator) {
                         i++;
                         continue;
@@ -154,7 +154,7 @@ public final class RegionWorker {
     }
 
     private static void hammer(Path file, int childId, int iterations) throws Exception {
-        try (SketchRegion region = SketchRegion.open(file, AccessMode.SHARED)) {
+        try (SketchRegion region = SketchRegion.open(file, OpenMode.SHARED)) {
             AtomicSegment words = region.payload();
             System.out.println("ready");
             while (words.getLongAcquire(GO) == 0) {
@@ -182,7 +182,7 @@ public final class RegionWorker {
             return;
         }
         for (int i = 0; i < iterations; i++) {
-            try (SketchRegion region = SketchRegion.open(file, AccessMode.SHARED)) {
+            try (SketchRegion region = SketchRegion.open(file, OpenMode.SHARED)) {
                 long words = region.payload().byteSize() / 8;
                 region.payload().getAndOrLong(8 * random.nextLong(words), 1L << random.nextInt(64));
             }
@@ -191,7 +191,7 @@ public final class RegionWorker {
     }
 
     private static void lockCount(Path file, int iterations) throws Exception {
-        try (SketchRegion region = SketchRegion.open(file, AccessMode.SHARED)) {
+        try (SketchRegion region = SketchRegion.open(file, OpenMode.SHARED)) {
             AtomicSegment words = region.payload();
             RegionLock lock = new RegionLock(words, LOCK);
             System.out.println("ready");

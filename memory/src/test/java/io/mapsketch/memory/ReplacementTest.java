@@ -37,7 +37,7 @@ class ReplacementTest {
     }
 
     private void overwrite(CreateOption... options) throws IOException {
-        SketchRegion.create(file, header(), AccessMode.EXCLUSIVE, options).close();
+        SketchRegion.create(file, header(), OpenMode.EXCLUSIVE, options).close();
     }
 
     @Test
@@ -64,7 +64,7 @@ class ReplacementTest {
     @Test
     void aWriterInThisProcessAlsoKeepsItsFile() throws IOException {
         existing();
-        try (SketchRegion writer = SketchRegion.open(file, AccessMode.SHARED)) {
+        try (SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED)) {
             SketchFileLockedException refused = assertThrows(SketchFileLockedException.class,
                     () -> overwrite(CreateOption.OVERWRITE_EXISTING));
             assertTrue(refused.getMessage().contains("pid " + ProcessHandle.current().pid() + " (SHARED)"),
@@ -78,19 +78,19 @@ class ReplacementTest {
         existing();
         assertEquals(Optional.of(List.of()), WriterLockHolders.of(file));
         try (ChildJvm shared = ChildJvm.start(dir, RegionWorker.class, "hold-then-close", file.toString(), "SHARED");
-             SketchRegion here = SketchRegion.open(file, AccessMode.SHARED)) {
+             SketchRegion here = SketchRegion.open(file, OpenMode.SHARED)) {
             long pid = Long.parseLong(shared.readLine().substring("held ".length()));
             List<WriterLockHolders.Holder> holders = WriterLockHolders.of(file).orElseThrow();
             assertEquals(2, holders.size(), holders.toString());
-            assertTrue(holders.contains(new WriterLockHolders.Holder(pid, AccessMode.SHARED)), holders.toString());
+            assertTrue(holders.contains(new WriterLockHolders.Holder(pid, OpenMode.SHARED)), holders.toString());
             assertTrue(holders.contains(new WriterLockHolders.Holder(ProcessHandle.current().pid(),
-                    AccessMode.SHARED)), holders.toString());
-            assertEquals(AccessMode.SHARED, here.mode());
+                    OpenMode.SHARED)), holders.toString());
+            assertEquals(OpenMode.SHARED, here.mode());
         }
-        try (SketchRegion exclusive = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
+        try (SketchRegion exclusive = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
             assertEquals(Optional.of(List.of(new WriterLockHolders.Holder(ProcessHandle.current().pid(),
-                    AccessMode.EXCLUSIVE))), WriterLockHolders.of(file));
-            assertEquals(AccessMode.EXCLUSIVE, exclusive.mode());
+                    OpenMode.EXCLUSIVE))), WriterLockHolders.of(file));
+            assertEquals(OpenMode.EXCLUSIVE, exclusive.mode());
         }
     }
 
@@ -109,7 +109,7 @@ class ReplacementTest {
             String close = writer.readLine();
             assertTrue(close.startsWith("failed " + SketchFileReplacedException.class.getName()), close);
         }
-        try (SketchRegion replaced = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
+        try (SketchRegion replaced = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
             assertTrue(replaced.wasCleanlyClosed(), "the new file knows nothing of the old one's writer");
         }
     }
@@ -144,7 +144,7 @@ class ReplacementTest {
     @Test
     void aWriterWhoseFileWasDeletedFailsAtForceAndClose() throws IOException {
         existing();
-        SketchRegion writer = SketchRegion.open(file, AccessMode.SHARED);
+        SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED);
         Files.delete(file);
         UncheckedIOException force = assertThrows(UncheckedIOException.class, writer::force);
         assertTrue(force.getCause() instanceof SketchFileReplacedException, force.toString());

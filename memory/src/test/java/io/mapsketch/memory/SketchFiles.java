@@ -17,7 +17,7 @@ final class SketchFiles {
     }
 
     static Path create(Path file, SketchHeader header) throws IOException {
-        SketchRegion.create(file, header, AccessMode.SHARED).close();
+        SketchRegion.create(file, header, OpenMode.SHARED).close();
         return file;
     }
 

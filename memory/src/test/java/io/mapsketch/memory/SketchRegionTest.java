@@ -30,14 +30,14 @@ class SketchRegionTest {
     @Test
     void writesAndCountersPersistAcrossReopen() throws IOException {
         Path file = newFile(1 << 16);
-        try (SketchRegion region = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
+        try (SketchRegion region = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
             region.payload().putLong(8, 0xCAFEBABEL);
             region.payload().getAndAddInt(1 << 15, 5);
             assertEquals(3, region.addItems(3));
             assertEquals(10, region.addWeight(10));
             region.force();
         }
-        try (SketchRegion region = SketchRegion.open(file, AccessMode.READ_ONLY, SketchKind.COUNT_MIN)) {
+        try (SketchRegion region = SketchRegion.open(file, OpenMode.READ_ONLY, SketchKind.COUNT_MIN)) {
             assertEquals(0xCAFEBABEL, region.payload().getLongAcquire(8));
             assertEquals(5, region.payload().getIntAcquire(1 << 15));
             assertEquals(3, region.itemsAdded());
@@ -51,7 +51,7 @@ class SketchRegionTest {
         Path file = dir.resolve("filled.sketch");
         long length = (1 << 20) + 4096 + 64;
         try (SketchRegion region = SketchRegion.create(file, SketchFiles.header(SketchKind.MINHASH, length), (byte) -1,
-                AccessMode.EXCLUSIVE)) {
+                OpenMode.EXCLUSIVE)) {
             MemorySegment payload = region.payload().segment();
             assertEquals(length, payload.byteSize());
             for (long i = 0; i < length; i += 8) {
@@ -63,14 +63,14 @@ class SketchRegionTest {
 
     @Test
     void payloadIsPageAlignedInTheMapping() throws IOException {
-        try (SketchRegion region = SketchRegion.open(newFile(4096), AccessMode.SHARED)) {
+        try (SketchRegion region = SketchRegion.open(newFile(4096), OpenMode.SHARED)) {
             assertEquals(0, region.payload().segment().address() % 4096);
         }
     }
 
     @Test
     void readOnlyRegionsRefuseWrites() throws IOException {
-        try (SketchRegion region = SketchRegion.open(newFile(4096), AccessMode.READ_ONLY)) {
+        try (SketchRegion region = SketchRegion.open(newFile(4096), OpenMode.READ_ONLY)) {
             assertThrows(IllegalArgumentException.class, () -> region.payload().putLong(0, 1));
             assertThrows(IllegalArgumentException.class, () -> region.payload().getAndOrLong(0, 1));
             assertThrows(IllegalArgumentException.class, () -> region.payload().compareAndSetInt(0, 0, 1));
@@ -82,7 +82,7 @@ class SketchRegionTest {
 
     @Test
     void useAfterCloseFailsCleanly() throws IOException {
-        SketchRegion region = SketchRegion.open(newFile(4096), AccessMode.SHARED);
+        SketchRegion region = SketchRegion.open(newFile(4096), OpenMode.SHARED);
         AtomicSegment payload = region.payload();
         region.close();
         region.close();
@@ -96,17 +96,17 @@ class SketchRegionTest {
 
     @Test
     void anonymousRegionUseAfterCloseFailsCleanly() throws IOException {
-        SketchRegion region = SketchRegion.anonymous(SketchFiles.header(SketchKind.BLOOM, 64), AccessMode.EXCLUSIVE);
+        SketchRegion region = SketchRegion.anonymous(SketchFiles.header(SketchKind.BLOOM, 64), OpenMode.EXCLUSIVE);
         region.payload().putLong(0, 1);
         region.close();
         assertThrows(IllegalStateException.class, () -> region.payload().getLong(0));
         assertThrows(IllegalArgumentException.class,
-                () -> SketchRegion.anonymous(SketchFiles.header(SketchKind.BLOOM, 64), AccessMode.READ_ONLY));
+                () -> SketchRegion.anonymous(SketchFiles.header(SketchKind.BLOOM, 64), OpenMode.READ_ONLY));
     }
 
     @Test
     void misalignedAndOutOfRangeOffsetsAreRefused() throws IOException {
-        try (SketchRegion region = SketchRegion.open(newFile(4096), AccessMode.SHARED)) {
+        try (SketchRegion region = SketchRegion.open(newFile(4096), OpenMode.SHARED)) {
             AtomicSegment payload = region.payload();
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> payload.getAndAddLong(4, 1));
             assertTrue(e.getMessage().contains("offset = 4") && e.getMessage().contains("multiple of 8"), e.getMessage());
@@ -119,7 +119,7 @@ class SketchRegionTest {
 
     @Test
     void atomicOperationsReturnPreviousValues() throws IOException {
-        try (SketchRegion region = SketchRegion.anonymous(SketchFiles.header(SketchKind.BLOOM, 64), AccessMode.SHARED)) {
+        try (SketchRegion region = SketchRegion.anonymous(SketchFiles.header(SketchKind.BLOOM, 64), OpenMode.SHARED)) {
             AtomicSegment words = region.payload();
             assertEquals(0, words.getAndOrLong(0, 0b101));
             assertEquals(0b101, words.getAndOrLong(0, 0b010));
@@ -138,7 +138,7 @@ class SketchRegionTest {
     @Test
     void valuesAreLittleEndianInTheFile() throws IOException {
         Path file = newFile(64);
-        try (SketchRegion region = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
+        try (SketchRegion region = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
             region.payload().putLong(0, 0x0102030405060708L);
         }
         byte[] bytes = Files.readAllBytes(file);
@@ -149,17 +149,17 @@ class SketchRegionTest {
     @Test
     void createRefusesToOverwriteUnlessAsked() throws IOException {
         Path file = newFile(64);
-        try (SketchRegion region = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
+        try (SketchRegion region = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
             region.payload().putLong(0, 77);
         }
         SketchHeader other = SketchFiles.header(SketchKind.HYPERLOGLOG, 128);
         FileAlreadyExistsException e = assertThrows(FileAlreadyExistsException.class,
-                () -> SketchRegion.create(file, other, AccessMode.SHARED));
+                () -> SketchRegion.create(file, other, OpenMode.SHARED));
         assertTrue(e.getMessage().contains("OVERWRITE_EXISTING"), e.getMessage());
-        try (SketchRegion kept = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+        try (SketchRegion kept = SketchRegion.open(file, OpenMode.READ_ONLY)) {
             assertEquals(77, kept.payload().getLong(0));
         }
-        try (SketchRegion replaced = SketchRegion.create(file, other, AccessMode.SHARED, CreateOption.OVERWRITE_EXISTING)) {
+        try (SketchRegion replaced = SketchRegion.create(file, other, OpenMode.SHARED, CreateOption.OVERWRITE_EXISTING)) {
             assertEquals(SketchKind.HYPERLOGLOG, replaced.header().kind());
             assertEquals(0, replaced.payload().getLong(0));
         }
@@ -171,29 +171,29 @@ class SketchRegionTest {
     @Test
     void createRefusesReadOnlyMode() throws IOException {
         assertThrows(IllegalArgumentException.class, () -> SketchRegion.create(dir.resolve("x.sketch"),
-                SketchFiles.header(SketchKind.BLOOM, 64), AccessMode.READ_ONLY));
+                SketchFiles.header(SketchKind.BLOOM, 64), OpenMode.READ_ONLY));
         assertFalse(Files.exists(dir.resolve("x.sketch")));
     }
 
     @Test
     void writersInOneProcessFollowTheLockRules() throws IOException {
         Path file = newFile(64);
-        try (SketchRegion shared = SketchRegion.open(file, AccessMode.SHARED);
-             SketchRegion second = SketchRegion.open(file, AccessMode.SHARED);
-             SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY)) {
-            assertEquals(AccessMode.SHARED, second.mode());
-            assertEquals(AccessMode.READ_ONLY, reader.mode());
+        try (SketchRegion shared = SketchRegion.open(file, OpenMode.SHARED);
+             SketchRegion second = SketchRegion.open(file, OpenMode.SHARED);
+             SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+            assertEquals(OpenMode.SHARED, second.mode());
+            assertEquals(OpenMode.READ_ONLY, reader.mode());
             SketchFileLockedException e = assertThrows(SketchFileLockedException.class,
-                    () -> SketchRegion.open(file, AccessMode.EXCLUSIVE));
+                    () -> SketchRegion.open(file, OpenMode.EXCLUSIVE));
             assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
             shared.payload().getAndAddLong(0, 1);
             assertEquals(1, reader.payload().getLongAcquire(0), "regions of one file share memory");
         }
-        try (SketchRegion exclusive = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
-            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.SHARED));
-            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, AccessMode.EXCLUSIVE));
-            SketchRegion.open(file, AccessMode.READ_ONLY).close();
-            assertEquals(AccessMode.EXCLUSIVE, exclusive.mode());
+        try (SketchRegion exclusive = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
+            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.SHARED));
+            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.EXCLUSIVE));
+            SketchRegion.open(file, OpenMode.READ_ONLY).close();
+            assertEquals(OpenMode.EXCLUSIVE, exclusive.mode());
         }
     }
 
@@ -206,13 +206,13 @@ class SketchRegionTest {
         Path file = newFile(64);
         List<String> seen = new ArrayList<>();
         SketchRegion.OpenCheck record = (region, sole) -> seen.add(region.mode() + " " + sole);
-        try (SketchRegion first = SketchRegion.open(file, AccessMode.SHARED, null, record);
-             SketchRegion second = SketchRegion.open(file, AccessMode.SHARED, null, record);
-             SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY, null, record)) {
+        try (SketchRegion first = SketchRegion.open(file, OpenMode.SHARED, null, record);
+             SketchRegion second = SketchRegion.open(file, OpenMode.SHARED, null, record);
+             SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY, null, record)) {
             assertEquals(2, reader.attachedWriters());
             assertEquals(first.attachedWriters(), second.attachedWriters());
         }
-        SketchRegion.open(file, AccessMode.EXCLUSIVE, null, record).close();
+        SketchRegion.open(file, OpenMode.EXCLUSIVE, null, record).close();
         assertEquals(List.of("SHARED true", "SHARED false", "READ_ONLY false", "EXCLUSIVE true"), seen);
 
         SketchFileException refusal = new CorruptSketchFileException(file, "refused by the check");
@@ -220,8 +220,8 @@ class SketchRegionTest {
             throw refusal;
         };
         assertEquals(refusal, assertThrows(SketchFileException.class,
-                () -> SketchRegion.open(file, AccessMode.SHARED, null, refuse)));
-        try (SketchRegion exclusive = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
+                () -> SketchRegion.open(file, OpenMode.SHARED, null, refuse)));
+        try (SketchRegion exclusive = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
             assertEquals(1, exclusive.attachedWriters(), "the refused opener left no writer registered");
             assertTrue(exclusive.wasCleanlyClosed());
         }
@@ -230,19 +230,19 @@ class SketchRegionTest {
     @Test
     void theSummaryLineExistsFromFormatVersionTwo() throws IOException {
         Path file = newFile(64);
-        try (SketchRegion first = SketchRegion.open(file, AccessMode.SHARED)) {
+        try (SketchRegion first = SketchRegion.open(file, OpenMode.SHARED)) {
             IllegalStateException e = assertThrows(IllegalStateException.class, first::summaryLine);
             assertTrue(e.getMessage().endsWith("is of format version 1, which has no summary line"), e.getMessage());
         }
         Path second = SketchFiles.create(dir.resolve("v2.sketch"),
                 SketchFiles.header(SketchKind.HYPERLOGLOG, 64).withFormatVersion(SketchFileLayout.SUMMARY_LINE_VERSION));
-        try (SketchRegion writer = SketchRegion.open(second, AccessMode.SHARED);
-             SketchRegion reader = SketchRegion.open(second, AccessMode.READ_ONLY)) {
+        try (SketchRegion writer = SketchRegion.open(second, OpenMode.SHARED);
+             SketchRegion reader = SketchRegion.open(second, OpenMode.READ_ONLY)) {
             writer.summaryLine().getAndAddLong(8, 5);
             assertEquals(5, reader.summaryLine().getLongAcquire(8), "the line is shared like the payload");
             assertEquals(64, reader.summaryLine().byteSize());
         }
-        try (SketchRegion reopened = SketchRegion.open(second, AccessMode.READ_ONLY)) {
+        try (SketchRegion reopened = SketchRegion.open(second, OpenMode.READ_ONLY)) {
             assertEquals(5, reopened.summaryLine().getLongAcquire(8), "and persists; it is outside the checksum");
         }
     }

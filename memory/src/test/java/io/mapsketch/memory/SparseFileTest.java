@@ -34,7 +34,7 @@ class SparseFileTest {
     void openingForWritingReservesEveryBlock() throws Exception {
         Path file = sparse();
         byte[] before = Files.readAllBytes(file);
-        try (SketchRegion region = SketchRegion.open(file, AccessMode.SHARED)) {
+        try (SketchRegion region = SketchRegion.open(file, OpenMode.SHARED)) {
             long allocated = SmallDisk.allocatedBytes(file);
             assertTrue(allocated >= Files.size(file), "allocated " + allocated + " of " + Files.size(file) + " bytes");
             assertEquals(0, region.payload().getLong(PAYLOAD - 8));
@@ -48,7 +48,7 @@ class SparseFileTest {
     void openingReadOnlyReservesNothing() throws Exception {
         Path file = sparse();
         long allocated = SmallDisk.allocatedBytes(file);
-        try (SketchRegion region = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+        try (SketchRegion region = SketchRegion.open(file, OpenMode.READ_ONLY)) {
             assertEquals(0, region.payload().getLong(PAYLOAD - 8));
         }
         assertEquals(allocated, SmallDisk.allocatedBytes(file));

@@ -37,7 +37,7 @@ class TruncatedFileTest {
     private void assertToldAtForceAndClose(long newLength) throws IOException {
         Path file = SketchFiles.create(dir.resolve("resized-" + newLength + ".sketch"),
                 SketchFiles.header(SketchKind.COUNT_MIN, 1 << 20));
-        SketchRegion writer = SketchRegion.open(file, AccessMode.SHARED);
+        SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED);
         setLength(file, newLength);
         UncheckedIOException force = assertThrows(UncheckedIOException.class, writer::force);
         assertTrue(force.getCause() instanceof CorruptSketchFileException, force.toString());
@@ -46,7 +46,7 @@ class TruncatedFileTest {
         CorruptSketchFileException close = assertThrows(CorruptSketchFileException.class, writer::close);
         assertEquals(force.getCause().getMessage(), close.getMessage());
         assertTrue(writer.isClosed());
-        assertThrows(CorruptSketchFileException.class, () -> SketchRegion.open(file, AccessMode.READ_ONLY));
+        assertThrows(CorruptSketchFileException.class, () -> SketchRegion.open(file, OpenMode.READ_ONLY));
     }
 
     @Test

@@ -42,16 +42,16 @@ class WriterCountRepairTest {
     @Test
     void aNegativeCountOpensAndTheNextSoleWriterRepairsIt() throws IOException {
         Path file = fileWithWriterCount(-1);
-        try (SketchRegion reader = SketchRegion.open(file, AccessMode.READ_ONLY)) {
+        try (SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
             assertEquals(-1, reader.attachedWriters(), "a reader sees the count as found");
             assertEquals(OptionalInt.empty(), reader.repairedWriterCount());
         }
-        try (SketchRegion writer = SketchRegion.open(file, AccessMode.SHARED)) {
+        try (SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED)) {
             assertEquals(OptionalInt.of(-1), writer.repairedWriterCount());
             assertFalse(writer.wasCleanlyClosed());
             assertEquals(1, writer.attachedWriters());
         }
-        try (SketchRegion next = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
+        try (SketchRegion next = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
             assertEquals(OptionalInt.empty(), next.repairedWriterCount());
             assertTrue(next.wasCleanlyClosed(), "the repairing writer's close was clean");
         }
@@ -60,7 +60,7 @@ class WriterCountRepairTest {
     @Test
     void writersRegisteredWithoutALockAreRepaired() throws IOException {
         Path file = fileWithWriterCount(3);
-        try (SketchRegion writer = SketchRegion.open(file, AccessMode.EXCLUSIVE)) {
+        try (SketchRegion writer = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
             assertEquals(OptionalInt.of(3), writer.repairedWriterCount());
             assertEquals(1, writer.attachedWriters());
         }
@@ -76,12 +76,12 @@ class WriterCountRepairTest {
         try (ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "hold", file.toString(), "SHARED")) {
             assertEquals("held SHARED", holder.readLine());
             writeWriterCount(file, -5);
-            try (SketchRegion joined = SketchRegion.open(file, AccessMode.SHARED)) {
+            try (SketchRegion joined = SketchRegion.open(file, OpenMode.SHARED)) {
                 assertEquals(OptionalInt.empty(), joined.repairedWriterCount());
                 assertEquals(-4, joined.attachedWriters());
             }
         }
-        try (SketchRegion alone = SketchRegion.open(file, AccessMode.SHARED)) {
+        try (SketchRegion alone = SketchRegion.open(file, OpenMode.SHARED)) {
             assertEquals(OptionalInt.of(-5), alone.repairedWriterCount());
         }
     }

@@ -1,0 +1,371 @@
+package io.mapsketch.cardinality;
+
+import io.mapsketch.kernels.RegisterKernels;
+import io.mapsketch.memory.AtomicSegment;
+import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.SketchFileLayout;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+
+/**
+ * The summary line of a HyperLogLog file of format version 2 or later: the three numbers both estimators
+ * need ({@link HyperLogLogEstimator}), kept up to date by every writer, so that an estimate reads a
+ * few words instead of every register, and a change guard that tells a reader whether it may trust
+ * them. It is the header's summary line ({@link SketchFileLayout#SUMMARY_OFFSET}), drawn in
+ * {@code docs/file-format.md}:
+ *
+ * <pre>
+ * offset  size  field
+ *      0     8  change guard: bits 0..19 changes in flight, bits 20..63 changes completed
+ *      8     4  non-empty registers
+ *     12     4  saturated registers, those at the largest rank top = 65 - p
+ *     16     8  power sum S: the sum of 2^(top - 1 - r) over the registers r with 0 &lt; r &lt; top,
+ *               unsigned (RegisterKernels.POWER_SUM)
+ *     24    40  zero
+ * </pre>
+ *
+ * <p>An all-zero line is the line of empty registers, so a new file needs nothing written. A raise of a
+ * register from a to b changes the numbers by {@code [a = 0]}, {@code [b = top]} and
+ * {@code power(b) - power(a)}; the two counts share one 64-bit word, so one addition updates both.
+ *
+ * <p><b>Changes.</b> Every change (a raise and its deltas, a merge, a fold, a repair) adds 1 to the
+ * guard before it touches a register and {@code 2^20 - 1} once its deltas are in: in flight down,
+ * completed up. Both additions are positive, so the guard grows with every step and two equal reads
+ * of it mean that nothing happened between them. {@code SHARED} writers add atomically: a register's
+ * raise is won by exactly one compare-and-set, whose winner adds its deltas, so the numbers are right
+ * whenever no change is in flight. The {@code EXCLUSIVE} writer holds one change in flight from its
+ * open to its close ({@link #attach}, {@link #detach}): it keeps the numbers in its own memory,
+ * updates them there with plain arithmetic as it raises registers, and stores them in the file and
+ * ends the change when it closes. So its raises need no fence and no store to the file beyond the
+ * register's, and other processes' estimates summarise the registers while it holds the file. At
+ * most {@code 2^20 - 1} changes may be in flight at once, counting those of writers that died since
+ * the line was last repaired.
+ *
+ * <p><b>The exclusive writer's numbers</b> ({@link #readKept}) are updated plainly, so only a thread
+ * that the writer's changes happen before may read them; {@link HyperLogLog} sees to that.
+ *
+ * <p><b>Readers</b> ({@link #read}) load the guard, the numbers and the guard again, and trust the
+ * numbers only if no change was in flight and the guard did not move; otherwise the caller summarises
+ * the registers itself. A writer that dies or throws inside a change leaves its change in flight for
+ * good, so nobody trusts a line that may be stale or torn until the next writer that opens the file as
+ * its only writer recomputes it ({@link #checkOnOpen}).
+ */
+final class HyperLogLogSummaryLine {
+
+    /** What {@link #read} returns when the line may not be trusted; no trusted guard is -1. */
+    static final long UNTRUSTED = -1;
+
+    private static final int GUARD = 0;
+    private static final int COUNTS = 8;
+    private static final int POWER_SUM = 16;
+    private static final int RESERVED = 24;
+    private static final int LINE = SketchFileLayout.CACHE_LINE;
+    private static final int IN_FLIGHT_BITS = 20;
+    /** The guard's bits that count changes in flight. */
+    private static final long IN_FLIGHT = (1L << IN_FLIGHT_BITS) - 1;
+    /** What the end of a change adds to the guard: one completed, one fewer in flight. */
+    private static final long END = (1L << IN_FLIGHT_BITS) - 1;
+    /** The counts word's unit of saturated registers (its high half). */
+    private static final long SATURATED = 1L << Integer.SIZE;
+
+    private final AtomicSegment line;
+    private final boolean shared;
+    private final boolean sole;
+    private final long registers;
+    private final int top;
+    /** The {@code EXCLUSIVE} writer's numbers: the counts word and S, as the file's line would hold them. */
+    private long keptCounts;
+    private long keptPowerSum;
+    /** The {@code EXCLUSIVE} writer's changes in flight (a merge or fold; for good if it left damage). */
+    private int keptInFlight;
+    /** The guard the {@code EXCLUSIVE} writer stored when it attached: its change in flight. */
+    private long heldGuard;
+
+    /**
+     * Wraps the summary line of a sketch of {@code registers} registers whose largest rank is {@code top},
+     * opened in {@code mode}: {@code SHARED} writers update it atomically, the {@code EXCLUSIVE} writer
+     * in its own memory once it has {@link #attach attached}, readers only read it.
+     */
+    HyperLogLogSummaryLine(AtomicSegment line, OpenMode mode, long registers, int top) {
+        this.line = line;
+        this.shared = mode == OpenMode.SHARED;
+        this.sole = mode == OpenMode.EXCLUSIVE;
+        this.registers = registers;
+        this.top = top;
+    }
+
+    /**
+     * Takes the line as the {@code EXCLUSIVE} writer, after {@link #checkOnOpen} has made it trusted:
+     * loads its numbers into this writer's memory and begins the change that stays in flight until
+     * {@link #detach}.
+     */
+    void attach() {
+        long guard = line.getLong(GUARD);
+        keptCounts = line.getLong(COUNTS);
+        keptPowerSum = line.getLong(POWER_SUM);
+        keptInFlight = (guard & IN_FLIGHT) == 0 ? 0 : 1;
+        heldGuard = guard + 1;
+        line.putLongBeforeStores(GUARD, heldGuard);
+    }
+
+    /**
+     * Gives the line back when the {@code EXCLUSIVE} writer closes: stores its numbers and ends its
+     * change (a release store), unless a change of its own is still in flight (a merge of damaged
+     * registers), which then stays so for the next sole writer to repair.
+     */
+    void detach() {
+        if (keptInFlight != 0) {
+            return;
+        }
+        store(keptCounts, keptPowerSum);
+        line.putLongRelease(GUARD, heldGuard + END);
+    }
+
+    /** Returns the change guard in the file (acquire): equal values mean an unchanged line; see {@link #read}. */
+    long guard() {
+        return line.getLongAcquire(GUARD);
+    }
+
+    /**
+     * Starts a change: from here until {@link #end} no reader trusts the line (for the {@code EXCLUSIVE}
+     * writer, its own numbers).
+     */
+    void begin() {
+        if (shared) {
+            line.getAndAddLong(GUARD, 1);
+        } else {
+            keptInFlight++;
+        }
+    }
+
+    /**
+     * Adds a change's deltas to the numbers: {@code counts} to the counts word (non-empty registers in
+     * the low half, saturated in the high half), {@code powerSum} to S (modulo 2^64). The
+     * {@code EXCLUSIVE} writer adds them to its own numbers, plainly, without {@link #begin}: a raise of
+     * a single register by that writer is this call alone.
+     */
+    void add(long counts, long powerSum) {
+        if (shared) {
+            if (counts != 0) {
+                line.getAndAddLong(COUNTS, counts);
+            }
+            line.getAndAddLong(POWER_SUM, powerSum);
+        } else {
+            addKept(counts, powerSum);
+        }
+    }
+
+    /**
+     * Adds a single raise's deltas to the {@code EXCLUSIVE} writer's numbers, as {@link #add} does, in a
+     * method small enough for the JIT compiler to inline into a raise however rarely it runs.
+     */
+    void addKept(long counts, long powerSum) {
+        keptCounts += counts;
+        keptPowerSum += powerSum;
+    }
+
+    /** Ends a change begun by {@link #begin}. */
+    void end() {
+        if (shared) {
+            line.getAndAddLong(GUARD, END);
+        } else {
+            keptInFlight--;
+        }
+    }
+
+    /**
+     * Replaces the {@code EXCLUSIVE} writer's numbers by a register summary ({@link RegisterKernels#summary}
+     * with this line's top), inside a change: its merges recompute the numbers so.
+     */
+    void replace(long[] summary) {
+        keptCounts = countsWord(summary);
+        keptPowerSum = summary[RegisterKernels.POWER_SUM];
+    }
+
+    /**
+     * Reads the {@code EXCLUSIVE} writer's numbers into {@code summary}, in the layout of {@link #read},
+     * if no change of its own is in flight.
+     *
+     * @return whether the numbers may be trusted
+     */
+    boolean readKept(long[] summary) {
+        if (keptInFlight != 0) {
+            return false;
+        }
+        summary[RegisterKernels.ZEROS] = registers - (keptCounts & 0xFFFF_FFFFL);
+        summary[RegisterKernels.AT_TOP] = keptCounts >>> Integer.SIZE;
+        summary[RegisterKernels.ABOVE_TOP] = 0;
+        summary[RegisterKernels.POWER_SUM] = keptPowerSum;
+        return true;
+    }
+
+    private long countsWord(long[] summary) {
+        return registers - summary[RegisterKernels.ZEROS] + summary[RegisterKernels.AT_TOP] * SATURATED;
+    }
+
+    private void store(long counts, long powerSum) {
+        line.putLong(COUNTS, counts);
+        line.putLong(POWER_SUM, powerSum);
+    }
+
+    /** The counts-word delta of a register raised from {@code a} to {@code b > a}. */
+    long countsDelta(int a, int b) {
+        return (a == 0 ? 1 : 0) + (b == top ? SATURATED : 0);
+    }
+
+    /** The power-sum delta of a register raised from {@code a} to {@code b > a} (modulo 2^64). */
+    long powerSumDelta(int a, int b) {
+        return power(b) - power(a);
+    }
+
+    /**
+     * The counts-word delta of the byte registers of a word (up to eight) that grew from {@code before}
+     * to {@code after}.
+     */
+    long countsDelta(long before, long after) {
+        long delta = 0;
+        for (int shift = 0; shift < Long.SIZE; shift += Byte.SIZE) {
+            int a = register(before, shift);
+            int b = register(after, shift);
+            if (a != b) {
+                delta += countsDelta(a, b);
+            }
+        }
+        return delta;
+    }
+
+    /** The power-sum delta of the byte registers of a word that grew from {@code before} to {@code after}. */
+    long powerSumDelta(long before, long after) {
+        long delta = 0;
+        for (int shift = 0; shift < Long.SIZE; shift += Byte.SIZE) {
+            delta += power(register(after, shift)) - power(register(before, shift));
+        }
+        return delta;
+    }
+
+    /**
+     * Tells whether a byte register of a word lies above the largest rank: a merge or fold from a source
+     * damaged after it was opened. The change that wrote it is then left in flight, so the line is not
+     * trusted and the estimate reads the registers, which report the damage.
+     */
+    boolean aboveTop(long word) {
+        for (int shift = 0; shift < Long.SIZE; shift += Byte.SIZE) {
+            if (register(word, shift) > top) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int register(long word, int shift) {
+        return (int) (word >>> shift) & 0xFF;
+    }
+
+    private long power(int rank) {
+        return rank > 0 && rank < top ? 1L << (top - 1 - rank) : 0;
+    }
+
+    /**
+     * Reads the numbers into {@code summary} in the layout of {@link RegisterKernels#summary}
+     * ({@code ZEROS}, {@code AT_TOP}, {@code ABOVE_TOP} = 0 and {@code POWER_SUM}) if the line may be
+     * trusted: no change in flight, the guard the same before and after, and counts that a sketch of
+     * this size can hold. Cost: three loads and one more of the guard.
+     *
+     * @return the guard read, which identifies this state of the line, or {@link #UNTRUSTED}
+     */
+    long read(long[] summary) {
+        long guard = line.getLongAcquire(GUARD);
+        if ((guard & IN_FLIGHT) != 0) {
+            return UNTRUSTED;
+        }
+        long counts = line.getLongAcquire(COUNTS);
+        long powerSum = line.getLongAcquire(POWER_SUM);
+        if (line.getLongAfterLoads(GUARD) != guard) {
+            return UNTRUSTED;
+        }
+        long nonEmpty = counts & 0xFFFF_FFFFL;
+        long saturated = counts >>> Integer.SIZE;
+        if (nonEmpty > registers || saturated > nonEmpty) {
+            return UNTRUSTED;
+        }
+        summary[RegisterKernels.ZEROS] = registers - nonEmpty;
+        summary[RegisterKernels.AT_TOP] = saturated;
+        summary[RegisterKernels.ABOVE_TOP] = 0;
+        summary[RegisterKernels.POWER_SUM] = powerSum;
+        return guard;
+    }
+
+    /**
+     * Checks the line against the registers when a file is opened, and repairs it when this opener may:
+     * the registers are summarised between two reads of the guard, so with no change in flight and an
+     * unmoved guard the line and the summary describe the same moment.
+     * <ul>
+     *   <li>They agree, or a change is in flight and this opener is not the only writer (writers are at
+     *       work, or one died; estimates then summarise the registers until a sole writer repairs it):
+     *       nothing to do.</li>
+     *   <li>The only writer finds a change in flight, or a disagreement in a file that was not closed
+     *       cleanly (its pages may have reached the disk out of order in a system crash): it recomputes
+     *       the line ({@link #repair}).</li>
+     *   <li>Otherwise the line was trusted and wrong: no writer leaves it so, and the file is refused.</li>
+     * </ul>
+     *
+     * @param registersSegment the 2^p registers
+     * @param soleWriter whether this opener is the only writer, in any process
+     * @param cleanlyClosed whether every writer closed the file before this open (exact for a sole writer)
+     * @param file the file, for messages
+     * @throws CorruptSketchFileException if a register is above the largest rank, the line's reserved
+     *     bytes are not zero, or a trusted line disagrees with the registers (a sole writer of a file that
+     *     was not closed cleanly repairs it instead)
+     */
+    void checkOnOpen(MemorySegment registersSegment, boolean soleWriter, boolean cleanlyClosed, Path file)
+            throws CorruptSketchFileException {
+        for (int offset = RESERVED; offset < LINE; offset += Long.BYTES) {
+            long value = line.getLong(offset);
+            if (value != 0) {
+                throw new CorruptSketchFileException(file, "summary line byte " + offset + " (header offset "
+                        + (SketchFileLayout.SUMMARY_OFFSET + offset) + ") is 0x" + Long.toHexString(value)
+                        + ", expected 0 (reserved)");
+            }
+        }
+        long[] stored = new long[RegisterKernels.SUMMARY_LENGTH];
+        long[] actual = new long[RegisterKernels.SUMMARY_LENGTH];
+        long before = line.getLongAcquire(GUARD);
+        long counts = line.getLongAcquire(COUNTS);
+        long powerSum = line.getLongAcquire(POWER_SUM);
+        RegisterKernels.summary(registersSegment, 0, registers, top, actual);
+        boolean trusted = (before & IN_FLIGHT) == 0 && line.getLongAfterLoads(GUARD) == before;
+        HyperLogLogLayout.requireValidRanks(actual, top, file);
+        boolean agrees = counts == countsWord(actual) && powerSum == actual[RegisterKernels.POWER_SUM];
+        if (trusted && agrees) {
+            return;
+        }
+        if (soleWriter && (!trusted || !cleanlyClosed)) {
+            repair(actual);
+            return;
+        }
+        if (trusted) {
+            throw new CorruptSketchFileException(file, "the summary line (header offset "
+                    + SketchFileLayout.SUMMARY_OFFSET + ") disagrees with the registers: it holds "
+                    + (counts & 0xFFFF_FFFFL) + " non-empty and " + (counts >>> Integer.SIZE)
+                    + " saturated registers and power sum " + Long.toUnsignedString(powerSum)
+                    + " at change guard 0x" + Long.toHexString(before) + ", the registers give "
+                    + (registers - actual[RegisterKernels.ZEROS]) + ", " + actual[RegisterKernels.AT_TOP] + " and "
+                    + Long.toUnsignedString(actual[RegisterKernels.POWER_SUM])
+                    + (cleanlyClosed ? "; the file was changed by something other than mapsketch"
+                            : "; the file was not closed cleanly: opening it as its only writer recomputes the line"));
+        }
+    }
+
+    /**
+     * Recomputes the line from a register summary as the only writer, and clears the changes left in
+     * flight: the guard is marked in flight, the numbers are stored, and the guard moves to the next
+     * multiple of 2^20, above every value it held before, so no reader's cached estimate matches it.
+     */
+    private void repair(long[] summary) {
+        long guard = line.getLong(GUARD);
+        line.putLongBeforeStores(GUARD, guard | 1);
+        store(countsWord(summary), summary[RegisterKernels.POWER_SUM]);
+        line.putLongRelease(GUARD, ((guard >>> IN_FLIGHT_BITS) + 1) << IN_FLIGHT_BITS);
+    }
+}

@@ -1,0 +1,113 @@
+package io.mapsketch.frequency;
+
+import io.mapsketch.internal.HeaderFields;
+import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.SketchKind;
+import io.mapsketch.memory.SketchRegion;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Count-Min sketch: "how often does X occur?" in {@code d} rows of {@code w} unsigned counters,
+ * sized from epsilon and delta. Adds, estimates, error direction, saturation, conservative update
+ * and concurrency are those of {@link FrequencySketch}; this class adds creation, opening and merge.
+ *
+ * <p>Error direction: overcount only, by at most {@code ceil(epsilon N)} with probability at least
+ * {@code 1 - delta}; an estimate is below the truth only when it is saturated.
+ */
+public final class CountMinSketch extends FrequencySketch {
+
+    private CountMinSketch(SketchRegion region, CountMinParameters shape) {
+        super(region, shape);
+    }
+
+    /**
+     * Starts a builder; {@code epsilon} and {@code delta} are required.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Opens a Count-Min file; every parameter comes from its header. Cost: header checks only.
+     *
+     * @param file the sketch file
+     * @param mode read-only, shared writer or exclusive writer
+     * @return the open sketch
+     * @throws CorruptSketchFileException if a parameter is out of range, the width or depth do not
+     *     follow from epsilon and delta, or the payload is not the size they imply
+     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid Count-Min file or
+     *     is locked against this mode
+     * @throws IOException if the file cannot be read
+     */
+    public static CountMinSketch open(Path file, OpenMode mode) throws IOException {
+        return open(file, mode, SketchKind.COUNT_MIN, CountMinSketch::read);
+    }
+
+    private static CountMinSketch read(SketchRegion region) throws IOException {
+        CountMinParameters shape = CountMinParameters.read(region);
+        HeaderFields.requirePayload(region, shape.counterBytesTotal(),
+                "depth rows of width counters of counter bytes, each row rounded up to 64 bytes");
+        return new CountMinSketch(region, shape);
+    }
+
+    /**
+     * Merges another sketch into this one by counter-wise saturating sum; N and the items counter
+     * add up. For plain sketches the result is exactly the sketch of the concatenated streams. For
+     * conservative sketches estimates stay never below the truth but are bounded only by the plain
+     * sketch's {@code ceil(epsilon N)}.
+     *
+     * <p>Cost: one pass over both payloads: the SIMD saturating-sum kernel in {@code EXCLUSIVE}
+     * mode, a compare-and-set of each non-zero counter in {@code SHARED} mode.
+     *
+     * @param other a sketch with the same width, depth, counter width, hash scheme, seed and row scheme
+     *     (files of format version 4 and later, or earlier); not modified
+     * @throws IncompatibleSketchException naming the parameter that differs
+     * @throws IllegalArgumentException if the merged N would pass 2^63 - 1
+     * @throws IllegalStateException if this sketch is read-only or either is closed
+     */
+    public void merge(CountMinSketch other) {
+        mergeCounters(other);
+    }
+
+    @Override
+    public String toString() {
+        return "CountMinSketch[" + describe() + ", " + shapeText() + "]";
+    }
+
+    /** Builds a Count-Min sketch from epsilon and delta. */
+    public static final class Builder extends CountMinBuilder<Builder, CountMinSketch> {
+
+        private Builder() {
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        @Override
+        protected SketchKind kind() {
+            return SketchKind.COUNT_MIN;
+        }
+
+        @Override
+        protected long[] parameters() {
+            return countMinParameters().toHeader();
+        }
+
+        @Override
+        protected long payloadBytes() {
+            return countMinParameters().counterBytesTotal();
+        }
+
+        @Override
+        protected CountMinSketch wrap(SketchRegion region) throws IOException {
+            return read(region);
+        }
+    }
+}

@@ -1,0 +1,302 @@
+package io.mapsketch.frequency;
+
+import io.mapsketch.internal.HeaderFields;
+import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.SketchKind;
+import io.mapsketch.memory.SketchRegion;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Heavy hitters: a Count-Min sketch that also keeps the k keys with the largest estimates seen so
+ * far, with their bytes, in the same file, so that a process that opens it later can list them.
+ * Every add, estimate and the error bound are the Count-Min sketch's ({@link FrequencySketch}).
+ *
+ * <p>After each add the key's estimate is compared with the smallest candidate's: when it is larger
+ * and the key is not a candidate yet, the key replaces that candidate. Candidates' estimates are
+ * cached and refreshed lazily (when one becomes the smallest, and before it is evicted), so the
+ * admission test is one load on the common path. {@link #top(int)} re-reads every candidate's
+ * estimate from the sketch and ranks them, largest first, equal estimates by key bytes.
+ *
+ * <p>Error direction: a key listed is a real key, with an estimate never below its count (unless
+ * saturated). A key may be missing from the list when its estimate never beat the smallest
+ * candidate's at the time of one of its adds: every key whose true count exceeds N / k plus the
+ * error bound is listed, but among keys whose estimates are close, the order of the stream decides
+ * which of them stay.
+ *
+ * <p>Concurrency: the counters are updated lock-free exactly as a Count-Min sketch's. The candidate
+ * table is changed under a lock that lives in the mapped region and excludes threads and processes;
+ * a holder killed while holding it is detected by the next writer, which rebuilds the table from its
+ * intact slots (see {@link io.mapsketch.memory.RegionLock}). Reading the candidates takes no lock. An
+ * add racing with another add of the same key may skip the candidate check it would have done; the
+ * key's next add does it. An add that finds the lock held by a live process for longer than
+ * {@link io.mapsketch.memory.RegionLock#DEFAULT_TIMEOUT} throws
+ * {@link io.mapsketch.memory.RegionLockTimeoutException} after its count has been added: the
+ * estimates stay exact, only that add's candidate check did not happen.
+ *
+ * <p>Cost: an add is a Count-Min add plus, on the common path, a load of the threshold and a probe
+ * of the candidate index (one or two cache lines); a key that gets in takes the lock and costs
+ * {@code O(log k)} more. {@link #top(int)} is {@code O(k log k)} and hashes each candidate's key.
+ * The file holds the counters, then {@code k} candidate slots of {@code 24 + maxKeyBytes} bytes
+ * and an index and a heap of about {@code 12 k} bytes.
+ */
+public final class TopK extends FrequencySketch {
+
+    /** The most candidates a sketch keeps. */
+    public static final int MAX_K = 1 << 20;
+    /** The longest key a sketch can be built to store. */
+    public static final int MAX_KEY_BYTES = 1 << 16;
+    /** The longest key stored when the builder is not told otherwise. */
+    public static final int DEFAULT_MAX_KEY_BYTES = 64;
+
+    private static final int K = CountMinParameters.COUNT;
+    private static final int KEY_BYTES = CountMinParameters.COUNT + 1;
+
+    private final int k;
+    private final int maxKeyBytes;
+    private final long tableBase;
+    private final CandidateTable candidates;
+
+    private TopK(SketchRegion region, CountMinParameters shape, int k, int maxKeyBytes) {
+        super(region, shape);
+        this.k = k;
+        this.maxKeyBytes = maxKeyBytes;
+        this.tableBase = counterMemoryBytes();
+        this.candidates = new CandidateTable(payload, tableBase, k, maxKeyBytes, hasher,
+                this::estimateHash);
+    }
+
+    /**
+     * Starts a builder; {@code k}, {@code epsilon} and {@code delta} are required.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Opens a Top-K file; every parameter comes from its header. Cost: header checks and one pass
+     * over the candidate heap and index to check that their entries are in range.
+     *
+     * @param file the sketch file
+     * @param mode read-only, shared writer or exclusive writer
+     * @return the open sketch
+     * @throws CorruptSketchFileException if a parameter is out of range, the payload is not the size
+     *     they imply, or the candidate table's size, heap or index holds an entry outside its range
+     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid Top-K file or is
+     *     locked against this mode
+     * @throws IOException if the file cannot be read
+     */
+    public static TopK open(Path file, OpenMode mode) throws IOException {
+        return open(file, mode, SketchKind.TOP_K, TopK::read);
+    }
+
+    private static TopK read(SketchRegion region) throws IOException {
+        CountMinParameters shape = CountMinParameters.read(region);
+        int k = (int) HeaderFields.parameter(region, K, "k", 1, MAX_K);
+        int maxKeyBytes = (int) HeaderFields.parameter(region, KEY_BYTES, "max key bytes", Long.BYTES, MAX_KEY_BYTES);
+        HeaderFields.requirePayload(region, shape.counterBytesTotal() + CandidateTable.bytes(k, maxKeyBytes),
+                "the Count-Min counters, then k candidate slots of max key bytes with their index and heap");
+        TopK sketch = new TopK(region, shape, k, maxKeyBytes);
+        String fault = sketch.candidates.structuralFault();
+        if (fault != null) {
+            throw CountMinParameters.corrupt(region, fault);
+        }
+        return sketch;
+    }
+
+    /** The candidate table, for tests that check its layout and recovery. */
+    CandidateTable candidates() {
+        return candidates;
+    }
+
+    /** Byte offset of the candidate lock word in the payload (the table's first word). */
+    long candidateLockOffset() {
+        return tableBase;
+    }
+
+    @Override
+    void checkKeyLength(long length) {
+        if (length > maxKeyBytes) {
+            throw new IllegalArgumentException("key length = " + length + " bytes, must be in [0, " + maxKeyBytes
+                    + "] (this Top-K sketch's max key bytes); nothing was added");
+        }
+    }
+
+    @Override
+    void offer(long hash, long estimate, long key) {
+        candidates.consider(hash, estimate, key);
+    }
+
+    @Override
+    void offer(long hash, long estimate, MemorySegment key, long offset, long length) {
+        candidates.consider(hash, estimate, key, offset, length);
+    }
+
+    /**
+     * Lists the heaviest keys: at most {@code n} candidates with their current estimates, largest
+     * first, equal estimates ordered by key bytes (unsigned lexicographic). Works in every mode,
+     * without a lock.
+     *
+     * @param n how many to list, at least 0; more than {@link #k()} lists all candidates
+     * @return the keys and estimates, an immutable list
+     * @throws IllegalArgumentException if {@code n} is negative
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public List<HeavyHitter> top(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("n = " + n + ", must be in [0, " + Integer.MAX_VALUE + "]");
+        }
+        return candidates.top(n);
+    }
+
+    /**
+     * Lists every candidate, as {@link #top(int)} with {@code n = k}.
+     *
+     * @return the keys and estimates, largest first
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public List<HeavyHitter> top() {
+        return top(k);
+    }
+
+    /**
+     * Returns k, the number of candidates kept.
+     *
+     * @return k, in [1, {@link #MAX_K}]
+     */
+    public int k() {
+        return k;
+    }
+
+    /**
+     * Returns the longest key this sketch stores; adding a longer key is refused.
+     *
+     * @return the limit in bytes, in [8, {@link #MAX_KEY_BYTES}]
+     */
+    public int maxKeyBytes() {
+        return maxKeyBytes;
+    }
+
+    /**
+     * Tells how many times a writer found the candidate lock held by a process that had died and
+     * rebuilt the table. Diagnostic; stored in the file.
+     *
+     * @return the count since the file was created
+     */
+    public long candidateRecoveries() {
+        return candidates.recoveries();
+    }
+
+    /**
+     * Merges another Top-K sketch into this one: the counters add up as in
+     * {@link CountMinSketch#merge(CountMinSketch)}, then this sketch's candidates and the other's are
+     * re-ranked by their estimates in the merged sketch and the k largest kept. The other sketch may
+     * keep a different number of candidates; its keys must fit this sketch's max key bytes.
+     *
+     * <p>Cost: the counter merge, plus one estimate per candidate of both sketches under the lock.
+     *
+     * @param other a sketch with the same width, depth, counter width, hash scheme, seed and row scheme
+     *     (files of format version 4 and later, or earlier); not modified
+     * @throws IncompatibleSketchException naming the parameter that differs, or if the other stores
+     *     longer keys than this one can
+     * @throws IllegalArgumentException if the merged N would pass 2^63 - 1
+     * @throws IllegalStateException if this sketch is read-only or either is closed
+     */
+    public void merge(TopK other) {
+        Objects.requireNonNull(other, "other");
+        if (other.maxKeyBytes > maxKeyBytes) {
+            throw new IncompatibleSketchException("max key bytes (the other's must not exceed this one's)",
+                    maxKeyBytes, other.maxKeyBytes);
+        }
+        List<HeavyHitter> theirs = other.top();
+        mergeCounters(other);
+        candidates.rerank(theirs);
+    }
+
+    @Override
+    public String toString() {
+        return "TopK[" + describe() + ", k " + k + ", " + shapeText() + "]";
+    }
+
+    /** Builds a Top-K sketch from k, epsilon and delta. */
+    public static final class Builder extends CountMinBuilder<Builder, TopK> {
+
+        private int k;
+        private int maxKeyBytes = DEFAULT_MAX_KEY_BYTES;
+
+        private Builder() {
+        }
+
+        /**
+         * Sets k, the number of heaviest keys kept. Required.
+         *
+         * @param k in [1, {@link #MAX_K}]
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder k(int k) {
+            if (k < 1 || k > MAX_K) {
+                throw new IllegalArgumentException("k = " + k + ", must be in [1, " + MAX_K + "]");
+            }
+            this.k = k;
+            return this;
+        }
+
+        /**
+         * Sets the longest key stored, in bytes; adds of longer keys are refused. Default
+         * {@value TopK#DEFAULT_MAX_KEY_BYTES}. Each candidate slot takes {@code 24 + maxKeyBytes}
+         * bytes (rounded up to 8).
+         *
+         * @param maxKeyBytes in [8, {@link #MAX_KEY_BYTES}]: a {@code long} key always fits
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder maxKeyBytes(int maxKeyBytes) {
+            if (maxKeyBytes < Long.BYTES || maxKeyBytes > MAX_KEY_BYTES) {
+                throw new IllegalArgumentException("maxKeyBytes = " + maxKeyBytes + ", must be in [" + Long.BYTES
+                        + ", " + MAX_KEY_BYTES + "]");
+            }
+            this.maxKeyBytes = maxKeyBytes;
+            return this;
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        @Override
+        protected SketchKind kind() {
+            return SketchKind.TOP_K;
+        }
+
+        @Override
+        protected long[] parameters() {
+            long[] shape = countMinParameters().toHeader();
+            requireSet("k", k != 0);
+            long[] all = Arrays.copyOf(shape, CountMinParameters.COUNT + 2);
+            all[K] = k;
+            all[KEY_BYTES] = maxKeyBytes;
+            return all;
+        }
+
+        @Override
+        protected long payloadBytes() {
+            requireSet("k", k != 0);
+            return countMinParameters().counterBytesTotal() + CandidateTable.bytes(k, maxKeyBytes);
+        }
+
+        @Override
+        protected TopK wrap(SketchRegion region) throws IOException {
+            return read(region);
+        }
+    }
+}

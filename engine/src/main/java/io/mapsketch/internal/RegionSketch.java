@@ -1,0 +1,231 @@
+package io.mapsketch.internal;
+
+import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.Sketch;
+import io.mapsketch.memory.AtomicSegment;
+import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.memory.LiveCounters;
+import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.PayloadVerification;
+import io.mapsketch.memory.SketchHeader;
+import io.mapsketch.memory.SketchKind;
+import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.SoleWriterCounters;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The mechanics every sketch shares: its region, key hashing with the header's seed, the live
+ * counters, header parameter checks on open and the compatibility check before a merge.
+ */
+public abstract class RegionSketch implements Sketch {
+
+    protected final SketchRegion region;
+    protected final AtomicSegment payload;
+    protected final KeyHasher hasher;
+    /** Updates must be hardware atomics: other writers may update the same words concurrently. */
+    protected final boolean sharedWriters;
+    protected final boolean readOnly;
+    /** The header's counters as the {@code EXCLUSIVE} writer updates them, plainly; {@code null} in other modes. */
+    private final SoleWriterCounters soleCounters;
+
+    protected RegionSketch(SketchRegion region) {
+        this.region = region;
+        this.payload = region.payload();
+        this.hasher = new KeyHasher(region.header().hashSeed());
+        this.sharedWriters = region.mode() == OpenMode.SHARED;
+        this.readOnly = region.mode() == OpenMode.READ_ONLY;
+        this.soleCounters = region.mode() == OpenMode.EXCLUSIVE ? region.soleWriterCounters() : null;
+    }
+
+    @Override
+    public SketchKind kind() {
+        return region.header().kind();
+    }
+
+    @Override
+    public OpenMode mode() {
+        return region.mode();
+    }
+
+    @Override
+    public Optional<Path> file() {
+        return region.file();
+    }
+
+    @Override
+    public long hashSeed() {
+        return region.header().hashSeed();
+    }
+
+    @Override
+    public long itemsAdded() {
+        return region.itemsAdded();
+    }
+
+    @Override
+    public long memoryBytes() {
+        return region.header().payloadLength();
+    }
+
+    @Override
+    public void force() {
+        region.force();
+    }
+
+    @Override
+    public PayloadVerification verify() throws IOException {
+        return region.verify();
+    }
+
+    @Override
+    public boolean isClosed() {
+        return region.isClosed();
+    }
+
+    @Override
+    public void close() throws IOException {
+        region.close();
+    }
+
+    /**
+     * Tells whether the file was closed cleanly by every writer before this open.
+     *
+     * @return {@code false} if a writer died while it had the file open
+     */
+    public boolean wasCleanlyClosed() {
+        return region.wasCleanlyClosed();
+    }
+
+    /**
+     * Refuses an answer array, named {@code name}, shorter than the {@code keys} keys of a batch query,
+     * before anything is read.
+     */
+    protected static void requireAnswerRoom(String name, int length, int keys) {
+        if (length < keys) {
+            throw new IllegalArgumentException(name + ".length = " + length + ", must be >= keys.length = " + keys);
+        }
+    }
+
+    /** Throws a clear error before a write to a read-only sketch touches memory. */
+    protected final void requireWritable() {
+        if (readOnly) {
+            throw new IllegalStateException(describe() + " is open READ_ONLY; open it SHARED or EXCLUSIVE to update it");
+        }
+    }
+
+    /**
+     * Counts items added (negative: removed) in the file's counter at once: shared writers
+     * atomically, the exclusive writer with a plain load and store ({@link SoleWriterCounters}), so
+     * that a caller's loop of single-key adds compiles with no fence, locked instruction or call in it.
+     * The counter saturates and never goes below zero ({@link LiveCounters}).
+     */
+    protected final void countItems(long items) {
+        if (!sharedWriters) {
+            soleCounters.addItems(items);
+        } else if (items >= 0) {
+            region.addItems(items);
+        } else {
+            region.removeItems(-items);
+        }
+    }
+
+    /**
+     * Takes {@code weight} (the sum of counts of a frequency sketch's update) into the total weight
+     * before the update it counts is made, or refuses the update, naming {@code name}, if the total
+     * would pass {@link LiveCounters#LIMIT}. Shared writers add it to the file's counter here,
+     * atomically, so that concurrent updates cannot pass the limit together; the exclusive writer
+     * only checks here and stores it with the items in {@link #countAdmitted}.
+     */
+    protected final void admitWeight(long weight, String name) {
+        if (sharedWriters) {
+            try {
+                region.addWeight(weight);
+            } catch (IllegalArgumentException refused) {
+                throw weightRefused(weight, name);
+            }
+        } else if (weight > LiveCounters.LIMIT - soleCounters.weight()) {
+            throw weightRefused(weight, name);
+        }
+    }
+
+    private IllegalArgumentException weightRefused(long weight, String name) {
+        return new IllegalArgumentException(name + " = " + weight + " would take the total weight N = "
+                + weightAdded() + " past " + LiveCounters.LIMIT + " (2^63 - 2^55 - 1); nothing was added");
+    }
+
+    /**
+     * Counts the items of an update whose weight {@link #admitWeight} took: for shared writers the
+     * items only (their weight is in the file already), for the exclusive writer both, in one call.
+     */
+    protected final void countAdmitted(long items, long weight) {
+        if (sharedWriters) {
+            region.addItems(items);
+        } else {
+            soleCounters.addItemsAndWeight(items, weight);
+        }
+    }
+
+    /**
+     * Returns the total weight: the file's counter, which the {@code EXCLUSIVE} writer answers from the
+     * copy it keeps (no other writer changes it while it holds the file).
+     */
+    protected final long weightAdded() {
+        return sharedWriters || readOnly ? region.totalWeight() : soleCounters.weight();
+    }
+
+    /**
+     * Refuses to combine with a sketch of another kind, hash scheme or seed, or whose header
+     * parameters named here differ (index i of the header is called {@code names[i]}).
+     */
+    protected final void requireCompatible(RegionSketch other, String... names) {
+        SketchHeader mine = region.header();
+        SketchHeader theirs = other.region.header();
+        if (mine.kind() != theirs.kind()) {
+            throw new IncompatibleSketchException("kind", mine.kind(), theirs.kind());
+        }
+        if (mine.hashScheme() != theirs.hashScheme()) {
+            throw new IncompatibleSketchException("hash scheme", mine.hashScheme(), theirs.hashScheme());
+        }
+        if (mine.hashSeed() != theirs.hashSeed()) {
+            throw new IncompatibleSketchException("hash seed", mine.hashSeed(), theirs.hashSeed());
+        }
+        for (int i = 0; i < names.length; i++) {
+            if (mine.parameter(i) != theirs.parameter(i)) {
+                throw new IncompatibleSketchException(names[i], mine.parameter(i), theirs.parameter(i));
+            }
+        }
+    }
+
+    protected final String describe() {
+        return region.file().map(f -> "sketch file " + f).orElse("anonymous " + kind() + " sketch");
+    }
+
+    /** Reads a sketch from a region, validating its parameters; may refuse the file. */
+    @FunctionalInterface
+    protected interface RegionReader<S> {
+        S read(SketchRegion region) throws IOException;
+    }
+
+    /** Opens a file of one kind and hands it to the reader; the region is closed if the reader refuses it. */
+    protected static <S> S open(Path file, OpenMode mode, SketchKind kind, RegionReader<S> reader) throws IOException {
+        return open(file, mode, kind, null, reader);
+    }
+
+    /**
+     * Opens a file of one kind, runs {@code check} before another writer can register (see
+     * {@link SketchRegion#open(Path, OpenMode, SketchKind, SketchRegion.OpenCheck)}), and hands the
+     * region to the reader; the region is closed if the check or the reader refuses it.
+     */
+    protected static <S> S open(Path file, OpenMode mode, SketchKind kind, SketchRegion.OpenCheck check,
+            RegionReader<S> reader) throws IOException {
+        SketchRegion region = SketchRegion.open(file, mode, kind, check);
+        try {
+            return reader.read(region);
+        } catch (IOException | RuntimeException e) {
+            region.close();
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,354 @@
+package io.mapsketch.membership;
+
+import io.mapsketch.internal.HeaderFields;
+import io.mapsketch.SketchSizing;
+import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.RegionLock;
+import io.mapsketch.memory.SketchKind;
+import io.mapsketch.memory.SketchRegion;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * A cuckoo filter: a membership filter that supports removal by storing a short fingerprint of each
+ * key in one of two buckets of four slots (partial-key cuckoo hashing: the second bucket is the first
+ * XOR a hash of the fingerprint, so a fingerprint can move between its buckets without its key). The
+ * fingerprint width f is 8, 12 or 16 bits, the narrowest whose rate bound {@code 2b / (2^f - 1)} meets
+ * the rate asked for ({@link SketchSizing#cuckooFingerprintBits}); the number of buckets is the power of
+ * two that holds the expected items in at most 90% of the slots ({@link SketchSizing#cuckooBuckets}).
+ *
+ * <p>Error direction: false positives only, at rate {@code 1 - (1 - 1/(2^f - 1))^(8 load)}
+ * ({@link #expectedFalsePositiveRate()}; 0.185% with 12-bit fingerprints at 95% load), as long as
+ * callers only remove what they added. A remove of a key whose fingerprint is in neither of its buckets
+ * is refused with {@link KeyNotPresentException}; a remove of a key never added whose fingerprint is
+ * there (a false positive) cannot be told from a real one and takes away another key's copy, which
+ * may then be missed. One key may be added up to 8 times (2b copies, one per slot of its two buckets);
+ * each add stores a copy and each remove takes one away. {@code add} returns {@code true} when the
+ * key's fingerprint was in neither of its buckets (the key was certainly new), {@code false} when it
+ * stored a further copy.
+ *
+ * <p>Capacity: an add that finds both buckets full moves fingerprints to their other buckets along the
+ * shortest path to a free slot, searched over at most {@value CuckooTable#MAX_KICKS} buckets. Inserts
+ * begin to fail at about 96% of the slots occupied (first refusals measured at 96.2% to 98.7%, see
+ * {@code docs/accuracy.md}); a failed add throws {@link FilterFullException} and changes nothing,
+ * because the path is searched before anything is moved. Keys added earlier all stay present.
+ *
+ * <p>Space: fingerprints are packed densely, f bits per slot, so 12.6 bits per key at 95% load with
+ * 12-bit fingerprints (12 / 0.95), the literature's figure; some 12-bit slots straddle two 64-bit words.
+ * Files written before this layout (12-bit fingerprints five to a word, 12.8 bits per slot, 13.5 bits
+ * per key at 95% load) are still read and written in their own layout, which the header names.
+ *
+ * <p>Concurrency: writers change the table one at a time. {@code SHARED} writers, in any thread of any
+ * process, serialise through a {@link RegionLock} in the payload's first word; a writer that finds the
+ * lock held by a process that died takes it over ({@link #lockRecoveries()} counts this). No repair is
+ * needed for the moves: every word is written whole, and a move copies a fingerprint to its new slot
+ * before its old slot is overwritten, so a writer killed part-way through a path leaves at most one
+ * fingerprint stored twice (a slot wasted; that key then needs one more remove to disappear) and loses
+ * only the key it was adding, whose add never returned. A writer killed while storing a slot that
+ * straddles two words leaves that slot half written and the write sequence odd; the next writer empties
+ * the slot and makes the sequence even before it changes anything, which loses no acknowledged key
+ * ({@link CuckooTable} says why). The {@code EXCLUSIVE} writer takes no lock and frees a lock word left by
+ * a dead writer when it opens the file. Lookups take no lock in any mode: they read each word with an
+ * aligned acquire load, a match in a straddling slot counts only if the write sequence shows no write to
+ * that slot overlapped the read, so a lookup never answers from a torn fingerprint, and a lookup that raced a move is
+ * repeated, so a key whose add returned is never missed.
+ *
+ * <p>Cost: a lookup reads two buckets (one word each, two for half of the 12-bit buckets) and the control
+ * line (the move counter, and the write sequence with 12-bit fingerprints);
+ * an add or remove takes the lock (in {@code SHARED} mode) and reads two buckets; an add into full
+ * buckets also searches and carries out a path, longer as the load nears 96%. Cuckoo filters are not
+ * merged.
+ */
+public final class CuckooFilter extends RemovableFilter {
+
+    private static final int BUCKETS = 0;
+    private static final int FINGERPRINT_BITS = 1;
+    private static final int EXPECTED_ITEMS = 2;
+    private static final int FALSE_POSITIVE_RATE = 3;
+    private static final int SLOT_LAYOUT = 4;
+    private static final int MAX_COPIES = 2 * CuckooTable.BUCKET_SIZE;
+
+    private final long buckets;
+    private final int fingerprintBits;
+    private final CuckooTable table;
+    private final RegionLock lock;
+
+    private CuckooFilter(SketchRegion region, long buckets, int fingerprintBits, long layout, long expectedItems,
+            double rate) {
+        super(region, expectedItems, rate);
+        this.buckets = buckets;
+        this.fingerprintBits = fingerprintBits;
+        this.table = new CuckooTable(payload, buckets, fingerprintBits, layout);
+        this.lock = new RegionLock(payload, CuckooTable.LOCK);
+        if (region.mode() == OpenMode.EXCLUSIVE) {
+            table.clearStaleLock();
+        }
+    }
+
+    /**
+     * Starts a builder; {@code expectedItems} and {@code falsePositiveRate} are required.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Opens a cuckoo filter file; every parameter comes from its header.
+     *
+     * @param file the filter file
+     * @param mode read-only, shared writer or exclusive writer
+     * @return the open filter
+     * @throws CorruptSketchFileException if a parameter is out of range (buckets not a power of two in
+     *     [2, 2^32], a fingerprint width other than 8, 12 or 16, a slot layout other than 0, word-aligned,
+     *     or 1, dense) or the payload is not the size they imply
+     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid cuckoo filter, or is
+     *     locked against this mode
+     * @throws IOException if the file cannot be read
+     */
+    public static CuckooFilter open(Path file, OpenMode mode) throws IOException {
+        return open(file, mode, SketchKind.CUCKOO, CuckooFilter::read);
+    }
+
+    private static CuckooFilter read(SketchRegion region) throws IOException {
+        long buckets = HeaderFields.parameter(region, BUCKETS, "buckets", 2, SketchSizing.CUCKOO_MAX_BUCKETS);
+        if (Long.bitCount(buckets) != 1) {
+            throw new CorruptSketchFileException(region.file().orElse(null), "header parameter 'buckets' (index "
+                    + BUCKETS + ") is " + buckets + ", expected a power of two");
+        }
+        int bits = (int) HeaderFields.parameter(region, FINGERPRINT_BITS, "fingerprint bits", 8, 16);
+        if (bits != 8 && bits != 12 && bits != 16) {
+            throw new CorruptSketchFileException(region.file().orElse(null), "header parameter 'fingerprint bits'"
+                    + " (index " + FINGERPRINT_BITS + ") is " + bits + ", expected 8, 12 or 16");
+        }
+        long expected = HeaderFields.parameter(region, EXPECTED_ITEMS, "expected items", 1, Long.MAX_VALUE);
+        double rate = HeaderFields.openIntervalParameter(region, FALSE_POSITIVE_RATE, "false-positive rate", 0, 1);
+        long layout = HeaderFields.parameter(region, SLOT_LAYOUT, "slot layout", CuckooTable.WORD_ALIGNED, CuckooTable.DENSE);
+        HeaderFields.requirePayload(region, CuckooTable.payloadBytes(buckets, bits, layout), "a 64-byte control line, then 4 x"
+                + " buckets slots " + (layout == CuckooTable.DENSE ? "of fingerprint bits each"
+                        : "packed floor(64 / fingerprint bits) to a 64-bit word") + ", rounded up to 64-byte lines");
+        return new CuckooFilter(region, buckets, bits, layout, expected, rate);
+    }
+
+    /** The bucket table, for tests that inspect slots or act as a writer that dies. */
+    CuckooTable table() {
+        return table;
+    }
+
+    @Override
+    protected boolean addHash(long hash) {
+        int fingerprint = table.fingerprint(hash);
+        long first = table.bucket(hash);
+        long second = table.alternate(first, fingerprint);
+        beginWrite();
+        try {
+            boolean fresh = table.find(first, fingerprint) < 0 && table.find(second, fingerprint) < 0;
+            if (!table.insert(first, second, fingerprint)) {
+                throw full(first, second, fingerprint);
+            }
+            return fresh;
+        } finally {
+            unlockIfShared();
+        }
+    }
+
+    private FilterFullException full(long first, long second, int fingerprint) {
+        long occupied = table.occupied();
+        long slots = slotCount();
+        String load = String.format("%.2f%% load, %d of %d slots", 100.0 * occupied / slots, occupied, slots);
+        if (table.count(first, fingerprint) + table.count(second, fingerprint) == MAX_COPIES) {
+            return new FilterFullException(describe() + ": cannot add the key: it is already stored " + MAX_COPIES
+                    + " times, the most one key can be (" + load + "); nothing was changed");
+        }
+        return new FilterFullException(describe() + ": cannot add the key: no free slot within "
+                + CuckooTable.MAX_KICKS + " buckets of moves (" + load + "); inserts begin to fail near 96% load;"
+                + " nothing was changed");
+    }
+
+    @Override
+    protected void addHashes(long[] hashes, int from, int count) {
+        for (int i = from; i < from + count; i++) {
+            try {
+                addHash(hashes[i]);
+            } catch (FilterFullException e) {
+                countItems(i - from);
+                throw e;
+            }
+        }
+    }
+
+    @Override
+    boolean containsHash(long hash) {
+        int fingerprint = table.fingerprint(hash);
+        long first = table.bucket(hash);
+        return table.contains(first, table.alternate(first, fingerprint), fingerprint);
+    }
+
+    @Override
+    void containsHashes(long[] hashes, int count, boolean[] results, int resultsFrom) {
+        for (int i = 0; i < count; i++) {
+            results[resultsFrom + i] = containsHash(hashes[i]);
+        }
+    }
+
+    @Override
+    void removeHash(long hash) {
+        int fingerprint = table.fingerprint(hash);
+        long first = table.bucket(hash);
+        beginWrite();
+        try {
+            if (!table.remove(first, table.alternate(first, fingerprint), fingerprint)) {
+                throw new KeyNotPresentException(describe() + ": cannot remove a key that is not in the filter"
+                        + " (its fingerprint is in neither of its buckets); nothing was changed");
+            }
+        } finally {
+            unlockIfShared();
+        }
+    }
+
+    /** Takes the lock (in {@code SHARED} mode), then repairs a write left unfinished by a writer that died. */
+    private void beginWrite() {
+        if (sharedWriters && lock.lock()) {
+            table.recordRecovery();
+        }
+        table.repairTornWrite();
+    }
+
+    private void unlockIfShared() {
+        if (sharedWriters) {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Returns the number of buckets, a power of two.
+     *
+     * @return buckets, in [2, 2^32]
+     */
+    public long bucketCount() {
+        return buckets;
+    }
+
+    /**
+     * Returns the number of slots: four per bucket.
+     *
+     * @return slots, the most fingerprints the filter can hold
+     */
+    public long slotCount() {
+        return buckets * CuckooTable.BUCKET_SIZE;
+    }
+
+    /**
+     * Returns the fingerprint width.
+     *
+     * @return f: 8, 12 or 16 bits
+     */
+    public int fingerprintBits() {
+        return fingerprintBits;
+    }
+
+    /**
+     * Returns the table's bits per slot, which with {@link #slotCount()} gives its size: f in the
+     * dense layout of files this build creates; 12.8 for 12-bit fingerprints in the word-aligned layout
+     * of older files (five to a 64-bit word); 8 and 16 in either layout.
+     *
+     * @return bits per slot, at least {@link #fingerprintBits()}
+     */
+    public double bitsPerSlot() {
+        return table.bitsPerSlot();
+    }
+
+    /**
+     * Tells how many times a writer found the lock held by a process that had died (or an
+     * {@code EXCLUSIVE} opener found a lock word left behind) and took it over. Stored in the file.
+     *
+     * @return the count since the file was created
+     * @throws IllegalStateException if the filter is closed
+     */
+    public long lockRecoveries() {
+        return table.recoveries();
+    }
+
+    /**
+     * Returns the load: the fraction of slots that hold a fingerprint. Inserts begin to fail near 0.96.
+     * Cost: one pass over the slots.
+     *
+     * @return occupied slots / {@link #slotCount()}
+     * @throws IllegalStateException if the filter is closed
+     */
+    @Override
+    public double fillRatio() {
+        return (double) table.occupied() / slotCount();
+    }
+
+    /**
+     * Returns the probability that a key never added is reported present, at the current load:
+     * {@code 1 - (1 - 1/(2^f - 1))^(8 load)} ({@link SketchSizing#cuckooFalsePositiveRate}). Cost: as
+     * {@link #fillRatio()}.
+     *
+     * @return the current false-positive rate
+     * @throws IllegalStateException if the filter is closed
+     */
+    @Override
+    public double expectedFalsePositiveRate() {
+        return SketchSizing.cuckooFalsePositiveRate(fingerprintBits, fillRatio());
+    }
+
+    @Override
+    public String toString() {
+        return "CuckooFilter[" + describe() + ", " + buckets + " buckets of 4, " + fingerprintBits
+                + "-bit fingerprints, " + itemsAdded() + " items]";
+    }
+
+    /** Builds a cuckoo filter from the expected items and the false-positive rate. */
+    public static final class Builder extends FilterBuilder<Builder, CuckooFilter> {
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the false-positive rate p wanted at capacity. Required. The fingerprint width is the
+         * narrowest of 8, 12 and 16 bits that reaches it, so the measured rate is at most p.
+         *
+         * @param falsePositiveRate p, in [{@link SketchSizing#CUCKOO_LOWEST_RATE}, 1)
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        @Override
+        public Builder falsePositiveRate(double falsePositiveRate) {
+            SketchSizing.cuckooFingerprintBits(falsePositiveRate);
+            return super.falsePositiveRate(falsePositiveRate);
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        @Override
+        protected SketchKind kind() {
+            return SketchKind.CUCKOO;
+        }
+
+        @Override
+        protected long[] parameters() {
+            return new long[] {SketchSizing.cuckooBuckets(expectedItems()),
+                SketchSizing.cuckooFingerprintBits(falsePositiveRate()), expectedItems(),
+                Double.doubleToLongBits(falsePositiveRate()), CuckooTable.DENSE};
+        }
+
+        @Override
+        protected long payloadBytes() {
+            long[] parameters = parameters();
+            return CuckooTable.payloadBytes(parameters[BUCKETS], (int) parameters[FINGERPRINT_BITS],
+                    parameters[SLOT_LAYOUT]);
+        }
+
+        @Override
+        protected CuckooFilter wrap(SketchRegion region) throws IOException {
+            return read(region);
+        }
+    }
+}

@@ -1,0 +1,265 @@
+package io.mapsketch.membership;
+
+import io.mapsketch.internal.KeyedSketch;
+import io.mapsketch.kernels.BitSetKernels;
+import io.mapsketch.memory.IncompatibleSketchFileException;
+import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.SketchKind;
+import io.mapsketch.memory.SketchRegion;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+import org.agrona.DirectBuffer;
+
+/**
+ * A filter that answers "is X in the set?" with false positives only: a key that was added is
+ * always reported present; a key that was not is reported present with probability
+ * {@link #expectedFalsePositiveRate()}.
+ *
+ * <p>Keys arrive in any form; the same bytes give the same answer whichever form added them: a
+ * {@code long} is its eight little-endian bytes, a {@code CharSequence} its UTF-8 bytes, and a byte
+ * array, segment slice or Agrona {@code DirectBuffer} range its bytes. Batch methods hash whole
+ * arrays with the SIMD hash kernel and probe in phases, and update the items counter once per batch.
+ */
+// The mechanics every sketch shares sit in the unexported package; their public methods are this type's.
+@SuppressWarnings("exports")
+public abstract sealed class MembershipFilter extends KeyedSketch
+        permits BloomFilter, BlockedBloomFilter, RemovableFilter, ScalableBloomFilter {
+
+
+    private final long expectedItems;
+    private final double targetFalsePositiveRate;
+
+    MembershipFilter(SketchRegion region, long expectedItems, double targetFalsePositiveRate) {
+        super(region);
+        this.expectedItems = expectedItems;
+        this.targetFalsePositiveRate = targetFalsePositiveRate;
+    }
+
+    /**
+     * Opens any membership filter from its path, choosing the layout from the file's header: a
+     * directory is a {@link ScalableBloomFilter}; a file is a classic, blocked or counting Bloom
+     * filter or a cuckoo filter, as its kind says.
+     *
+     * @param path a filter file, or a scalable filter's directory
+     * @param mode read-only, shared writer or exclusive writer
+     * @return the open filter
+     * @throws IncompatibleSketchFileException if the file holds a sketch that is not a membership filter
+     * @throws io.mapsketch.memory.SketchFileException if the file is not valid or is locked
+     * @throws IOException if the file cannot be read
+     */
+    public static MembershipFilter open(Path path, OpenMode mode) throws IOException {
+        if (Files.isDirectory(path)) {
+            return ScalableBloomFilter.open(path, mode);
+        }
+        SketchKind kind;
+        try (SketchRegion peek = SketchRegion.open(path, OpenMode.READ_ONLY)) {
+            kind = peek.header().kind();
+        }
+        return switch (kind) {
+            case BLOOM -> BloomFilter.open(path, mode);
+            case BLOCKED_BLOOM -> BlockedBloomFilter.open(path, mode);
+            case COUNTING_BLOOM -> CountingBloomFilter.open(path, mode);
+            case CUCKOO -> CuckooFilter.open(path, mode);
+            default -> throw new IncompatibleSketchFileException(path, "header field 'sketch kind' is " + kind
+                    + ", expected a membership filter (BLOOM, BLOCKED_BLOOM, COUNTING_BLOOM or CUCKOO)");
+        };
+    }
+
+    abstract boolean containsHash(long hash);
+
+    /** Looks up {@code hashes[0, count)} into {@code results[resultsFrom, resultsFrom + count)}. */
+    abstract void containsHashes(long[] hashes, int count, boolean[] results, int resultsFrom);
+
+    /**
+     * Returns the probability that a key never added is reported present, at the current load.
+     *
+     * @return the current false-positive rate
+     */
+    public abstract double expectedFalsePositiveRate();
+
+    /**
+     * Returns the capacity the filter was sized for.
+     *
+     * @return n
+     */
+    public final long expectedItems() {
+        return expectedItems;
+    }
+
+    /**
+     * Returns the false-positive rate the filter was sized for, at {@link #expectedItems()} items.
+     *
+     * @return p
+     */
+    public final double targetFalsePositiveRate() {
+        return targetFalsePositiveRate;
+    }
+
+    /**
+     * Tells whether the filter holds more than it was sized for: more items added than
+     * {@link #expectedItems()}, or a current false-positive rate above the target.
+     *
+     * @return {@code true} once past capacity
+     */
+    public boolean isOverCapacity() {
+        return itemsAdded() > expectedItems || expectedFalsePositiveRate() > targetFalsePositiveRate;
+    }
+
+    /**
+     * Tells whether a key may have been added: never {@code false} for an added key.
+     *
+     * @param key the key
+     * @return {@code false} if certainly absent, {@code true} if present or a false positive
+     * @throws IllegalStateException if the filter is closed
+     */
+    public final boolean mightContain(long key) {
+        return containsHash(hasher.hash(key));
+    }
+
+    /**
+     * Tells whether the bytes {@code key[offset, offset + length)} may have been added.
+     *
+     * @param key the array
+     * @param offset first byte
+     * @param length number of bytes
+     * @return {@code false} if certainly absent
+     * @throws IndexOutOfBoundsException if the range is outside the array
+     */
+    public final boolean mightContain(byte[] key, int offset, int length) {
+        return containsHash(hasher.hash(key, offset, length));
+    }
+
+    /**
+     * Tells whether a string (by its UTF-8 bytes) may have been added.
+     *
+     * @param key the characters
+     * @return {@code false} if certainly absent
+     */
+    public final boolean mightContain(CharSequence key) {
+        return containsHash(hasher.hash(key));
+    }
+
+    /**
+     * Tells whether the bytes of a segment slice may have been added.
+     *
+     * @param key the segment
+     * @param offset first byte
+     * @param length number of bytes
+     * @return {@code false} if certainly absent
+     * @throws IndexOutOfBoundsException if the range is outside the segment
+     */
+    public final boolean mightContain(MemorySegment key, long offset, long length) {
+        return containsHash(hasher.hash(key, offset, length));
+    }
+
+    /**
+     * Tells whether the bytes of an Agrona buffer range may have been added.
+     *
+     * @param key the buffer
+     * @param index first byte
+     * @param length number of bytes
+     * @return {@code false} if certainly absent
+     * @throws IndexOutOfBoundsException if the range is outside the buffer
+     */
+    public final boolean mightContain(DirectBuffer key, int index, int length) {
+        return containsHash(hasher.hash(key, index, length));
+    }
+
+    /**
+     * Looks up every key of an array.
+     *
+     * @param keys the keys
+     * @param results receives, at index i, {@link #mightContain(long)} of {@code keys[i]}
+     * @throws IllegalArgumentException if {@code results} is shorter than {@code keys}
+     * @throws IllegalStateException if the filter is closed
+     */
+    public final void mightContainAll(long[] keys, boolean[] results) {
+        requireAnswerRoom("results", results.length, keys.length);
+        for (int from = 0; from < keys.length; from += BATCH) {
+            int count = Math.min(BATCH, keys.length - from);
+            containsHashes(hashBatch(keys, from, count), count, results, from);
+        }
+    }
+
+    /**
+     * Looks up {@code count} keys of bytes, key {@code i} being
+     * {@code data[offsets[i], offsets[i] + lengths[i])}, writing the answer for key {@code i} to
+     * {@code results[i]}, as {@link #mightContain(byte[], int, int)} would one by one. Error
+     * direction: false positives only. Cost: an XXH3 of each key's bytes, then the batch lookup.
+     *
+     * @param data the bytes of the keys
+     * @param offsets where each key starts
+     * @param lengths each key's byte count
+     * @param count how many keys, at most the length of the three arrays
+     * @param results where the answers go
+     * @throws IndexOutOfBoundsException if {@code count} exceeds an array or a key is outside {@code data}
+     * @throws IllegalStateException if the filter is closed
+     */
+    public final void mightContainAll(byte[] data, int[] offsets, int[] lengths, int count, boolean[] results) {
+        Objects.checkFromIndexSize(0, count, results.length);
+        for (int from = 0; from < count; from += BATCH) {
+            int n = Math.min(BATCH, count - from);
+            containsHashes(hashBatch(data, offsets, lengths, from, n), n, results, from);
+        }
+    }
+
+    /**
+     * Sets {@code mask} in the word at {@code wordOffset}; returns whether a bit was clear. Shared
+     * writers OR atomically, and only when a bit is missing. The exclusive writer stores the OR
+     * whether or not it changes the word: a branch on the word, whose outcome is as random as the
+     * keys, mispredicted about every other probe of a half-full filter and cost more than the store
+     * (a page of a mapped file that no add changed can so become dirty and be written back once).
+     */
+    final boolean setBits(long wordOffset, long mask) {
+        long word = payload.getLong(wordOffset);
+        if (!sharedWriters) {
+            payload.putLong(wordOffset, word | mask);
+            return (word & mask) != mask;
+        }
+        if ((word & mask) == mask) {
+            return false;
+        }
+        return (payload.getAndOrLong(wordOffset, mask) & mask) != mask;
+    }
+
+    /**
+     * ORs another filter's bits into this one, so that this filter answers for the union of both key
+     * sets. Shared writers OR word by word atomically (only words that gain bits); an exclusive writer
+     * uses the SIMD kernel. The other filter must match in kind, seed and the named parameters.
+     */
+    final void orIn(MembershipFilter other, String... parameterNames) {
+        Objects.requireNonNull(other, "other");
+        requireWritable();
+        requireCompatible(other, parameterNames);
+        long words = payload.byteSize() / Long.BYTES;
+        if (sharedWriters) {
+            for (long offset = 0; offset < words * Long.BYTES; offset += Long.BYTES) {
+                long incoming = other.payload.getLongAcquire(offset);
+                if ((incoming & ~payload.getLong(offset)) != 0) {
+                    payload.getAndOrLong(offset, incoming);
+                }
+            }
+        } else {
+            BitSetKernels.or(payload.segment(), 0, other.payload.segment(), 0, words);
+        }
+        countItems(other.itemsAdded());
+    }
+
+    /**
+     * Returns how full the filter is: the fraction of its bits that are set (for a counting filter,
+     * of its counters that are not zero). Cost: one pass over the payload (SIMD for bit arrays).
+     *
+     * @return a fraction in [0, 1]
+     * @throws IllegalStateException if the filter is closed
+     */
+    public abstract double fillRatio();
+
+    /** The fraction of set bits among the first {@code bits} bits of the payload (the rest is never set). */
+    final double bitFillRatio(long bits) {
+        return (double) BitSetKernels.popcount(payload.segment(), 0, payload.byteSize() / Long.BYTES) / bits;
+    }
+
+}

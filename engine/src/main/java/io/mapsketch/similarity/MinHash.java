@@ -1,0 +1,537 @@
+package io.mapsketch.similarity;
+
+import io.mapsketch.internal.HeaderFields;
+import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.SketchBuilder;
+import io.mapsketch.SketchSizing;
+import io.mapsketch.internal.RegionSketch;
+import io.mapsketch.kernels.MinHashKernels;
+import io.mapsketch.kernels.RegisterKernels;
+import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.SketchKind;
+import io.mapsketch.memory.SketchRegion;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import org.agrona.DirectBuffer;
+
+/**
+ * MinHash: "how similar are sets A and B?" as the Jaccard similarity {@code |A ∩ B| / |A ∪ B|}, for
+ * many sets at once. The sketch is a table of R rows, one set each, and each row is a signature of
+ * k 64-bit slots: slot s keeps the unsigned minimum, over the XXH3-64 hashes h of the row's items, of
+ * {@link MinHashKernels#derive(long, int) derive(h, s)} (one hash per item, k cheap derived values;
+ * the derivation is part of the file format, drawn in {@code docs/file-format.md}). An empty row has every slot at
+ * {@link MinHashSignature#EMPTY_SLOT}, the largest unsigned value.
+ *
+ * <p>Error direction: both ways. {@link #jaccard} is the fraction of equal slots, an unbiased
+ * estimate whose standard deviation is {@code sqrt(J (1 - J) / k)}; {@link #standardError()} states
+ * the conservative {@code 1 / sqrt(k)} the builder sizes k from (k = 400 for 0.05). Two empty rows
+ * have similarity 1, an empty and a non-empty row 0. Adding an item again never changes a row, and
+ * merging two rows (slot-wise minimum) gives exactly the row of the union of their sets.
+ *
+ * <p>Keys arrive in the forms of the other sketches and the same bytes are the same item in any
+ * form: a {@code long} is its eight little-endian bytes, a {@code CharSequence} its UTF-8 bytes.
+ *
+ * <p>Concurrency: a {@code SHARED} writer lowers each slot with a compare-and-set of its 64-bit word,
+ * retried only while the slot is still above the new value, so any number of threads and processes
+ * adding and merging at once leave the rows bit for bit as sequential calls would (minimum is
+ * commutative and idempotent). The {@code EXCLUSIVE} writer updates rows with the SIMD kernels and
+ * plain stores. Readers may compare while writers add: each slot is read whole, at some value it held
+ * during the call.
+ *
+ * <p>Cost: an add hashes the key once and derives k values (about ten vector operations per eight
+ * slots in {@code EXCLUSIVE} mode; in {@code SHARED} mode k scalar derivations and, for a slot that
+ * drops, a compare-and-set); a batch add hashes the keys with the SIMD kernel and updates the row once
+ * per {@value #BATCH} keys, loading and storing each slot once. A comparison reads 2k slots; a
+ * {@link #mostSimilar} query reads the whole table once. Memory: R rows of {@code ceil(8 k / 64) * 64}
+ * bytes.
+ */
+// The mechanics every sketch shares sit in the unexported package; their public methods are this type's.
+@SuppressWarnings("exports")
+public final class MinHash extends RegionSketch {
+
+    /** The most rows a sketch may have. */
+    public static final int MAX_ROWS = Integer.MAX_VALUE;
+    /** The id of the slot derivation this build writes and reads (the only one so far). */
+    public static final int DERIVATION_SCHEME = 1;
+
+    /** Keys hashed per batch step. */
+    static final int BATCH = 512;
+
+    private static final int SLOTS = 0;
+    private static final int SCHEME = 1;
+    private static final int ROWS = 2;
+    private static final String[] SHAPE_NAMES = {"signature length", "derivation scheme"};
+    private static final String[] FILE_NAMES = {"signature length", "derivation scheme", "rows"};
+    private static final ThreadLocal<long[]> HASHES = ThreadLocal.withInitial(() -> new long[BATCH]);
+
+    private final int rowCount;
+    private final int slots;
+    private final MinHashRows rows;
+
+    private MinHash(SketchRegion region, int rowCount, int slots) {
+        super(region);
+        this.rowCount = rowCount;
+        this.slots = slots;
+        this.rows = new MinHashRows(payload, slots, sharedWriters);
+    }
+
+    /**
+     * Starts a builder; the signature length (or standard error) is required, rows default to 1.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Opens a MinHash file; rows, signature length and derivation scheme come from its header.
+     * Cost: the header checks only; no row is read.
+     *
+     * @param file the sketch file
+     * @param mode read-only, shared writer or exclusive writer
+     * @return the open sketch
+     * @throws CorruptSketchFileException if a parameter is out of range or the payload is not the size
+     *     they imply
+     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid MinHash file or is
+     *     locked against this mode
+     * @throws IOException if the file cannot be read
+     */
+    public static MinHash open(Path file, OpenMode mode) throws IOException {
+        return open(file, mode, SketchKind.MINHASH, MinHash::read);
+    }
+
+    private static MinHash read(SketchRegion region) throws IOException {
+        int slots = (int) HeaderFields.parameter(region, SLOTS, "signature length", 1, SketchSizing.MINHASH_MAX_SLOTS);
+        HeaderFields.parameter(region, SCHEME, "derivation scheme", DERIVATION_SCHEME, DERIVATION_SCHEME);
+        int rows = (int) HeaderFields.parameter(region, ROWS, "rows", 1, MAX_ROWS);
+        HeaderFields.requirePayload(region, payloadBytes(rows, slots), "rows x ceil(8 x signature length / 64) x 64 bytes");
+        return new MinHash(region, rows, slots);
+    }
+
+    static long payloadBytes(int rows, int slots) {
+        return rows * MinHashRows.stride(slots);
+    }
+
+    /**
+     * Adds a key to a row's set.
+     *
+     * @param row the row, in [0, rows)
+     * @param key the key, hashed as its eight little-endian bytes
+     * @throws IllegalArgumentException if the row is out of range
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public void add(int row, long key) {
+        addHash(row, hasher.hash(key));
+    }
+
+    /**
+     * Adds the bytes {@code key[offset, offset + length)} to a row's set.
+     *
+     * @param row the row, in [0, rows)
+     * @param key the array
+     * @param offset first byte
+     * @param length number of bytes
+     * @throws IllegalArgumentException if the row is out of range
+     * @throws IndexOutOfBoundsException if the range is outside the array
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public void add(int row, byte[] key, int offset, int length) {
+        addHash(row, hasher.hash(key, offset, length));
+    }
+
+    /**
+     * Adds a string, by its UTF-8 bytes, to a row's set.
+     *
+     * @param row the row, in [0, rows)
+     * @param key the characters
+     * @throws IllegalArgumentException if the row is out of range
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public void add(int row, CharSequence key) {
+        addHash(row, hasher.hash(key));
+    }
+
+    /**
+     * Adds the bytes of a segment slice to a row's set.
+     *
+     * @param row the row, in [0, rows)
+     * @param key the segment
+     * @param offset first byte
+     * @param length number of bytes
+     * @throws IllegalArgumentException if the row is out of range
+     * @throws IndexOutOfBoundsException if the range is outside the segment
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public void add(int row, MemorySegment key, long offset, long length) {
+        addHash(row, hasher.hash(key, offset, length));
+    }
+
+    /**
+     * Adds the bytes of an Agrona buffer range to a row's set.
+     *
+     * @param row the row, in [0, rows)
+     * @param key the buffer
+     * @param index first byte
+     * @param length number of bytes
+     * @throws IllegalArgumentException if the row is out of range
+     * @throws IndexOutOfBoundsException if the range is outside the buffer
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public void add(int row, DirectBuffer key, int index, int length) {
+        addHash(row, hasher.hash(key, index, length));
+    }
+
+    /**
+     * Adds every key of an array to a row's set, as {@link #add(int, long)} would one by one. Cost:
+     * the keys are hashed with the SIMD kernel and the row is updated once per {@value #BATCH} keys.
+     *
+     * @param row the row, in [0, rows)
+     * @param keys the keys
+     * @throws IllegalArgumentException if the row is out of range
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public void addAll(int row, long[] keys) {
+        long offset = writableRow("row", row);
+        long[] hashes = HASHES.get();
+        for (int from = 0; from < keys.length; from += BATCH) {
+            int count = Math.min(BATCH, keys.length - from);
+            hasher.hashAll(keys, from, count, hashes);
+            rows.addAll(offset, hashes, count);
+        }
+        countItems(keys.length);
+    }
+
+    /**
+     * Adds {@code count} keys stored as little-endian 64-bit values in a segment to a row's set, as
+     * {@link #add(int, long)} would one by one.
+     *
+     * @param row the row, in [0, rows)
+     * @param keys the segment
+     * @param offset byte offset of the first key
+     * @param count number of keys
+     * @throws IllegalArgumentException if the row is out of range
+     * @throws IndexOutOfBoundsException if the keys are outside the segment
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public void addAll(int row, MemorySegment keys, long offset, long count) {
+        long rowOffset = writableRow("row", row);
+        Objects.checkFromIndexSize(offset, Math.multiplyExact(count, Long.BYTES), keys.byteSize());
+        long[] hashes = HASHES.get();
+        for (long done = 0; done < count; done += BATCH) {
+            int n = (int) Math.min(BATCH, count - done);
+            hasher.hashAll(keys, offset + done * Long.BYTES, n, hashes);
+            rows.addAll(rowOffset, hashes, n);
+        }
+        countItems(count);
+    }
+
+    private void addHash(int row, long hash) {
+        rows.add(writableRow("row", row), hash, HASHES.get());
+        countItems(1);
+    }
+
+    /**
+     * Merges another row of this sketch into a row: afterwards {@code dstRow} is, bit for bit, the row
+     * of the union of both sets. {@link #itemsAdded()} does not change. Cost: one pass over both rows
+     * (the SIMD minimum kernel in {@code EXCLUSIVE} mode, a compare-and-set per lowered slot in
+     * {@code SHARED} mode).
+     *
+     * @param dstRow the row written, in [0, rows)
+     * @param srcRow the row read, in [0, rows); may be {@code dstRow} (nothing changes)
+     * @throws IllegalArgumentException if a row is out of range
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public void mergeRow(int dstRow, int srcRow) {
+        rows.merge(writableRow("dstRow", dstRow), payload.segment(), rowOffset("srcRow", srcRow), 0, 1);
+    }
+
+    /**
+     * Merges a row of another sketch into a row of this one: afterwards {@code dstRow} is the row of
+     * the union of both sets. The sketches may have different numbers of rows. Cost as
+     * {@link #mergeRow(int, int)}.
+     *
+     * @param dstRow the row written, in [0, rows)
+     * @param other a sketch with the same signature length, derivation scheme, hash scheme and seed
+     * @param srcRow the other sketch's row, in [0, other.rows())
+     * @throws IncompatibleSketchException naming the parameter that differs
+     * @throws IllegalArgumentException if a row is out of range
+     * @throws IllegalStateException if this sketch is read-only or either is closed
+     */
+    public void mergeRow(int dstRow, MinHash other, int srcRow) {
+        Objects.requireNonNull(other, "other");
+        requireCompatible(other, SHAPE_NAMES);
+        rows.merge(writableRow("dstRow", dstRow), other.payload.segment(), other.rowOffset("srcRow", srcRow), 0, 1);
+    }
+
+    /**
+     * Merges a signature into a row: afterwards the row is the row of the union of its set and the
+     * signature's. Cost as {@link #mergeRow(int, int)}.
+     *
+     * @param dstRow the row written, in [0, rows)
+     * @param signature a signature of this sketch's length and seed
+     * @throws IncompatibleSketchException if the length or the seed differ
+     * @throws IllegalArgumentException if the row is out of range
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public void mergeRow(int dstRow, MinHashSignature signature) {
+        requireCompatible(signature);
+        rows.merge(writableRow("dstRow", dstRow), signature.slots());
+    }
+
+    /**
+     * Merges every row of another sketch into the same row of this one: afterwards each row is, bit
+     * for bit, the row of the union of both sets, and {@link #itemsAdded()} has grown by the other's.
+     * Cost: one pass over both tables (in {@code EXCLUSIVE} mode a single SIMD minimum over the whole
+     * payload).
+     *
+     * @param other a sketch with the same rows, signature length, derivation scheme, hash scheme and
+     *     seed; not modified
+     * @throws IncompatibleSketchException naming the parameter that differs
+     * @throws IllegalStateException if this sketch is read-only or either is closed
+     */
+    public void merge(MinHash other) {
+        Objects.requireNonNull(other, "other");
+        requireWritable();
+        requireCompatible(other, FILE_NAMES);
+        if (sharedWriters) {
+            rows.merge(0, other.payload.segment(), 0, MinHashRows.stride(slots), rowCount);
+        } else {
+            RegisterKernels.minUnsignedLongs(payload.segment(), 0, other.payload.segment(), 0,
+                    payload.byteSize() / Long.BYTES);
+        }
+        countItems(other.itemsAdded());
+    }
+
+    /**
+     * Copies a row's signature out of the sketch. Cost: k slots read and allocated.
+     *
+     * @param row the row, in [0, rows)
+     * @return the row's signature, with this sketch's seed
+     * @throws IllegalArgumentException if the row is out of range
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public MinHashSignature signature(int row) {
+        long offset = rowOffset("row", row);
+        return MinHashSignature.wrap(rows.toArray(offset), hashSeed());
+    }
+
+    /**
+     * Tells whether a row's set is empty (every slot {@link MinHashSignature#EMPTY_SLOT}).
+     *
+     * @param row the row, in [0, rows)
+     * @return {@code true} if nothing was added to or merged into the row
+     * @throws IllegalArgumentException if the row is out of range
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public boolean isEmpty(int row) {
+        return rows.isEmpty(rowOffset("row", row));
+    }
+
+    /**
+     * Estimates the Jaccard similarity of two rows' sets: the fraction of equal slots, unbiased with
+     * standard deviation {@code sqrt(J (1 - J) / k)}; 1 for two empty rows. Cost: one pass of the
+     * equal-slot kernel over both rows.
+     *
+     * @param rowA a row, in [0, rows)
+     * @param rowB a row, in [0, rows)
+     * @return the estimate, in [0, 1]
+     * @throws IllegalArgumentException if a row is out of range
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public double jaccard(int rowA, int rowB) {
+        return (double) rows.countEqual(rowOffset("rowA", rowA), rowOffset("rowB", rowB)) / slots;
+    }
+
+    /**
+     * Estimates the Jaccard similarity of a row's set and a signature's, as {@link #jaccard(int, int)}.
+     *
+     * @param row a row, in [0, rows)
+     * @param signature a signature of this sketch's length and seed
+     * @return the estimate, in [0, 1]
+     * @throws IncompatibleSketchException if the length or the seed differ
+     * @throws IllegalArgumentException if the row is out of range
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public double jaccard(int row, MinHashSignature signature) {
+        requireCompatible(signature);
+        return (double) rows.countEqual(rowOffset("row", row), signature.slots()) / slots;
+    }
+
+    /**
+     * Finds the {@code n} rows most similar to a signature: the rows with the largest Jaccard
+     * estimate, best first, ties broken by the lower row index. Every row takes part, empty ones
+     * included (an empty row scores 0 against a non-empty signature, 1 against an empty one).
+     *
+     * <p>Cost: one pass over the whole table with the equal-slot kernel (R k slot compares, reading
+     * R rows of {@code ceil(8 k / 64) * 64} bytes), plus {@code O(R log n)} for the ranking.
+     *
+     * @param signature the query, of this sketch's length and seed
+     * @param n how many rows to return, at least 1; all rows if n exceeds them
+     * @return {@code min(n, rows)} matches, best first
+     * @throws IncompatibleSketchException if the length or the seed differ
+     * @throws IllegalArgumentException if n is less than 1
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public List<Match> mostSimilar(MinHashSignature signature, int n) {
+        requireCompatible(signature);
+        if (n < 1) {
+            throw new IllegalArgumentException("n = " + n + ", must be >= 1");
+        }
+        return rows.mostSimilar(signature.slots(), rowCount, Math.min(n, rowCount));
+    }
+
+    /**
+     * A row found by {@link #mostSimilar}.
+     *
+     * @param row the row index
+     * @param jaccard the estimated Jaccard similarity of the row's set and the query's
+     */
+    public record Match(int row, double jaccard) {
+    }
+
+    private void requireCompatible(MinHashSignature signature) {
+        Objects.requireNonNull(signature, "signature");
+        if (signature.length() != slots) {
+            throw new IncompatibleSketchException("signature length", slots, signature.length());
+        }
+        if (signature.hashSeed() != hashSeed()) {
+            throw new IncompatibleSketchException("hash seed", hashSeed(), signature.hashSeed());
+        }
+    }
+
+    private long writableRow(String name, int row) {
+        requireWritable();
+        return rowOffset(name, row);
+    }
+
+    private long rowOffset(String name, int row) {
+        if (row < 0 || row >= rowCount) {
+            throw new IllegalArgumentException(name + " = " + row + ", must be in [0, " + rowCount + ")");
+        }
+        return rows.offset(row);
+    }
+
+    /**
+     * Returns the number of rows (sets) R.
+     *
+     * @return R, at least 1
+     */
+    public int rows() {
+        return rowCount;
+    }
+
+    /**
+     * Returns the signature length k, the number of slots per row.
+     *
+     * @return k, in [1, {@value SketchSizing#MINHASH_MAX_SLOTS}]
+     */
+    public int signatureLength() {
+        return slots;
+    }
+
+    /**
+     * Returns the standard error the sketch promises for its Jaccard estimates, {@code 1 / sqrt(k)}:
+     * at least twice the true standard deviation {@code sqrt(J (1 - J) / k)}, which is largest, at
+     * {@code 1 / (2 sqrt(k))}, for J = 0.5.
+     *
+     * @return the standard error
+     */
+    public double standardError() {
+        return SketchSizing.minHashStandardError(slots);
+    }
+
+    @Override
+    public String toString() {
+        return "MinHash[" + describe() + ", " + rowCount + " rows of " + slots + " slots, " + itemsAdded() + " items]";
+    }
+
+    /** Builds a MinHash sketch from its rows and its signature length or wanted standard error. */
+    public static final class Builder extends SketchBuilder<Builder, MinHash> {
+
+        private int rows = 1;
+        private int slots;
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the number of rows, one set each. Default 1.
+         *
+         * @param rows R, in [1, 2^31 - 1]
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder rows(int rows) {
+            if (rows < 1) {
+                throw new IllegalArgumentException("rows = " + rows + ", must be in [1, " + MAX_ROWS + "]");
+            }
+            this.rows = rows;
+            return this;
+        }
+
+        /**
+         * Sets the signature length k directly. This or {@link #standardError} is required.
+         *
+         * @param slots k, in [1, {@value SketchSizing#MINHASH_MAX_SLOTS}]
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder signatureLength(int slots) {
+            if (slots < 1 || slots > SketchSizing.MINHASH_MAX_SLOTS) {
+                throw new IllegalArgumentException("signatureLength = " + slots + ", must be in [1, "
+                        + SketchSizing.MINHASH_MAX_SLOTS + "]");
+            }
+            this.slots = slots;
+            return this;
+        }
+
+        /**
+         * Sets the signature length from the wanted standard error e of the Jaccard estimates:
+         * {@code k = ceil(1 / e^2)} (0.05 gives 400 slots, 3,200 bytes per row).
+         *
+         * @param standardError e, in [1/256, 1]
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder standardError(double standardError) {
+            this.slots = SketchSizing.minHashSlots(standardError);
+            return this;
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        @Override
+        protected SketchKind kind() {
+            return SketchKind.MINHASH;
+        }
+
+        @Override
+        protected long[] parameters() {
+            requireSet("signature length (or standard error)", slots != 0);
+            return new long[] {slots, DERIVATION_SCHEME, rows};
+        }
+
+        @Override
+        protected long payloadBytes() {
+            return MinHash.payloadBytes(rows, slots);
+        }
+
+        @Override
+        protected byte payloadFill() {
+            return (byte) MinHashSignature.EMPTY_SLOT;
+        }
+
+        @Override
+        protected MinHash wrap(SketchRegion region) throws IOException {
+            return read(region);
+        }
+    }
+}
