@@ -25,7 +25,7 @@ public interface Sketch extends AutoCloseable {
      * SimHash table; a directory is a scalable Bloom filter. The file is validated and refused exactly
      * as that kind's own {@code open} does it ({@link io.mapsketch.membership.BloomFilter#open(Path,
      * OpenMode)} and the like), and every parameter comes from the header. The result is of the kind's
-     * class.
+     * class; {@link Mergeable#mergeSketch} merges it without knowing that class.
      *
      * <p>Cost: the header is read twice, read-only to learn the kind, then by the kind's {@code open}.
      *
