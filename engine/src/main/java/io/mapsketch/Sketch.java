@@ -1,5 +1,6 @@
 package io.mapsketch;
 
+import io.mapsketch.internal.SketchOpener;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.PayloadVerification;
 import io.mapsketch.memory.SketchKind;
@@ -17,6 +18,31 @@ import java.util.Optional;
  * {@link IllegalStateException}.
  */
 public interface Sketch extends AutoCloseable {
+
+    /**
+     * Opens a sketch file of any kind as the kind its header names: a classic, blocked or counting
+     * Bloom filter, a cuckoo filter, a Count-Min or Top-K sketch, a HyperLogLog, a MinHash or a
+     * SimHash table; a directory is a scalable Bloom filter. The file is validated and refused exactly
+     * as that kind's own {@code open} does it ({@link io.mapsketch.membership.BloomFilter#open(Path,
+     * OpenMode)} and the like), and every parameter comes from the header. The result is of the kind's
+     * class; {@link Mergeable#mergeSketch} merges it without knowing that class.
+     *
+     * <p>Cost: the header is read twice, read-only to learn the kind, then by the kind's {@code open}.
+     *
+     * @param path a sketch file, or a scalable Bloom filter's directory
+     * @param mode read-only, shared writer or exclusive writer
+     * @return the open sketch
+     * @throws io.mapsketch.memory.IncompatibleSketchFileException if the kind is unknown to this build,
+     *     or the file is a scalable Bloom filter's manifest (open its directory)
+     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid sketch of its kind, or
+     *     is locked against this mode
+     * @throws java.nio.file.NoSuchFileException if there is no such file
+     * @throws IOException if the file cannot be read
+     */
+    static Sketch open(Path path, OpenMode mode) throws IOException {
+        return SketchOpener.open(path, mode, Sketch.class,
+                "a kind stored in one file (a scalable Bloom filter opens from its directory)");
+    }
 
     /**
      * Returns the sketch's kind, as stored in its file header.

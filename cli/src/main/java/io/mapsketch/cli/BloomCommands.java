@@ -1,15 +1,16 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.Sketch;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.FilterBuilder;
 import io.mapsketch.membership.MembershipFilter;
+import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import picocli.CommandLine.Command;
@@ -93,7 +94,7 @@ final class BloomCommands implements SketchFamily {
     }
 
     @Override
-    public void merge(Path destination, List<Path> sources) throws IOException {
-        Merging.merge(destination, sources, MembershipFilter::open, FilterVerbs::merge);
+    public Sketch open(Path file, OpenMode mode) throws IOException {
+        return MembershipFilter.open(file, mode);
     }
 }

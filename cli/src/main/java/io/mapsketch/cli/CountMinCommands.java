@@ -1,5 +1,6 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.Sketch;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.FrequencySketch;
 import io.mapsketch.memory.OpenMode;
@@ -138,7 +139,7 @@ final class CountMinCommands implements SketchFamily {
     }
 
     @Override
-    public void merge(Path destination, List<Path> sources) throws IOException {
-        Merging.merge(destination, sources, CountMinSketch::open, CountMinSketch::merge);
+    public Sketch open(Path file, OpenMode mode) throws IOException {
+        return CountMinSketch.open(file, mode);
     }
 }

@@ -1,5 +1,6 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.Sketch;
 import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.membership.KeyNotPresentException;
 import io.mapsketch.membership.MembershipFilter;
@@ -8,7 +9,6 @@ import io.mapsketch.memory.SketchKind;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -86,7 +86,13 @@ final class CuckooCommands implements SketchFamily {
     }
 
     @Override
-    public void merge(Path destination, List<Path> sources) throws IOException {
-        Merging.merge(destination, sources, MembershipFilter::open, FilterVerbs::merge);
+    public Sketch open(Path file, OpenMode mode) throws IOException {
+        return MembershipFilter.open(file, mode);
+    }
+
+    @Override
+    public String mergeRefusal() {
+        return "cuckoo filters do not merge (a fingerprint's bucket depends on the table it was added to);"
+                + " add the items of every source to one filter instead";
     }
 }

@@ -14,8 +14,7 @@ import java.util.Map;
 
 /**
  * What the Bloom ({@code bf}) and cuckoo ({@code cf}) verbs share, for any membership filter file:
- * adding items as a shared writer, answering 1 or 0 per item, the figures {@code info} prints, and
- * merging (which cuckoo filters refuse).
+ * adding items as a shared writer, answering 1 or 0 per item, and the figures {@code info} prints.
  */
 final class FilterVerbs {
 
@@ -83,19 +82,6 @@ final class FilterVerbs {
             facts.put("fill ratio", filter.fillRatio());
             facts.put("current false-positive rate", filter.expectedFalsePositiveRate());
             facts.put("over capacity", filter.isOverCapacity());
-        }
-    }
-
-    /** ORs (counting filters: adds) {@code from} into {@code into}; Merging has checked that their kinds match. */
-    static void merge(MembershipFilter into, MembershipFilter from) {
-        switch (into) {
-            case BloomFilter classic -> classic.merge((BloomFilter) from);
-            case BlockedBloomFilter blocked -> blocked.merge((BlockedBloomFilter) from);
-            case CountingBloomFilter counting -> counting.merge((CountingBloomFilter) from);
-            case ScalableBloomFilter scalable -> scalable.merge((ScalableBloomFilter) from);
-            case CuckooFilter cuckoo -> throw new CommandFailure(cuckoo.file().map(Path::toString).orElse("cuckoo filter")
-                    + ": cuckoo filters do not merge (a fingerprint's bucket depends on the table it was added to);"
-                    + " add the items of every source to one filter instead");
         }
     }
 }

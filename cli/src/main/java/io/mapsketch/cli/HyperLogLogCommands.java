@@ -1,5 +1,6 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.Sketch;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchKind;
@@ -73,7 +74,13 @@ final class HyperLogLogCommands implements SketchFamily {
             Path destination,
             @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "HyperLogLog files.")
             List<Path> sources) throws IOException {
-        merge(destination, sources);
+        Merging.merge(destination, sources, HyperLogLog::open, (into, from) -> {
+            if (from.precision() == into.precision()) {
+                into.merge(from);
+            } else {
+                into.mergeFolded(from);
+            }
+        });
         return 0;
     }
 
@@ -93,13 +100,7 @@ final class HyperLogLogCommands implements SketchFamily {
     }
 
     @Override
-    public void merge(Path destination, List<Path> sources) throws IOException {
-        Merging.merge(destination, sources, HyperLogLog::open, (into, from) -> {
-            if (from.precision() == into.precision()) {
-                into.merge(from);
-            } else {
-                into.mergeFolded(from);
-            }
-        });
+    public Sketch open(Path file, OpenMode mode) throws IOException {
+        return HyperLogLog.open(file, mode);
     }
 }

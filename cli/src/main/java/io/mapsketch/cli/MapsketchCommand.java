@@ -1,6 +1,5 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.memory.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -64,19 +63,16 @@ final class MapsketchCommand {
     }
 
     @Command(name = "merge", description = {"Merges the SRC files into DEST, which must exist: any mergeable kind"
-            + " (Bloom filters, Count-Min, HyperLogLog). The sources stay unchanged.",
+            + " (Bloom filters, Count-Min, Top-K, HyperLogLog, MinHash). The sources stay unchanged.",
         "All files must be of one kind, seed and shape: another kind or seed is refused before DEST changes;",
-        "a source of another shape stops the merge, and the sources listed before it stay merged."},
+        "a source of another shape stops the merge, and the sources listed before it stay merged",
+        "('mapsketch hll merge' folds a HyperLogLog of higher precision into DEST)."},
             footer = {"%nExample:%n  mapsketch merge all.bf shard-1.bf shard-2.bf"})
     int merge(@Parameters(index = "0", paramLabel = "DEST", description = "The sketch to merge into.")
             Path destination,
             @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Sketches of DEST's kind.")
             List<Path> sources) throws IOException {
-        SketchKind kind = SketchFiles.kind(destination);
-        SketchFamily family = families().stream().filter(f -> f.reads(kind)).findFirst()
-                .orElseThrow(() -> new CommandFailure(destination + ": " + kind + " sketches cannot be merged by"
-                        + " this version of the command"));
-        family.merge(destination, sources);
+        Merging.merge(destination, sources, families());
         return 0;
     }
 

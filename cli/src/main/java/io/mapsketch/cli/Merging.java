@@ -1,5 +1,6 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.Mergeable;
 import io.mapsketch.Sketch;
 import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
@@ -8,11 +9,11 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * How every family merges files: the destination opens as a shared writer (adds by other processes
- * go on meanwhile) and every source read-only; all sources must open, be other files than the
- * destination and have its kind and seed before anything is merged. Then each source is merged in
- * turn; one that the engine refuses (another shape) stops the merge with one line naming both files,
- * and the sources before it stay merged.
+ * How files merge: the destination opens as a shared writer (adds by other processes go on meanwhile)
+ * and every source read-only; all sources must open, be other files than the destination and have its
+ * kind and seed before anything is merged. Then each source is merged in turn; one that the engine
+ * refuses (another shape) stops the merge with one line naming both files, and the sources before it
+ * stay merged.
  */
 final class Merging {
 
@@ -32,16 +33,47 @@ final class Merging {
     private Merging() {
     }
 
+    /**
+     * {@code mapsketch merge}: the destination opens as the kind its header names, the sources as the
+     * destination's family reads its files, and each merges through {@link Mergeable}; a destination
+     * of a kind that does not merge is refused with its family's reason.
+     */
+    static void merge(Path destination, List<Path> sources, List<SketchFamily> families) throws IOException {
+        refuseItself(destination, sources);
+        try (Sketch into = Sketch.open(destination, OpenMode.SHARED)) {
+            SketchFamily family = families.stream().filter(f -> f.reads(into.kind())).findFirst()
+                    .orElseThrow(() -> new CommandFailure(destination + ": " + into.kind() + " sketches cannot be"
+                            + " merged by this version of the command"));
+            mergeInto(into, destination, sources, family::open, (target, from) -> {
+                if (!(target instanceof Mergeable<?> mergeable)) {
+                    throw new CommandFailure(destination + ": " + family.mergeRefusal());
+                }
+                mergeable.mergeSketch(from);
+            });
+        }
+    }
+
+    /** A family's own merge verb: the destination and the sources open with {@code opener}, merged by {@code step}. */
     static <S extends Sketch> void merge(Path destination, List<Path> sources, SketchFiles.Opener<S> opener,
             Step<S> step) throws IOException {
+        refuseItself(destination, sources);
+        try (S into = opener.open(destination, OpenMode.SHARED)) {
+            mergeInto(into, destination, sources, opener, step);
+        }
+    }
+
+    private static void refuseItself(Path destination, List<Path> sources) throws IOException {
         for (Path source : sources) {
             if (Files.exists(source) && Files.exists(destination) && Files.isSameFile(source, destination)) {
                 throw new CommandFailure(source + ": is the destination itself; merging a sketch into itself"
                         + " would count its items twice");
             }
         }
-        try (S into = opener.open(destination, OpenMode.SHARED);
-             OpenSketches<S> from = OpenSketches.readOnly(sources, opener)) {
+    }
+
+    private static <S extends Sketch> void mergeInto(S into, Path destination, List<Path> sources,
+            SketchFiles.Opener<S> opener, Step<S> step) throws IOException {
+        try (OpenSketches<S> from = OpenSketches.readOnly(sources, opener)) {
             for (int i = 0; i < sources.size(); i++) {
                 S source = from.list().get(i);
                 if (source.kind() != into.kind()) {

@@ -1,5 +1,6 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.Sketch;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.similarity.MinHash;
@@ -91,7 +92,7 @@ final class MinHashCommands implements SketchFamily {
     }
 
     @Override
-    public void merge(Path destination, List<Path> sources) throws IOException {
-        Merging.merge(destination, sources, MinHash::open, MinHash::merge);
+    public Sketch open(Path file, OpenMode mode) throws IOException {
+        return MinHash.open(file, mode);
     }
 }

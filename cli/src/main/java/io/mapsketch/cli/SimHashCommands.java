@@ -1,5 +1,6 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.Sketch;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.similarity.SimHash;
@@ -7,7 +8,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -93,8 +93,12 @@ final class SimHashCommands implements SketchFamily {
     }
 
     @Override
-    public void merge(Path destination, List<Path> sources) {
-        throw new CommandFailure(destination + ": SimHash tables do not merge; append the other table's"
-                + " fingerprints instead");
+    public Sketch open(Path file, OpenMode mode) throws IOException {
+        return SimHash.open(file, mode);
+    }
+
+    @Override
+    public String mergeRefusal() {
+        return "SimHash tables do not merge; append the other table's fingerprints instead";
     }
 }

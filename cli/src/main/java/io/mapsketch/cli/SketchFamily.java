@@ -1,16 +1,17 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.Sketch;
+import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /**
  * One family of sketches as the command knows it. A family is a picocli command (its verbs:
  * {@code mapsketch bf ...}) listed among {@link MapsketchCommand}'s subcommands, and through this
- * interface it also tells {@code mapsketch info} what its files hold and does {@code mapsketch merge}
- * for them. Adding a family to the command is one class implementing this and one entry in that list.
+ * interface it also tells {@code mapsketch info} what its files hold and {@code mapsketch merge} how
+ * it reads them. Adding a family to the command is one class implementing this and one entry in that list.
  */
 interface SketchFamily {
 
@@ -18,7 +19,7 @@ interface SketchFamily {
      * Tells whether this family reads files of a kind.
      *
      * @param kind the kind in a file's header
-     * @return {@code true} if {@link #describe} and {@link #merge} take such files
+     * @return {@code true} if {@link #describe} and {@link #open} take such files
      */
     boolean reads(SketchKind kind);
 
@@ -33,12 +34,24 @@ interface SketchFamily {
     void describe(Path file, Map<String, Object> facts) throws IOException;
 
     /**
-     * Merges {@code sources} into {@code destination}, which this family {@link #reads}.
+     * Opens a file as this family's verbs open theirs, for {@code mapsketch merge} to merge it into a
+     * sketch of this family: a file of a kind this family does not {@link #reads read} is refused as
+     * those verbs refuse it, naming the file and its kind.
      *
-     * @param destination the file to merge into, opened as a shared writer
-     * @param sources the files merged into it, unchanged
-     * @throws IOException if a file cannot be opened
-     * @throws CommandFailure if a source cannot be merged into the destination
+     * @param file the file
+     * @param mode how to open it
+     * @return the open sketch
+     * @throws IOException if it cannot be opened as a sketch of this family
      */
-    void merge(Path destination, List<Path> sources) throws IOException;
+    Sketch open(Path file, OpenMode mode) throws IOException;
+
+    /**
+     * Says why this family's sketches do not merge, and what to do instead; asked only when they are not
+     * {@link io.mapsketch.Mergeable}.
+     *
+     * @return the reason, without the file's name
+     */
+    default String mergeRefusal() {
+        return "sketches of this kind do not merge";
+    }
 }

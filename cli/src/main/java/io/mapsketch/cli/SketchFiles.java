@@ -3,13 +3,11 @@ package io.mapsketch.cli;
 import io.mapsketch.Sketch;
 import io.mapsketch.membership.ScalableBloomFilter;
 import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
-import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** What the verbs share about sketch files: the file holding the header, the kind, and how a family opens its files. */
+/** What the verbs share about sketch files: the file holding the header, and how a family opens its files. */
 final class SketchFiles {
 
     /** Opens one sketch file. */
@@ -35,12 +33,5 @@ final class SketchFiles {
      */
     static Path headerFile(Path path) throws IOException {
         return Files.isDirectory(path) ? ScalableBloomFilter.manifestOf(path) : path;
-    }
-
-    /** The kind stored in the header of the sketch at {@code path}. */
-    static SketchKind kind(Path path) throws IOException {
-        try (SketchRegion region = SketchRegion.open(headerFile(path), OpenMode.READ_ONLY)) {
-            return region.header().kind();
-        }
     }
 }

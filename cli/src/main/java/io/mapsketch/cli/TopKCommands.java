@@ -1,5 +1,6 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.Sketch;
 import io.mapsketch.frequency.HeavyHitter;
 import io.mapsketch.frequency.TopK;
 import io.mapsketch.memory.OpenMode;
@@ -119,7 +120,7 @@ final class TopKCommands implements SketchFamily {
     }
 
     @Override
-    public void merge(Path destination, List<Path> sources) throws IOException {
-        Merging.merge(destination, sources, TopK::open, TopK::merge);
+    public Sketch open(Path file, OpenMode mode) throws IOException {
+        return TopK.open(file, mode);
     }
 }

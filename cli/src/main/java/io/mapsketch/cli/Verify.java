@@ -1,5 +1,6 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.Sketch;
 import io.mapsketch.membership.ScalableBloomFilter;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.PayloadVerification;
@@ -47,10 +48,14 @@ final class Verify {
         return faulty ? 1 : unproven ? NOT_PROVEN : 0;
     }
 
+    /**
+     * A directory's files are verified by the sketch they make up; a file by its region alone: the
+     * checksum covers its bytes whatever parameters its header holds, even ones no sketch would accept.
+     */
     private static PayloadVerification verify(Path path) throws IOException {
         if (Files.isDirectory(path)) {
-            try (ScalableBloomFilter filter = ScalableBloomFilter.open(path, OpenMode.READ_ONLY)) {
-                return filter.verify();
+            try (Sketch sketch = Sketch.open(path, OpenMode.READ_ONLY)) {
+                return sketch.verify();
             }
         }
         try (SketchRegion region = SketchRegion.open(path, OpenMode.READ_ONLY)) {

@@ -6,6 +6,7 @@ import static io.mapsketch.cardinality.HyperLogLogLayout.payloadBytes;
 import static io.mapsketch.cardinality.HyperLogLogLayout.rank;
 import static io.mapsketch.cardinality.HyperLogLogLayout.registerIndex;
 
+import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.Sketch;
@@ -85,7 +86,7 @@ import java.util.Objects;
  */
 // The mechanics every sketch shares sit in the unexported package; their public methods are this type's.
 @SuppressWarnings("exports")
-public final class HyperLogLog extends KeyedSketch {
+public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLogLog> {
 
     /** The smallest precision. */
     public static final int MIN_PRECISION = 4;
@@ -355,6 +356,7 @@ public final class HyperLogLog extends KeyedSketch {
      * @throws IncompatibleSketchException naming the parameter that differs
      * @throws IllegalStateException if this sketch is read-only or either is closed
      */
+    @Override
     public void merge(HyperLogLog other) {
         Objects.requireNonNull(other, "other");
         requireWritable();

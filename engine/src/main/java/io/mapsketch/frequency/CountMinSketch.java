@@ -1,5 +1,6 @@
 package io.mapsketch.frequency;
 
+import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.memory.CorruptSketchFileException;
@@ -17,7 +18,7 @@ import java.nio.file.Path;
  * <p>Error direction: overcount only, by at most {@code ceil(epsilon N)} with probability at least
  * {@code 1 - delta}; an estimate is below the truth only when it is saturated.
  */
-public final class CountMinSketch extends FrequencySketch {
+public final class CountMinSketch extends FrequencySketch implements Mergeable<CountMinSketch> {
 
     private CountMinSketch(SketchRegion region, CountMinParameters shape) {
         super(region, shape);
@@ -70,6 +71,7 @@ public final class CountMinSketch extends FrequencySketch {
      * @throws IllegalArgumentException if the merged N would pass 2^63 - 1
      * @throws IllegalStateException if this sketch is read-only or either is closed
      */
+    @Override
     public void merge(CountMinSketch other) {
         mergeCounters(other);
     }

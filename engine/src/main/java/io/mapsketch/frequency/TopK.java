@@ -1,5 +1,6 @@
 package io.mapsketch.frequency;
 
+import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.memory.CorruptSketchFileException;
@@ -46,7 +47,7 @@ import java.util.Objects;
  * The file holds the counters, then {@code k} candidate slots of {@code 24 + maxKeyBytes} bytes
  * and an index and a heap of about {@code 12 k} bytes.
  */
-public final class TopK extends FrequencySketch {
+public final class TopK extends FrequencySketch implements Mergeable<TopK> {
 
     /** The most candidates a sketch keeps. */
     public static final int MAX_K = 1 << 20;
@@ -210,6 +211,7 @@ public final class TopK extends FrequencySketch {
      * @throws IllegalArgumentException if the merged N would pass 2^63 - 1
      * @throws IllegalStateException if this sketch is read-only or either is closed
      */
+    @Override
     public void merge(TopK other) {
         Objects.requireNonNull(other, "other");
         if (other.maxKeyBytes > maxKeyBytes) {

@@ -1,5 +1,6 @@
 package io.mapsketch.membership;
 
+import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchSizing;
@@ -34,7 +35,7 @@ import java.nio.file.Path;
  * also hash with the SIMD kernel and touch the blocks of 256 keys before testing them (about 15 ns
  * per key at 50M keys).
  */
-public final class BlockedBloomFilter extends MembershipFilter {
+public final class BlockedBloomFilter extends MembershipFilter implements Mergeable<BlockedBloomFilter> {
 
     private static final int BLOCKS = 0;
     private static final int BITS_PER_KEY = 1;
@@ -127,6 +128,7 @@ public final class BlockedBloomFilter extends MembershipFilter {
      * @throws IncompatibleSketchException naming the parameter that differs
      * @throws IllegalStateException if this filter is read-only or either is closed
      */
+    @Override
     public void merge(BlockedBloomFilter other) {
         orIn(other, PARAMETER_NAMES);
     }

@@ -1,5 +1,6 @@
 package io.mapsketch.membership;
 
+import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.internal.DoubleHashing;
@@ -35,7 +36,7 @@ import java.util.Objects;
  * answers with one cache line. Batch lookups probe breadth-first without a branch on the answers
  * ({@link #mightContainAll}). An add also counts the item; batch adds count once per batch.
  */
-public final class BloomFilter extends MembershipFilter {
+public final class BloomFilter extends MembershipFilter implements Mergeable<BloomFilter> {
 
     private static final String[] PARAMETER_NAMES = {"bits", "hashes"};
     /** The most bits the format allows: {@code 2^63 - 512}, whose lines of 512 bits a file can hold. */
@@ -226,6 +227,7 @@ public final class BloomFilter extends MembershipFilter {
      * @throws IncompatibleSketchException naming the parameter that differs
      * @throws IllegalStateException if this filter is read-only or either is closed
      */
+    @Override
     public void merge(BloomFilter other) {
         probes.requireSameScheme(Objects.requireNonNull(other, "other").probes);
         orIn(other, PARAMETER_NAMES);

@@ -1,5 +1,6 @@
 package io.mapsketch.membership;
 
+import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.internal.DoubleHashing;
@@ -31,7 +32,7 @@ import java.util.Objects;
  *
  * <p>Cost: k probes per add, lookup or remove, each a compare-and-set in {@code SHARED} mode.
  */
-public final class CountingBloomFilter extends RemovableFilter {
+public final class CountingBloomFilter extends RemovableFilter implements Mergeable<CountingBloomFilter> {
 
     private static final String[] PARAMETER_NAMES = {"counters", "hashes"};
     private static final long MAX_COUNT = 15;
@@ -238,6 +239,7 @@ public final class CountingBloomFilter extends RemovableFilter {
      * @throws IncompatibleSketchException naming the parameter that differs
      * @throws IllegalStateException if this filter is read-only or either is closed
      */
+    @Override
     public void merge(CountingBloomFilter other) {
         Objects.requireNonNull(other, "other");
         requireWritable();

@@ -1,14 +1,13 @@
 package io.mapsketch.membership;
 
 import io.mapsketch.internal.KeyedSketch;
+import io.mapsketch.internal.SketchOpener;
 import io.mapsketch.kernels.BitSetKernels;
 import io.mapsketch.memory.IncompatibleSketchFileException;
 import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import org.agrona.DirectBuffer;
@@ -51,21 +50,8 @@ public abstract sealed class MembershipFilter extends KeyedSketch
      * @throws IOException if the file cannot be read
      */
     public static MembershipFilter open(Path path, OpenMode mode) throws IOException {
-        if (Files.isDirectory(path)) {
-            return ScalableBloomFilter.open(path, mode);
-        }
-        SketchKind kind;
-        try (SketchRegion peek = SketchRegion.open(path, OpenMode.READ_ONLY)) {
-            kind = peek.header().kind();
-        }
-        return switch (kind) {
-            case BLOOM -> BloomFilter.open(path, mode);
-            case BLOCKED_BLOOM -> BlockedBloomFilter.open(path, mode);
-            case COUNTING_BLOOM -> CountingBloomFilter.open(path, mode);
-            case CUCKOO -> CuckooFilter.open(path, mode);
-            default -> throw new IncompatibleSketchFileException(path, "header field 'sketch kind' is " + kind
-                    + ", expected a membership filter (BLOOM, BLOCKED_BLOOM, COUNTING_BLOOM or CUCKOO)");
-        };
+        return SketchOpener.open(path, mode, MembershipFilter.class,
+                "a membership filter (BLOOM, BLOCKED_BLOOM, COUNTING_BLOOM or CUCKOO)");
     }
 
     abstract boolean containsHash(long hash);

@@ -1,5 +1,6 @@
 package io.mapsketch.membership;
 
+import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchSizing;
@@ -46,7 +47,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Cost: a lookup probes one cache line per link (the key is hashed once); an add, one line of
  * the newest link. Batch lookups probe each link with the blocked kernel.
  */
-public final class ScalableBloomFilter extends MembershipFilter {
+public final class ScalableBloomFilter extends MembershipFilter implements Mergeable<ScalableBloomFilter> {
 
     /** Name of the manifest file in the filter's directory. */
     public static final String MANIFEST = "manifest.sketch";
@@ -316,6 +317,7 @@ public final class ScalableBloomFilter extends MembershipFilter {
      * @throws IncompatibleSketchException naming the parameter that differs
      * @throws IllegalStateException if this filter is read-only or either is closed
      */
+    @Override
     public void merge(ScalableBloomFilter other) {
         Objects.requireNonNull(other, "other");
         requireWritable();

@@ -1,5 +1,6 @@
 package io.mapsketch.similarity;
 
+import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchBuilder;
@@ -51,7 +52,7 @@ import org.agrona.DirectBuffer;
  */
 // The mechanics every sketch shares sit in the unexported package; their public methods are this type's.
 @SuppressWarnings("exports")
-public final class MinHash extends RegionSketch {
+public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
 
     /** The most rows a sketch may have. */
     public static final int MAX_ROWS = Integer.MAX_VALUE;
@@ -294,6 +295,7 @@ public final class MinHash extends RegionSketch {
      * @throws IncompatibleSketchException naming the parameter that differs
      * @throws IllegalStateException if this sketch is read-only or either is closed
      */
+    @Override
     public void merge(MinHash other) {
         Objects.requireNonNull(other, "other");
         requireWritable();

@@ -1,0 +1,65 @@
+package io.mapsketch;
+
+import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.frequency.CountMinSketch;
+import io.mapsketch.frequency.TopK;
+import io.mapsketch.membership.BlockedBloomFilter;
+import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.CountingBloomFilter;
+import io.mapsketch.membership.ScalableBloomFilter;
+import io.mapsketch.similarity.MinHash;
+import java.util.Objects;
+
+/**
+ * A sketch that merges with another of its kind: Bloom filters (classic, blocked, counting,
+ * scalable), Count-Min and Top-K, HyperLogLog and MinHash. Cuckoo filters and SimHash tables do
+ * not merge. Each family's {@code merge} states its own algebra (OR, counter sum, register max,
+ * slot min, re-ranked candidates) and cost; every one of them keeps this contract.
+ *
+ * @param <S> the sketch's own type, the type it merges with
+ */
+public sealed interface Mergeable<S extends Mergeable<S>> extends Sketch
+        permits BloomFilter, BlockedBloomFilter, CountingBloomFilter, ScalableBloomFilter, CountMinSketch, TopK,
+        HyperLogLog, MinHash {
+
+    /**
+     * Merges another sketch into this one: afterwards this sketch answers for the union of the items
+     * added to both (for frequency sketches, the sum of their streams) with its family's error at the
+     * combined count, and {@link #itemsAdded()} has grown by the other's. For most families it is then
+     * exactly the sketch those items would have built here; the family's {@code merge} says where it is
+     * not (conservative Count-Min counters, Top-K candidates, a scalable filter's links). The other
+     * sketch is not changed.
+     *
+     * <p>Error direction: the family's, never a new one (a filter gains no false negative, a Count-Min
+     * estimate never falls below the true count). Cost: one pass over both payloads, plus what the
+     * family's {@code merge} states.
+     *
+     * @param other a sketch of this kind, shape, hash scheme and seed; not modified
+     * @throws IncompatibleSketchException naming the first field that differs (kind, hash scheme,
+     *     seed or a parameter of the shape); nothing is merged
+     * @throws IllegalArgumentException if the merged sketch would pass a limit of its family (a
+     *     frequency sketch's total weight); nothing is merged
+     * @throws IllegalStateException if this sketch is read-only or either sketch is closed
+     */
+    void merge(S other);
+
+    /**
+     * Merges a sketch known only as a {@link Sketch}, such as one {@link Sketch#open} returned: the
+     * same as {@link #merge} when it is of this sketch's kind, refused otherwise.
+     *
+     * @param other a sketch of this kind, shape, hash scheme and seed; not modified
+     * @throws IncompatibleSketchException naming the kind if it is of another kind, or as {@link #merge}
+     * @throws IllegalArgumentException as {@link #merge}
+     * @throws IllegalStateException as {@link #merge}
+     */
+    default void mergeSketch(Sketch other) {
+        Objects.requireNonNull(other, "other");
+        if (other.kind() != kind()) {
+            throw new IncompatibleSketchException("kind", kind(), other.kind());
+        }
+        // Each kind is stored by one final class, so a sketch of this kind is of this sketch's type.
+        @SuppressWarnings("unchecked")
+        S sameKind = (S) other;
+        merge(sameKind);
+    }
+}

@@ -1,0 +1,82 @@
+package io.mapsketch.internal;
+
+import io.mapsketch.Sketch;
+import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.frequency.CountMinSketch;
+import io.mapsketch.frequency.TopK;
+import io.mapsketch.membership.BlockedBloomFilter;
+import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.CountingBloomFilter;
+import io.mapsketch.membership.CuckooFilter;
+import io.mapsketch.membership.ScalableBloomFilter;
+import io.mapsketch.memory.IncompatibleSketchFileException;
+import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.SketchKind;
+import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.similarity.MinHash;
+import io.mapsketch.similarity.SimHash;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Opens a sketch by the kind its header names, through that kind's own {@code open}, so that a file
+ * is validated and refused exactly as its family refuses it. A directory is a scalable Bloom filter.
+ */
+public final class SketchOpener {
+
+    /** The class that stores a kind, and its {@code open}. */
+    private record Stored(Class<? extends Sketch> type, Opener opener) {
+    }
+
+    @FunctionalInterface
+    private interface Opener {
+        Sketch open(Path path, OpenMode mode) throws IOException;
+    }
+
+    private SketchOpener() {
+    }
+
+    /**
+     * Opens the sketch at {@code path} if its kind is stored by {@code type} or a subtype; another kind,
+     * or a scalable filter's manifest named instead of its directory, is refused before the file is
+     * opened in {@code mode}. Cost: a read-only open of the header to learn the kind, then the kind's open.
+     *
+     * @param expected what {@code type} stores, for the refusal ("a membership filter (BLOOM, ...)")
+     * @throws IncompatibleSketchFileException naming the path and its kind if it is refused
+     */
+    public static <S extends Sketch> S open(Path path, OpenMode mode, Class<S> type, String expected)
+            throws IOException {
+        Objects.requireNonNull(mode, "mode");
+        boolean directory = Files.isDirectory(path);
+        SketchKind kind = directory ? SketchKind.SCALABLE_BLOOM : kindInHeader(path);
+        Stored stored = stored(kind);
+        if (!type.isAssignableFrom(stored.type()) || (kind == SketchKind.SCALABLE_BLOOM && !directory)) {
+            throw new IncompatibleSketchFileException(path, "header field 'sketch kind' is " + kind + ", expected "
+                    + expected);
+        }
+        return type.cast(stored.opener().open(path, mode));
+    }
+
+    private static SketchKind kindInHeader(Path file) throws IOException {
+        try (SketchRegion peek = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+            return peek.header().kind();
+        }
+    }
+
+    private static Stored stored(SketchKind kind) {
+        return switch (kind) {
+            case BLOOM -> new Stored(BloomFilter.class, BloomFilter::open);
+            case BLOCKED_BLOOM -> new Stored(BlockedBloomFilter.class, BlockedBloomFilter::open);
+            case COUNTING_BLOOM -> new Stored(CountingBloomFilter.class, CountingBloomFilter::open);
+            case SCALABLE_BLOOM -> new Stored(ScalableBloomFilter.class, ScalableBloomFilter::open);
+            case CUCKOO -> new Stored(CuckooFilter.class, CuckooFilter::open);
+            case COUNT_MIN -> new Stored(CountMinSketch.class, CountMinSketch::open);
+            case TOP_K -> new Stored(TopK.class, TopK::open);
+            case HYPERLOGLOG -> new Stored(HyperLogLog.class, HyperLogLog::open);
+            case MINHASH -> new Stored(MinHash.class, MinHash::open);
+            case SIMHASH -> new Stored(SimHash.class, SimHash::open);
+        };
+    }
+}

@@ -1,0 +1,215 @@
+package io.mapsketch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.booleans;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+import static org.quicktheories.generators.SourceDSL.longs;
+
+import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.frequency.CountMinSketch;
+import io.mapsketch.frequency.FrequencySketch;
+import io.mapsketch.frequency.TopK;
+import io.mapsketch.internal.SketchInternals;
+import io.mapsketch.membership.BlockedBloomFilter;
+import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.CountingBloomFilter;
+import io.mapsketch.membership.CuckooFilter;
+import io.mapsketch.membership.MembershipFilter;
+import io.mapsketch.membership.ScalableBloomFilter;
+import io.mapsketch.memory.OpenMode;
+import io.mapsketch.similarity.MinHash;
+import io.mapsketch.similarity.SimHash;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The merge contract: every kind that merges is {@link Mergeable}; merging through the contract
+ * ({@link Mergeable#mergeSketch}, the other sketch given only as a {@link Sketch}) leaves exactly what
+ * the family's own {@code merge} leaves, and that is the sketch of the union of both key lists. The
+ * contract refuses another kind, seed or shape with {@link IncompatibleSketchException} naming it,
+ * changing nothing, and a read-only or closed sketch with {@link IllegalStateException}.
+ */
+class MergeableTest {
+
+    /** Keys that no generated list is asked to hold, asked about as well. */
+    private static final long[] PROBES = LongStream.range(0, 300).map(i -> i * 0x9E3779B97F4A7C15L).toArray();
+
+    /**
+     * A kind that merges: its builder (sized so that the union of two generated lists fits: one link of a
+     * scalable filter, every key a Top-K candidate), how keys are added, and its state after the keys
+     * were added: its items counter with its payload's bytes, or with its answers about them where the
+     * payload also holds where things were put (a Top-K candidate table, a scalable filter's manifest).
+     */
+    record Kind<S extends Mergeable<S>>(String name, Supplier<SketchBuilder<?, S>> builder,
+            BiConsumer<S, long[]> add, BiFunction<S, long[], Object> state) {
+
+        S create(OpenMode mode) {
+            return builder.get().createAnonymous(mode);
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    private static final List<Kind<?>> KINDS = List.of(
+            new Kind<>("classic", () -> BloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
+                    MembershipFilter::addAll, MergeableTest::payload),
+            new Kind<>("blocked", () -> BlockedBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
+                    MembershipFilter::addAll, MergeableTest::payload),
+            new Kind<>("counting", () -> CountingBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
+                    MembershipFilter::addAll, MergeableTest::payload),
+            new Kind<>("scalable", () -> ScalableBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
+                    MembershipFilter::addAll, (filter, keys) -> List.of(filter.itemsAdded(), filter.links(),
+                            Arrays.toString(present(filter, keys)))),
+            new Kind<>("countmin", () -> CountMinSketch.builder().epsilon(0.01).delta(0.01), FrequencySketch::addAll,
+                    (sketch, keys) -> List.of(payload(sketch, keys), sketch.totalWeight())),
+            new Kind<>("topk", () -> TopK.builder().k(1_000).epsilon(0.01).delta(0.01), FrequencySketch::addAll,
+                    (top, keys) -> List.of(top.itemsAdded(), top.totalWeight(), top.top(),
+                            Arrays.toString(Arrays.stream(asked(keys)).map(top::estimate).toArray()))),
+            new Kind<>("hll", () -> HyperLogLog.builder().precision(10), HyperLogLog::addAll,
+                    MergeableTest::payload),
+            new Kind<>("minhash", () -> MinHash.builder().rows(2).signatureLength(64), (minHash, keys) -> {
+                minHash.addAll(0, keys);
+                minHash.addAll(1, Arrays.stream(keys).filter(key -> (key & 1) == 0).toArray());
+            }, MergeableTest::payload));
+
+    @TempDir
+    Path dir;
+
+    private static List<Object> payload(Sketch sketch, long[] keys) {
+        return List.of(sketch.itemsAdded(),
+                ByteBuffer.wrap(SketchInternals.payload(sketch).segment().toArray(ValueLayout.JAVA_BYTE)));
+    }
+
+    private static long[] asked(long[] keys) {
+        return LongStream.concat(Arrays.stream(keys), Arrays.stream(PROBES)).toArray();
+    }
+
+    private static boolean[] present(MembershipFilter filter, long[] keys) {
+        long[] asked = asked(keys);
+        boolean[] present = new boolean[asked.length];
+        filter.mightContainAll(asked, present);
+        return present;
+    }
+
+    private static long[] toArray(List<Long> keys) {
+        return keys.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    @Test
+    void mergeThroughTheContractIsTheFamilyMergeAndTheSketchOfTheUnion() {
+        qt().withFixedSeed(20_021L).withExamples(300)
+                .forAll(integers().between(0, KINDS.size() - 1), lists().of(longs().all()).ofSizeBetween(0, 300),
+                        lists().of(longs().all()).ofSizeBetween(0, 300), booleans().all())
+                .checkAssert((index, left, right, shared) -> checkUnion(KINDS.get(index), toArray(left),
+                        toArray(right), shared ? OpenMode.SHARED : OpenMode.EXCLUSIVE));
+    }
+
+    private static <S extends Mergeable<S>> void checkUnion(Kind<S> kind, long[] left, long[] right, OpenMode mode) {
+        long[] both = LongStream.concat(Arrays.stream(left), Arrays.stream(right)).toArray();
+        try (S family = kind.create(mode);
+             S contract = kind.create(mode);
+             S other = kind.create(OpenMode.EXCLUSIVE);
+             S union = kind.create(OpenMode.EXCLUSIVE)) {
+            kind.add().accept(family, left);
+            kind.add().accept(contract, left);
+            kind.add().accept(other, right);
+            kind.add().accept(union, both);
+            Object otherBefore = kind.state().apply(other, both);
+            family.merge(other);
+            Sketch opened = other;
+            contract.mergeSketch(opened);
+            String what = kind + " in " + mode + ", " + left.length + " + " + right.length + " keys";
+            assertEquals(kind.state().apply(family, both), kind.state().apply(contract, both), what);
+            assertEquals(kind.state().apply(union, both), kind.state().apply(contract, both), what);
+            assertEquals(otherBefore, kind.state().apply(other, both), what + ": the other sketch changed");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void exactlyTheKindsThatMergeAreMergeable() {
+        assertEquals(Set.of(BloomFilter.class, BlockedBloomFilter.class, CountingBloomFilter.class,
+                ScalableBloomFilter.class, CountMinSketch.class, TopK.class, HyperLogLog.class, MinHash.class),
+                Set.of(Mergeable.class.getPermittedSubclasses()));
+        try (Sketch cuckoo = CuckooFilter.builder().expectedItems(100).falsePositiveRate(0.01)
+                .createAnonymous(OpenMode.EXCLUSIVE);
+             Sketch simHash = SimHash.builder().capacity(10).createAnonymous(OpenMode.EXCLUSIVE)) {
+            assertFalse(cuckoo instanceof Mergeable<?>);
+            assertFalse(simHash instanceof Mergeable<?>);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void theContractRefusesAnotherKindSeedOrShapeAndChangesNothing() throws IOException {
+        long[] keys = LongStream.range(0, 100).toArray();
+        try (BlockedBloomFilter into = BlockedBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
+                .createAnonymous(OpenMode.EXCLUSIVE);
+             HyperLogLog hll = HyperLogLog.builder().precision(10).createAnonymous(OpenMode.EXCLUSIVE);
+             BlockedBloomFilter seeded = BlockedBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
+                     .seed(1).createAnonymous(OpenMode.EXCLUSIVE);
+             BlockedBloomFilter larger = BlockedBloomFilter.builder().expectedItems(100_000).falsePositiveRate(0.01)
+                     .createAnonymous(OpenMode.EXCLUSIVE)) {
+            into.addAll(keys);
+            hll.addAll(keys);
+            seeded.addAll(keys);
+            larger.addAll(keys);
+            List<Object> before = payload(into, keys);
+            assertEquals("sketches differ in kind: BLOCKED_BLOOM here, HYPERLOGLOG in the other sketch; only sketches"
+                    + " with identical kind, shape, hash scheme and seed can be combined",
+                    assertThrows(IncompatibleSketchException.class, () -> into.mergeSketch(hll)).getMessage());
+            assertTrue(assertThrows(IncompatibleSketchException.class, () -> into.mergeSketch(seeded)).getMessage()
+                    .startsWith("sketches differ in hash seed: 0 here, 1 in the other sketch"));
+            assertTrue(assertThrows(IncompatibleSketchException.class, () -> into.mergeSketch(larger)).getMessage()
+                    .startsWith("sketches differ in blocks: "));
+            assertEquals(before, payload(into, keys));
+        }
+    }
+
+    @Test
+    void readOnlyAndClosedSketchesAreRefused() throws IOException {
+        for (Kind<?> kind : KINDS) {
+            refusesReadOnlyAndClosed(kind);
+        }
+    }
+
+    private <S extends Mergeable<S>> void refusesReadOnlyAndClosed(Kind<S> kind) throws IOException {
+        Path file = dir.resolve(kind.name());
+        kind.builder().get().create(file, OpenMode.EXCLUSIVE).close();
+        try (Sketch readOnly = Sketch.open(file, OpenMode.READ_ONLY);
+             S other = kind.create(OpenMode.EXCLUSIVE)) {
+            Mergeable<?> target = assertInstanceOf(Mergeable.class, readOnly);
+            assertTrue(assertThrows(IllegalStateException.class, () -> target.mergeSketch(other)).getMessage()
+                    .contains("READ_ONLY"), kind.name());
+        }
+        S closed = kind.create(OpenMode.EXCLUSIVE);
+        closed.close();
+        try (S into = kind.create(OpenMode.EXCLUSIVE)) {
+            assertThrows(IllegalStateException.class, () -> into.mergeSketch(closed), kind.name());
+            assertThrows(IllegalStateException.class, () -> closed.mergeSketch(into), kind.name());
+        }
+    }
+}
