@@ -74,13 +74,7 @@ final class HyperLogLogCommands implements SketchFamily {
             Path destination,
             @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "HyperLogLog files.")
             List<Path> sources) throws IOException {
-        Merging.merge(destination, sources, HyperLogLog::open, (into, from) -> {
-            if (from.precision() == into.precision()) {
-                into.merge(from);
-            } else {
-                into.mergeFolded(from);
-            }
-        });
+        Merging.merge(destination, sources, HyperLogLog::open, HyperLogLogCommands::mergeFolding);
         return 0;
     }
 
@@ -102,5 +96,19 @@ final class HyperLogLogCommands implements SketchFamily {
     @Override
     public Sketch open(Path file, OpenMode mode) throws IOException {
         return HyperLogLog.open(file, mode);
+    }
+
+    /** A source of a higher precision is folded down to the destination's, as {@code hll merge} does. */
+    @Override
+    public void mergeStep(Sketch into, Sketch from) {
+        mergeFolding((HyperLogLog) into, (HyperLogLog) from);
+    }
+
+    private static void mergeFolding(HyperLogLog into, HyperLogLog from) {
+        if (from.precision() == into.precision()) {
+            into.merge(from);
+        } else {
+            into.mergeFolded(from);
+        }
     }
 }

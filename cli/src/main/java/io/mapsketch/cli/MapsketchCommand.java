@@ -65,8 +65,8 @@ final class MapsketchCommand {
     @Command(name = "merge", description = {"Merges the SRC files into DEST, which must exist: any mergeable kind"
             + " (Bloom filters, Count-Min, Top-K, HyperLogLog, MinHash). The sources stay unchanged.",
         "All files must be of one kind, seed and shape: another kind or seed is refused before DEST changes;",
-        "a source of another shape stops the merge, and the sources listed before it stay merged",
-        "('mapsketch hll merge' folds a HyperLogLog of higher precision into DEST)."},
+        "a source of another shape stops the merge, and the sources listed before it stay merged;",
+        "a HyperLogLog of higher precision is folded into DEST's."},
             footer = {"%nExample:%n  mapsketch merge all.bf shard-1.bf shard-2.bf"})
     int merge(@Parameters(index = "0", paramLabel = "DEST", description = "The sketch to merge into.")
             Path destination,

@@ -44,12 +44,10 @@ final class Merging {
             SketchFamily family = families.stream().filter(f -> f.reads(into.kind())).findFirst()
                     .orElseThrow(() -> new CommandFailure(destination + ": " + into.kind() + " sketches cannot be"
                             + " merged by this version of the command"));
-            mergeInto(into, destination, sources, family::open, (target, from) -> {
-                if (!(target instanceof Mergeable<?> mergeable)) {
-                    throw new CommandFailure(destination + ": " + family.mergeRefusal());
-                }
-                mergeable.mergeSketch(from);
-            });
+            if (!(into instanceof Mergeable<?>)) {
+                throw new CommandFailure(destination + ": " + family.mergeRefusal());
+            }
+            mergeInto(into, destination, sources, family::open, family::mergeStep);
         }
     }
 

@@ -54,4 +54,16 @@ interface SketchFamily {
     default String mergeRefusal() {
         return "sketches of this kind do not merge";
     }
+
+    /**
+     * Merges one source into a destination of this family for {@code mapsketch merge}: through
+     * {@link io.mapsketch.Mergeable} unless the family's own merge verb does more.
+     *
+     * @param into the destination, {@link io.mapsketch.Mergeable}
+     * @param from the source, opened by {@link #open}
+     * @throws io.mapsketch.IncompatibleSketchException if the engine refuses the source
+     */
+    default void mergeStep(Sketch into, Sketch from) {
+        ((io.mapsketch.Mergeable<?>) into).mergeSketch(from);
+    }
 }
