@@ -2,15 +2,14 @@ package io.mapsketch;
 
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.frequency.CountMinBuilder;
+import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.membership.FilterBuilder;
 import io.mapsketch.similarity.MinHash;
 import io.mapsketch.similarity.SimHash;
 import io.mapsketch.memory.CreateOption;
 import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -23,6 +22,8 @@ import java.nio.file.Path;
  * @param <B> the concrete builder, returned by the chaining methods
  * @param <S> the sketch it builds
  */
+// The header format a builder sizes is the unexported package's; builders' protected members are not API.
+@SuppressWarnings("exports")
 public abstract sealed class SketchBuilder<B extends SketchBuilder<B, S>, S extends Sketch>
         permits FilterBuilder, CountMinBuilder, HyperLogLog.Builder, MinHash.Builder, SimHash.Builder {
 
@@ -111,8 +112,9 @@ public abstract sealed class SketchBuilder<B extends SketchBuilder<B, S>, S exte
      * @throws IllegalArgumentException if the parameters cannot be sized
      */
     protected final SketchHeader header() {
-        return SketchHeader.forNewSketch(kind(), HashScheme.XXH3_64, seed, parameters(), payloadBytes())
-                .withFormatVersion(SketchFileLayout.FORMAT_VERSION);
+        HeaderFormat format = format();
+        return SketchHeader.forNewSketch(format.kind(), HashScheme.XXH3_64, seed, format.encode(), format.payloadBytes())
+                .withFormatVersion(format.versions().written());
     }
 
     /**
@@ -123,25 +125,14 @@ public abstract sealed class SketchBuilder<B extends SketchBuilder<B, S>, S exte
     protected abstract B self();
 
     /**
-     * Returns the kind the new sketch's header records.
+     * Sizes the new sketch: the header parameters its kind's format description writes, from which
+     * the kind, the format version and the payload's size follow.
      *
-     * @return the kind
+     * @return the description of the new sketch
+     * @throws IllegalArgumentException if the parameters cannot be sized
+     * @throws IllegalStateException if a required parameter was not set
      */
-    protected abstract SketchKind kind();
-
-    /**
-     * Returns the header parameters of the new sketch, in the order its {@code open} reads them.
-     *
-     * @return the parameters, at most 16
-     */
-    protected abstract long[] parameters();
-
-    /**
-     * Returns the size of the new sketch's payload.
-     *
-     * @return bytes, a multiple of 64
-     */
-    protected abstract long payloadBytes();
+    protected abstract HeaderFormat format();
 
     /**
      * Returns the value of every payload byte of an empty sketch: zero unless a kind says otherwise.

@@ -2,12 +2,11 @@ package io.mapsketch.cardinality;
 
 import static io.mapsketch.cardinality.HyperLogLogLayout.foldedValue;
 import static io.mapsketch.cardinality.HyperLogLogLayout.maxRank;
-import static io.mapsketch.cardinality.HyperLogLogLayout.payloadBytes;
 import static io.mapsketch.cardinality.HyperLogLogLayout.rank;
 import static io.mapsketch.cardinality.HyperLogLogLayout.registerIndex;
 
 import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderFields;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.Sketch;
 import io.mapsketch.SketchBuilder;
@@ -25,6 +24,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -93,13 +93,11 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     /** The largest precision. */
     public static final int MAX_PRECISION = 18;
 
-    private static final int PRECISION = 0;
     /** Bytes of registers the {@code SHARED} merge raises together once one of them grows: a cache line. */
     private static final long BLOCK = 64;
     /** Four registers as the little-endian 32-bit word a {@code SHARED} writer compares and sets. */
     private static final ValueLayout.OfInt REGISTER_WORD =
             ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final String[] PARAMETER_NAMES = {"precision"};
     /** What {@link #raiseWord} returns when no register of the word was lower. */
     private static final long NOT_RAISED = -1;
     private static final VarHandle CACHED;
@@ -112,6 +110,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         }
     }
 
+    private final HyperLogLogFormat format;
     private final int precision;
     private final int registers;
     private final MemorySegment registerBytes;
@@ -136,9 +135,10 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     /** The id of the thread that made the sole writer's last change. */
     private long changer;
 
-    private HyperLogLog(SketchRegion region, int precision) {
+    private HyperLogLog(SketchRegion region, HyperLogLogFormat format) {
         super(region);
-        this.precision = precision;
+        this.format = format;
+        this.precision = format.precision();
         this.registers = 1 << precision;
         this.registerBytes = payload.segment();
         this.line = summaryLine(region, precision);
@@ -190,7 +190,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
 
     /** The open-time check of the registers and of the summary line; see {@link #open}. */
     private static void check(SketchRegion region, boolean soleWriter) throws IOException {
-        int precision = precision(region);
+        int precision = HyperLogLogFormat.read(HeaderReader.of(region)).precision();
         MemorySegment registers = region.payload().segment();
         Path file = region.file().orElse(null);
         HyperLogLogSummaryLine line = summaryLine(region, precision);
@@ -202,13 +202,12 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     }
 
     private static HyperLogLog read(SketchRegion region) throws IOException {
-        return new HyperLogLog(region, precision(region));
+        return new HyperLogLog(region, HyperLogLogFormat.read(HeaderReader.of(region)));
     }
 
-    private static int precision(SketchRegion region) throws CorruptSketchFileException {
-        int precision = (int) HeaderFields.parameter(region, PRECISION, "precision", MIN_PRECISION, MAX_PRECISION);
-        HeaderFields.requirePayload(region, payloadBytes(precision), "2^precision one-byte registers, rounded up to 64 bytes");
-        return precision;
+    @Override
+    protected HyperLogLogFormat format() {
+        return format;
     }
 
     /**
@@ -360,7 +359,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     public void merge(HyperLogLog other) {
         Objects.requireNonNull(other, "other");
         requireWritable();
-        requireCompatible(other, PARAMETER_NAMES);
+        requireCompatible(other, HyperLogLogFormat.SHAPE);
         if (sharedWriters) {
             mergeShared(other.registerBytes);
         } else {
@@ -390,7 +389,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     public void mergeFolded(HyperLogLog other) {
         Objects.requireNonNull(other, "other");
         requireWritable();
-        requireCompatible(other);
+        requireCompatible(other, List.of());
         requireFoldable(other.precision, precision);
         foldIn(other);
         countItems(other.itemsAdded());
@@ -543,7 +542,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         }
         int precision = MAX_PRECISION;
         for (HyperLogLog sketch : sketches) {
-            sketches[0].requireCompatible(Objects.requireNonNull(sketch, "sketch"));
+            sketches[0].requireCompatible(Objects.requireNonNull(sketch, "sketch"), List.of());
             precision = Math.min(precision, sketch.precision);
         }
         int m = 1 << precision;
@@ -823,20 +822,9 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         }
 
         @Override
-        protected SketchKind kind() {
-            return SketchKind.HYPERLOGLOG;
-        }
-
-        @Override
-        protected long[] parameters() {
+        protected HyperLogLogFormat format() {
             requireSet("precision", precision != 0);
-            return new long[] {precision};
-        }
-
-        @Override
-        protected long payloadBytes() {
-            requireSet("precision", precision != 0);
-            return HyperLogLogLayout.payloadBytes(precision);
+            return new HyperLogLogFormat(precision);
         }
 
         @Override

@@ -80,9 +80,9 @@ public abstract sealed class CountMinBuilder<B extends CountMinBuilder<B, S>, S 
     }
 
     /** The Count-Min shape asked for; refuses a build whose epsilon or delta is missing. */
-    final CountMinParameters countMinParameters() {
+    final CountMinFormat countMinFormat() {
         requireSet("epsilon", epsilon != 0);
         requireSet("delta", delta != 0);
-        return CountMinParameters.of(epsilon, delta, counterBits, conservative);
+        return CountMinFormat.of(epsilon, delta, counterBits, conservative);
     }
 }

@@ -2,7 +2,6 @@ package io.mapsketch.frequency;
 
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.internal.DoubleHashing;
-import io.mapsketch.memory.SketchFileLayout;
 
 /**
  * Which counter a key takes in each row of a Count-Min matrix, in the scheme named by its file's
@@ -10,7 +9,7 @@ import io.mapsketch.memory.SketchFileLayout;
  * onto the width), where, from the key's 64-bit hash h:
  *
  * <ul>
- *   <li>from format version {@value SketchFileLayout#INDEPENDENT_ROWS_VERSION}, every file this build
+ *   <li>from format version {@value CountMinFormat#INDEPENDENT_ROWS_VERSION}, every file this build
  *       creates: {@code v_r = mix(h + (r + 1) G)}, the r-th output of SplitMix64 seeded with h
  *       ({@code java.util.SplittableRandom}'s generator: G its golden-ratio increment, mix Stafford's
  *       "Mix13" finaliser). Each row's column is a function of all 64 bits of h of its own, so two keys
@@ -41,7 +40,7 @@ final class CountMinRows {
 
     /** The rows of a file of {@code formatVersion}. */
     static CountMinRows of(int formatVersion) {
-        return new CountMinRows(formatVersion >= SketchFileLayout.INDEPENDENT_ROWS_VERSION);
+        return new CountMinRows(formatVersion >= CountMinFormat.INDEPENDENT_ROWS_VERSION);
     }
 
     /** The state x of row 0 for a key of this hash. */
@@ -84,8 +83,8 @@ final class CountMinRows {
     }
 
     private String describe() {
-        return independent ? "a mix per row (format version " + SketchFileLayout.INDEPENDENT_ROWS_VERSION
+        return independent ? "a mix per row (format version " + CountMinFormat.INDEPENDENT_ROWS_VERSION
                 + " and later)" : "double hashing (format versions before "
-                + SketchFileLayout.INDEPENDENT_ROWS_VERSION + ")";
+                + CountMinFormat.INDEPENDENT_ROWS_VERSION + ")";
     }
 }

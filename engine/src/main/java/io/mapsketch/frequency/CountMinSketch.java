@@ -1,7 +1,7 @@
 package io.mapsketch.frequency;
 
 import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderFields;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.OpenMode;
@@ -18,10 +18,15 @@ import java.nio.file.Path;
  * <p>Error direction: overcount only, by at most {@code ceil(epsilon N)} with probability at least
  * {@code 1 - delta}; an estimate is below the truth only when it is saturated.
  */
+// Its header format description is package-private; the protected members that return it are not API.
+@SuppressWarnings("exports")
 public final class CountMinSketch extends FrequencySketch implements Mergeable<CountMinSketch> {
 
-    private CountMinSketch(SketchRegion region, CountMinParameters shape) {
-        super(region, shape);
+    private final CountMinFormat format;
+
+    private CountMinSketch(SketchRegion region, CountMinFormat format) {
+        super(region, format);
+        this.format = format;
     }
 
     /**
@@ -50,10 +55,12 @@ public final class CountMinSketch extends FrequencySketch implements Mergeable<C
     }
 
     private static CountMinSketch read(SketchRegion region) throws IOException {
-        CountMinParameters shape = CountMinParameters.read(region);
-        HeaderFields.requirePayload(region, shape.counterBytesTotal(),
-                "depth rows of width counters of counter bytes, each row rounded up to 64 bytes");
-        return new CountMinSketch(region, shape);
+        return new CountMinSketch(region, CountMinFormat.read(HeaderReader.of(region)));
+    }
+
+    @Override
+    protected CountMinFormat format() {
+        return format;
     }
 
     /**
@@ -93,18 +100,8 @@ public final class CountMinSketch extends FrequencySketch implements Mergeable<C
         }
 
         @Override
-        protected SketchKind kind() {
-            return SketchKind.COUNT_MIN;
-        }
-
-        @Override
-        protected long[] parameters() {
-            return countMinParameters().toHeader();
-        }
-
-        @Override
-        protected long payloadBytes() {
-            return countMinParameters().counterBytesTotal();
+        protected CountMinFormat format() {
+            return countMinFormat();
         }
 
         @Override

@@ -83,10 +83,10 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     private final double delta;
     private final CounterMatrix counters;
     private final CountMinRows rows;
-    private final CountMinParameters shape;
+    private final CountMinFormat shape;
     private final boolean estimatesByRow;
 
-    FrequencySketch(SketchRegion region, CountMinParameters shape) {
+    FrequencySketch(SketchRegion region, CountMinFormat shape) {
         super(region);
         this.width = shape.width();
         this.depth = shape.depth();
@@ -801,7 +801,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     final void mergeCounters(FrequencySketch other) {
         Objects.requireNonNull(other, "other");
         requireWritable();
-        requireCompatible(other, CountMinParameters.MERGE_NAMES);
+        requireCompatible(other, CountMinFormat.SHAPE);
         rows.requireSameScheme(other.rows);
         long weight = other.totalWeight();
         admitWeight(weight, "the other sketch's total weight");

@@ -1,7 +1,7 @@
 package io.mapsketch.frequency;
 
 import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderFields;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.OpenMode;
@@ -10,7 +10,6 @@ import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -47,6 +46,8 @@ import java.util.Objects;
  * The file holds the counters, then {@code k} candidate slots of {@code 24 + maxKeyBytes} bytes
  * and an index and a heap of about {@code 12 k} bytes.
  */
+// Its header format description is package-private; the protected members that return it are not API.
+@SuppressWarnings("exports")
 public final class TopK extends FrequencySketch implements Mergeable<TopK> {
 
     /** The most candidates a sketch keeps. */
@@ -56,18 +57,17 @@ public final class TopK extends FrequencySketch implements Mergeable<TopK> {
     /** The longest key stored when the builder is not told otherwise. */
     public static final int DEFAULT_MAX_KEY_BYTES = 64;
 
-    private static final int K = CountMinParameters.COUNT;
-    private static final int KEY_BYTES = CountMinParameters.COUNT + 1;
-
+    private final TopKFormat format;
     private final int k;
     private final int maxKeyBytes;
     private final long tableBase;
     private final CandidateTable candidates;
 
-    private TopK(SketchRegion region, CountMinParameters shape, int k, int maxKeyBytes) {
-        super(region, shape);
-        this.k = k;
-        this.maxKeyBytes = maxKeyBytes;
+    private TopK(SketchRegion region, TopKFormat format) {
+        super(region, format.counters());
+        this.format = format;
+        this.k = format.k();
+        this.maxKeyBytes = format.maxKeyBytes();
         this.tableBase = counterMemoryBytes();
         this.candidates = new CandidateTable(payload, tableBase, k, maxKeyBytes, hasher,
                 this::estimateHash);
@@ -100,17 +100,18 @@ public final class TopK extends FrequencySketch implements Mergeable<TopK> {
     }
 
     private static TopK read(SketchRegion region) throws IOException {
-        CountMinParameters shape = CountMinParameters.read(region);
-        int k = (int) HeaderFields.parameter(region, K, "k", 1, MAX_K);
-        int maxKeyBytes = (int) HeaderFields.parameter(region, KEY_BYTES, "max key bytes", Long.BYTES, MAX_KEY_BYTES);
-        HeaderFields.requirePayload(region, shape.counterBytesTotal() + CandidateTable.bytes(k, maxKeyBytes),
-                "the Count-Min counters, then k candidate slots of max key bytes with their index and heap");
-        TopK sketch = new TopK(region, shape, k, maxKeyBytes);
+        HeaderReader header = HeaderReader.of(region);
+        TopK sketch = new TopK(region, TopKFormat.read(header));
         String fault = sketch.candidates.structuralFault();
         if (fault != null) {
-            throw CountMinParameters.corrupt(region, fault);
+            throw header.corrupt(fault);
         }
         return sketch;
+    }
+
+    @Override
+    protected TopKFormat format() {
+        return format;
     }
 
     /** The candidate table, for tests that check its layout and recovery. */
@@ -276,24 +277,10 @@ public final class TopK extends FrequencySketch implements Mergeable<TopK> {
         }
 
         @Override
-        protected SketchKind kind() {
-            return SketchKind.TOP_K;
-        }
-
-        @Override
-        protected long[] parameters() {
-            long[] shape = countMinParameters().toHeader();
+        protected TopKFormat format() {
+            CountMinFormat counters = countMinFormat();
             requireSet("k", k != 0);
-            long[] all = Arrays.copyOf(shape, CountMinParameters.COUNT + 2);
-            all[K] = k;
-            all[KEY_BYTES] = maxKeyBytes;
-            return all;
-        }
-
-        @Override
-        protected long payloadBytes() {
-            requireSet("k", k != 0);
-            return countMinParameters().counterBytesTotal() + CandidateTable.bytes(k, maxKeyBytes);
+            return new TopKFormat(counters, k, maxKeyBytes);
         }
 
         @Override

@@ -13,11 +13,12 @@ import io.mapsketch.memory.SketchRegion;
 import io.mapsketch.memory.SoleWriterCounters;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * The mechanics every sketch shares: its region, key hashing with the header's seed, the live
- * counters, header parameter checks on open and the compatibility check before a merge.
+ * counters, its header parameters (its kind's {@link HeaderFormat}) and the compatibility check before a merge.
  */
 public abstract class RegionSketch implements Sketch {
 
@@ -176,10 +177,17 @@ public abstract class RegionSketch implements Sketch {
     }
 
     /**
-     * Refuses to combine with a sketch of another kind, hash scheme or seed, or whose header
-     * parameters named here differ (index i of the header is called {@code names[i]}).
+     * Returns the sketch's header parameters as its kind's format description decoded them on open.
+     *
+     * @return the description
      */
-    protected final void requireCompatible(RegionSketch other, String... names) {
+    protected abstract HeaderFormat format();
+
+    /**
+     * Refuses to combine with a sketch of another kind, hash scheme or seed, or whose header
+     * parameters {@code shape} of the kind's description differ, naming the first that does.
+     */
+    protected final void requireCompatible(RegionSketch other, List<? extends HeaderParameter> shape) {
         SketchHeader mine = region.header();
         SketchHeader theirs = other.region.header();
         if (mine.kind() != theirs.kind()) {
@@ -191,11 +199,7 @@ public abstract class RegionSketch implements Sketch {
         if (mine.hashSeed() != theirs.hashSeed()) {
             throw new IncompatibleSketchException("hash seed", mine.hashSeed(), theirs.hashSeed());
         }
-        for (int i = 0; i < names.length; i++) {
-            if (mine.parameter(i) != theirs.parameter(i)) {
-                throw new IncompatibleSketchException(names[i], mine.parameter(i), theirs.parameter(i));
-            }
-        }
+        format().requireSame(other.format(), shape);
     }
 
     protected final String describe() {

@@ -1,11 +1,10 @@
 package io.mapsketch.membership;
 
 import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderFields;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchSizing;
 import io.mapsketch.kernels.BlockedBloomKernels;
-import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
@@ -35,23 +34,22 @@ import java.nio.file.Path;
  * also hash with the SIMD kernel and touch the blocks of 256 keys before testing them (about 15 ns
  * per key at 50M keys).
  */
+// Its header format description is package-private; the protected members that return it are not API.
+@SuppressWarnings("exports")
 public final class BlockedBloomFilter extends MembershipFilter implements Mergeable<BlockedBloomFilter> {
 
-    private static final int BLOCKS = 0;
-    private static final int BITS_PER_KEY = 1;
-    private static final int EXPECTED_ITEMS = 2;
-    private static final int FALSE_POSITIVE_RATE = 3;
-    private static final String[] PARAMETER_NAMES = {"blocks", "bits per key"};
     private static final int BLOCK_BYTES = BlockedBloomKernels.BLOCK_BYTES;
     private static final int WORDS = BLOCK_BYTES / Long.BYTES;
 
+    private final BlockedBloomFormat format;
     private final long blocks;
     private final int bitsPerKey;
 
-    private BlockedBloomFilter(SketchRegion region, long blocks, int bitsPerKey, long expectedItems, double rate) {
-        super(region, expectedItems, rate);
-        this.blocks = blocks;
-        this.bitsPerKey = bitsPerKey;
+    private BlockedBloomFilter(SketchRegion region, BlockedBloomFormat format) {
+        super(region, format.expectedItems(), format.falsePositiveRate());
+        this.format = format;
+        this.blocks = format.blocks();
+        this.bitsPerKey = format.bitsPerKey();
     }
 
     /**
@@ -78,16 +76,12 @@ public final class BlockedBloomFilter extends MembershipFilter implements Mergea
     }
 
     private static BlockedBloomFilter read(SketchRegion region) throws IOException {
-        long blocks = HeaderFields.parameter(region, BLOCKS, "blocks", 1, Long.MAX_VALUE / BLOCK_BYTES);
-        int bitsPerKey = (int) HeaderFields.parameter(region, BITS_PER_KEY, "bits per key", 8, 16);
-        if (bitsPerKey != 8 && bitsPerKey != 16) {
-            throw new CorruptSketchFileException(region.file().orElse(null), "header parameter 'bits per key' (index "
-                    + BITS_PER_KEY + ") is " + bitsPerKey + ", expected 8 or 16");
-        }
-        long expected = HeaderFields.parameter(region, EXPECTED_ITEMS, "expected items", 1, Long.MAX_VALUE);
-        double rate = HeaderFields.openIntervalParameter(region, FALSE_POSITIVE_RATE, "false-positive rate", 0, 1);
-        HeaderFields.requirePayload(region, blocks * BLOCK_BYTES, "blocks x 64 bytes");
-        return new BlockedBloomFilter(region, blocks, bitsPerKey, expected, rate);
+        return new BlockedBloomFilter(region, BlockedBloomFormat.read(HeaderReader.of(region)));
+    }
+
+    @Override
+    protected BlockedBloomFormat format() {
+        return format;
     }
 
     @Override
@@ -130,7 +124,7 @@ public final class BlockedBloomFilter extends MembershipFilter implements Mergea
      */
     @Override
     public void merge(BlockedBloomFilter other) {
-        orIn(other, PARAMETER_NAMES);
+        orIn(other, BlockedBloomFormat.SHAPE);
     }
 
     /** Adds one hash forwarded by the scalable filter this is a link of, and counts it. */
@@ -220,20 +214,8 @@ public final class BlockedBloomFilter extends MembershipFilter implements Mergea
         }
 
         @Override
-        protected SketchKind kind() {
-            return SketchKind.BLOCKED_BLOOM;
-        }
-
-        @Override
-        protected long[] parameters() {
-            int bitsPerKey = SketchSizing.blockedBloomBitsPerKey(expectedItems(), falsePositiveRate());
-            long blocks = SketchSizing.blockedBloomBlocks(expectedItems(), falsePositiveRate(), bitsPerKey);
-            return new long[] {blocks, bitsPerKey, expectedItems(), Double.doubleToLongBits(falsePositiveRate())};
-        }
-
-        @Override
-        protected long payloadBytes() {
-            return parameters()[BLOCKS] * BLOCK_BYTES;
+        protected BlockedBloomFormat format() {
+            return BlockedBloomFormat.sized(expectedItems(), falsePositiveRate());
         }
 
         @Override

@@ -1,7 +1,7 @@
 package io.mapsketch.membership;
 
 import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderFields;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.internal.DoubleHashing;
 import io.mapsketch.memory.OpenMode;
@@ -36,23 +36,24 @@ import java.util.Objects;
  * answers with one cache line. Batch lookups probe breadth-first without a branch on the answers
  * ({@link #mightContainAll}). An add also counts the item; batch adds count once per batch.
  */
+// Its header format description is package-private; the protected members that return it are not API.
+@SuppressWarnings("exports")
 public final class BloomFilter extends MembershipFilter implements Mergeable<BloomFilter> {
 
-    private static final String[] PARAMETER_NAMES = {"bits", "hashes"};
-    /** The most bits the format allows: {@code 2^63 - 512}, whose lines of 512 bits a file can hold. */
-    private static final long MAX_BITS = Long.MAX_VALUE - 511;
     private static final ThreadLocal<ProbeScratch> SCRATCH = ThreadLocal.withInitial(ProbeScratch::new);
 
+    private final BloomFormat format;
     private final long bits;
     private final int hashes;
     private final ProbeCells probes;
     /** The probes' term unit ({@link ProbeCells#termUnit}), in a field of its own for the single-key loops. */
     private final long termUnit;
 
-    private BloomFilter(SketchRegion region, ProbedLayout layout) {
-        super(region, layout.expectedItems(), layout.falsePositiveRate());
-        this.bits = layout.cells();
-        this.hashes = layout.hashes();
+    private BloomFilter(SketchRegion region, BloomFormat format) {
+        super(region, format.expectedItems(), format.falsePositiveRate());
+        this.format = format;
+        this.bits = format.bits();
+        this.hashes = format.hashes();
         this.probes = ProbeCells.of(bits, region.header().formatVersion());
         this.termUnit = probes.termUnit();
     }
@@ -81,13 +82,12 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
     }
 
     private static BloomFilter read(SketchRegion region) throws IOException {
-        ProbedLayout layout = ProbedLayout.read(region, "bits", MAX_BITS);
-        HeaderFields.requirePayload(region, payloadBytes(layout.cells()), "bits rounded up to whole 64-byte lines");
-        return new BloomFilter(region, layout);
+        return new BloomFilter(region, BloomFormat.read(HeaderReader.of(region)));
     }
 
-    static long payloadBytes(long bits) {
-        return Math.ceilDiv(bits, 512) * 64;
+    @Override
+    protected BloomFormat format() {
+        return format;
     }
 
     /**
@@ -230,7 +230,7 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
     @Override
     public void merge(BloomFilter other) {
         probes.requireSameScheme(Objects.requireNonNull(other, "other").probes);
-        orIn(other, PARAMETER_NAMES);
+        orIn(other, BloomFormat.SHAPE);
     }
 
     /**
@@ -284,18 +284,8 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
         }
 
         @Override
-        protected SketchKind kind() {
-            return SketchKind.BLOOM;
-        }
-
-        @Override
-        protected long[] parameters() {
-            return ProbedLayout.sized(expectedItems(), falsePositiveRate(), MAX_BITS, "classic Bloom filter").parameters();
-        }
-
-        @Override
-        protected long payloadBytes() {
-            return BloomFilter.payloadBytes(ProbedLayout.sized(expectedItems(), falsePositiveRate(), MAX_BITS, "classic Bloom filter").cells());
+        protected BloomFormat format() {
+            return BloomFormat.sized(expectedItems(), falsePositiveRate());
         }
 
         @Override

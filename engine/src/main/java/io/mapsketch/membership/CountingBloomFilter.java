@@ -1,7 +1,7 @@
 package io.mapsketch.membership;
 
 import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderFields;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.internal.DoubleHashing;
 import io.mapsketch.memory.OpenMode;
@@ -32,26 +32,27 @@ import java.util.Objects;
  *
  * <p>Cost: k probes per add, lookup or remove, each a compare-and-set in {@code SHARED} mode.
  */
+// Its header format description is package-private; the protected members that return it are not API.
+@SuppressWarnings("exports")
 public final class CountingBloomFilter extends RemovableFilter implements Mergeable<CountingBloomFilter> {
 
-    private static final String[] PARAMETER_NAMES = {"counters", "hashes"};
     private static final long MAX_COUNT = 15;
-    /** The most counters the format allows: {@code 2^61 - 128}, whose lines of 128 counters a file can hold. */
-    private static final long MAX_COUNTERS = Long.MAX_VALUE / 4 - 127;
     private static final long LOW_NIBBLES = 0x0F0F0F0F0F0F0F0FL;
     private static final long CARRY_BITS = 0x1010101010101010L;
     private static final long NIBBLE_LOW_BITS = 0x1111111111111111L;
 
+    private final CountingBloomFormat format;
     private final long counters;
     private final int hashes;
     private final ProbeCells probes;
     /** The probes' term unit ({@link ProbeCells#termUnit}), in a field of its own for the single-key loops. */
     private final long termUnit;
 
-    private CountingBloomFilter(SketchRegion region, ProbedLayout layout) {
-        super(region, layout.expectedItems(), layout.falsePositiveRate());
-        this.counters = layout.cells();
-        this.hashes = layout.hashes();
+    private CountingBloomFilter(SketchRegion region, CountingBloomFormat format) {
+        super(region, format.expectedItems(), format.falsePositiveRate());
+        this.format = format;
+        this.counters = format.counters();
+        this.hashes = format.hashes();
         this.probes = ProbeCells.of(counters, region.header().formatVersion());
         this.termUnit = probes.termUnit();
     }
@@ -80,13 +81,12 @@ public final class CountingBloomFilter extends RemovableFilter implements Mergea
     }
 
     private static CountingBloomFilter read(SketchRegion region) throws IOException {
-        ProbedLayout layout = ProbedLayout.read(region, "counters", MAX_COUNTERS);
-        HeaderFields.requirePayload(region, payloadBytes(layout.cells()), "4-bit counters rounded up to whole 64-byte lines");
-        return new CountingBloomFilter(region, layout);
+        return new CountingBloomFilter(region, CountingBloomFormat.read(HeaderReader.of(region)));
     }
 
-    static long payloadBytes(long counters) {
-        return Math.ceilDiv(counters, 128) * 64;
+    @Override
+    protected CountingBloomFormat format() {
+        return format;
     }
 
     private static long wordOffset(long counter) {
@@ -243,7 +243,7 @@ public final class CountingBloomFilter extends RemovableFilter implements Mergea
     public void merge(CountingBloomFilter other) {
         Objects.requireNonNull(other, "other");
         requireWritable();
-        requireCompatible(other, PARAMETER_NAMES);
+        requireCompatible(other, CountingBloomFormat.SHAPE);
         probes.requireSameScheme(other.probes);
         for (long offset = 0; offset < payload.byteSize(); offset += Long.BYTES) {
             long incoming = other.payload.getLongAcquire(offset);
@@ -336,18 +336,8 @@ public final class CountingBloomFilter extends RemovableFilter implements Mergea
         }
 
         @Override
-        protected SketchKind kind() {
-            return SketchKind.COUNTING_BLOOM;
-        }
-
-        @Override
-        protected long[] parameters() {
-            return ProbedLayout.sized(expectedItems(), falsePositiveRate(), MAX_COUNTERS, "counting Bloom filter").parameters();
-        }
-
-        @Override
-        protected long payloadBytes() {
-            return CountingBloomFilter.payloadBytes(ProbedLayout.sized(expectedItems(), falsePositiveRate(), MAX_COUNTERS, "counting Bloom filter").cells());
+        protected CountingBloomFormat format() {
+            return CountingBloomFormat.sized(expectedItems(), falsePositiveRate());
         }
 
         @Override

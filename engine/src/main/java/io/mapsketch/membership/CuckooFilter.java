@@ -1,6 +1,6 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.internal.HeaderFields;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.SketchSizing;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.OpenMode;
@@ -60,26 +60,24 @@ import java.nio.file.Path;
  * buckets also searches and carries out a path, longer as the load nears 96%. Cuckoo filters are not
  * merged.
  */
+// Its header format description is package-private; the protected members that return it are not API.
+@SuppressWarnings("exports")
 public final class CuckooFilter extends RemovableFilter {
 
-    private static final int BUCKETS = 0;
-    private static final int FINGERPRINT_BITS = 1;
-    private static final int EXPECTED_ITEMS = 2;
-    private static final int FALSE_POSITIVE_RATE = 3;
-    private static final int SLOT_LAYOUT = 4;
     private static final int MAX_COPIES = 2 * CuckooTable.BUCKET_SIZE;
 
+    private final CuckooFormat format;
     private final long buckets;
     private final int fingerprintBits;
     private final CuckooTable table;
     private final RegionLock lock;
 
-    private CuckooFilter(SketchRegion region, long buckets, int fingerprintBits, long layout, long expectedItems,
-            double rate) {
-        super(region, expectedItems, rate);
-        this.buckets = buckets;
-        this.fingerprintBits = fingerprintBits;
-        this.table = new CuckooTable(payload, buckets, fingerprintBits, layout);
+    private CuckooFilter(SketchRegion region, CuckooFormat format) {
+        super(region, format.expectedItems(), format.falsePositiveRate());
+        this.format = format;
+        this.buckets = format.buckets();
+        this.fingerprintBits = format.fingerprintBits();
+        this.table = new CuckooTable(payload, buckets, fingerprintBits, format.slotLayout());
         this.lock = new RegionLock(payload, CuckooTable.LOCK);
         if (region.mode() == OpenMode.EXCLUSIVE) {
             table.clearStaleLock();
@@ -113,23 +111,12 @@ public final class CuckooFilter extends RemovableFilter {
     }
 
     private static CuckooFilter read(SketchRegion region) throws IOException {
-        long buckets = HeaderFields.parameter(region, BUCKETS, "buckets", 2, SketchSizing.CUCKOO_MAX_BUCKETS);
-        if (Long.bitCount(buckets) != 1) {
-            throw new CorruptSketchFileException(region.file().orElse(null), "header parameter 'buckets' (index "
-                    + BUCKETS + ") is " + buckets + ", expected a power of two");
-        }
-        int bits = (int) HeaderFields.parameter(region, FINGERPRINT_BITS, "fingerprint bits", 8, 16);
-        if (bits != 8 && bits != 12 && bits != 16) {
-            throw new CorruptSketchFileException(region.file().orElse(null), "header parameter 'fingerprint bits'"
-                    + " (index " + FINGERPRINT_BITS + ") is " + bits + ", expected 8, 12 or 16");
-        }
-        long expected = HeaderFields.parameter(region, EXPECTED_ITEMS, "expected items", 1, Long.MAX_VALUE);
-        double rate = HeaderFields.openIntervalParameter(region, FALSE_POSITIVE_RATE, "false-positive rate", 0, 1);
-        long layout = HeaderFields.parameter(region, SLOT_LAYOUT, "slot layout", CuckooTable.WORD_ALIGNED, CuckooTable.DENSE);
-        HeaderFields.requirePayload(region, CuckooTable.payloadBytes(buckets, bits, layout), "a 64-byte control line, then 4 x"
-                + " buckets slots " + (layout == CuckooTable.DENSE ? "of fingerprint bits each"
-                        : "packed floor(64 / fingerprint bits) to a 64-bit word") + ", rounded up to 64-byte lines");
-        return new CuckooFilter(region, buckets, bits, layout, expected, rate);
+        return new CuckooFilter(region, CuckooFormat.read(HeaderReader.of(region)));
+    }
+
+    @Override
+    protected CuckooFormat format() {
+        return format;
     }
 
     /** The bucket table, for tests that inspect slots or act as a writer that dies. */
@@ -328,22 +315,8 @@ public final class CuckooFilter extends RemovableFilter {
         }
 
         @Override
-        protected SketchKind kind() {
-            return SketchKind.CUCKOO;
-        }
-
-        @Override
-        protected long[] parameters() {
-            return new long[] {SketchSizing.cuckooBuckets(expectedItems()),
-                SketchSizing.cuckooFingerprintBits(falsePositiveRate()), expectedItems(),
-                Double.doubleToLongBits(falsePositiveRate()), CuckooTable.DENSE};
-        }
-
-        @Override
-        protected long payloadBytes() {
-            long[] parameters = parameters();
-            return CuckooTable.payloadBytes(parameters[BUCKETS], (int) parameters[FINGERPRINT_BITS],
-                    parameters[SLOT_LAYOUT]);
+        protected CuckooFormat format() {
+            return CuckooFormat.sized(expectedItems(), falsePositiveRate());
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.mapsketch.membership;
 
+import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.KeyedSketch;
 import io.mapsketch.internal.SketchOpener;
 import io.mapsketch.kernels.BitSetKernels;
@@ -9,6 +10,7 @@ import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import org.agrona.DirectBuffer;
 
@@ -214,12 +216,12 @@ public abstract sealed class MembershipFilter extends KeyedSketch
     /**
      * ORs another filter's bits into this one, so that this filter answers for the union of both key
      * sets. Shared writers OR word by word atomically (only words that gain bits); an exclusive writer
-     * uses the SIMD kernel. The other filter must match in kind, seed and the named parameters.
+     * uses the SIMD kernel. The other filter must match in kind, seed and the parameters {@code shape}.
      */
-    final void orIn(MembershipFilter other, String... parameterNames) {
+    final void orIn(MembershipFilter other, List<HeaderParameter> shape) {
         Objects.requireNonNull(other, "other");
         requireWritable();
-        requireCompatible(other, parameterNames);
+        requireCompatible(other, shape);
         long words = payload.byteSize() / Long.BYTES;
         if (sharedWriters) {
             for (long offset = 0; offset < words * Long.BYTES; offset += Long.BYTES) {

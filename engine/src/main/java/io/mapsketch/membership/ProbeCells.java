@@ -1,7 +1,6 @@
 package io.mapsketch.membership;
 
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.memory.SketchFileLayout;
 
 /**
  * Where the k probes of a key fall among the m cells of a classic or counting Bloom filter: enhanced
@@ -12,7 +11,7 @@ import io.mapsketch.memory.SketchFileLayout;
  * file's format version:
  *
  * <ul>
- *   <li>from format version {@value SketchFileLayout#ENHANCED_PROBES_VERSION}, every file this build
+ *   <li>from format version {@value ProbedLayout#ENHANCED_PROBES_VERSION}, every file this build
  *       creates: {@code U = ceil(2^64 / m)}, one cell's share of the 64-bit range, so the term moves
  *       probe i by t(i) cells (or one more, where the reduction rounds up). It separates the probes of a
  *       key whose step lies close to a fraction a/b of 2^64 with a small b: {@code reduce(h + i y)} alone
@@ -41,7 +40,7 @@ final class ProbeCells {
 
     /** The probes of a filter of {@code cells} cells in the scheme of a file of {@code formatVersion}. */
     static ProbeCells of(long cells, int formatVersion) {
-        return new ProbeCells(cells, formatVersion >= SketchFileLayout.ENHANCED_PROBES_VERSION);
+        return new ProbeCells(cells, formatVersion >= ProbedLayout.ENHANCED_PROBES_VERSION);
     }
 
     /** U: what one unit of the enhanced term adds to a probe's 64-bit value (modulo 2^64). */
@@ -67,8 +66,8 @@ final class ProbeCells {
     }
 
     private String describe() {
-        return termInCells ? "enhanced term in cells (format version " + SketchFileLayout.ENHANCED_PROBES_VERSION
+        return termInCells ? "enhanced term in cells (format version " + ProbedLayout.ENHANCED_PROBES_VERSION
                 + " and later)" : "enhanced term in the 64-bit value (format versions before "
-                + SketchFileLayout.ENHANCED_PROBES_VERSION + ")";
+                + ProbedLayout.ENHANCED_PROBES_VERSION + ")";
     }
 }

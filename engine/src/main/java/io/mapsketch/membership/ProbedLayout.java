@@ -1,28 +1,31 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.SketchSizing;
-import io.mapsketch.internal.RegionSketch;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.internal.HeaderParameter;
 
 /**
- * The shape of the layouts probed by enhanced double hashing (the classic and the counting Bloom
- * filter): m cells, k probes per key, sized from n items at rate p with the textbook formulas. Its
- * four values are header parameters 0 to 3, in this order.
+ * What the formats of the layouts probed by enhanced double hashing (the classic and the counting
+ * Bloom filter, {@link BloomFormat} and {@link CountingBloomFormat}) share: m cells in slot 0, k probes
+ * per key in slot 1, sized from n items at rate p with the textbook formulas, and the version from
+ * which the probes' enhanced term is added in cells ({@link ProbeCells}).
  *
  * @param cells m, bits or counters
  * @param hashes k, probes per key, in [1, {@value #MAX_HASHES}]
- * @param expectedItems n, the capacity
- * @param falsePositiveRate p, the rate at capacity
  */
-record ProbedLayout(long cells, int hashes, long expectedItems, double falsePositiveRate) {
+record ProbedLayout(long cells, int hashes) {
 
     /**
      * Most probes per key: rates from {@link SketchSizing#BLOOM_LOWEST_RATE} = 2^-64 up take at most
      * this many (beyond, rates below 10^-19 are asked for, which no filter needs).
      */
     static final int MAX_HASHES = 64;
+    /** k, the probes per key: slot 1. */
+    static final HeaderParameter.Ranged HASHES = HeaderParameter.ranged(1, "hashes", 1, MAX_HASHES);
+    /**
+     * The first format version in which the probes add the enhanced term to a probe's cell rather
+     * than to its 64-bit value; files of versions 1 and 2 keep the older probes.
+     */
+    static final int ENHANCED_PROBES_VERSION = 3;
 
     /**
      * Sizes a layout: {@code m = -n ln p / (ln 2)^2}, {@code k = round((m / n) ln 2)}, refusing a rate
@@ -42,20 +45,6 @@ record ProbedLayout(long cells, int hashes, long expectedItems, double falsePosi
                     + " cells)");
         }
         long cells = SketchSizing.bloomBits(expectedItems, falsePositiveRate);
-        return new ProbedLayout(cells, SketchSizing.bloomHashes(cells, expectedItems), expectedItems,
-                falsePositiveRate);
-    }
-
-    /** Reads and checks the four parameters of a file; {@code cellName} names m in messages. */
-    static ProbedLayout read(SketchRegion region, String cellName, long maxCells) throws CorruptSketchFileException {
-        return new ProbedLayout(
-                HeaderFields.parameter(region, 0, cellName, 1, maxCells),
-                (int) HeaderFields.parameter(region, 1, "hashes", 1, MAX_HASHES),
-                HeaderFields.parameter(region, 2, "expected items", 1, Long.MAX_VALUE),
-                HeaderFields.openIntervalParameter(region, 3, "false-positive rate", 0, 1));
-    }
-
-    protected long[] parameters() {
-        return new long[] {cells, hashes, expectedItems, Double.doubleToLongBits(falsePositiveRate)};
+        return new ProbedLayout(cells, SketchSizing.bloomHashes(cells, expectedItems));
     }
 }

@@ -1,14 +1,13 @@
 package io.mapsketch.membership;
 
 import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderFields;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchSizing;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.CreateOption;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.PayloadVerification;
-import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
@@ -47,32 +46,23 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Cost: a lookup probes one cache line per link (the key is hashed once); an add, one line of
  * the newest link. Batch lookups probe each link with the blocked kernel.
  */
+// Its header format description is package-private; the protected members that return it are not API.
+@SuppressWarnings("exports")
 public final class ScalableBloomFilter extends MembershipFilter implements Mergeable<ScalableBloomFilter> {
 
     /** Name of the manifest file in the filter's directory. */
     public static final String MANIFEST = "manifest.sketch";
 
-    private static final int INITIAL_CAPACITY = 0;
-    private static final int FALSE_POSITIVE_RATE = 1;
-    private static final int TIGHTENING_RATIO = 2;
-    private static final int GROWTH_FACTOR = 3;
-    private static final int GENERATION = 4;
-    private static final String[] PARAMETER_NAMES = {"initial capacity", "false-positive rate",
-        "tightening ratio", "growth factor"};
-
     private final Path directory;
+    private final ScalableBloomFormat format;
     private final ScalableBloomManifest manifest;
-    private final double tighteningRatio;
-    private final double growthFactor;
     private volatile BlockedBloomFilter[] links = new BlockedBloomFilter[0];
 
-    private ScalableBloomFilter(SketchRegion manifest, Path directory, long generation, long initialCapacity,
-                                double rate, double tighteningRatio, double growthFactor) {
-        super(manifest, initialCapacity, rate);
+    private ScalableBloomFilter(SketchRegion manifest, Path directory, ScalableBloomFormat format) {
+        super(manifest, format.initialCapacity(), format.falsePositiveRate());
         this.directory = directory;
-        this.manifest = ScalableBloomManifest.of(payload, manifest.header().formatVersion(), directory, generation);
-        this.tighteningRatio = tighteningRatio;
-        this.growthFactor = growthFactor;
+        this.format = format;
+        this.manifest = ScalableBloomManifest.of(payload, directory, format);
     }
 
     /**
@@ -123,22 +113,9 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
     }
 
     private static ScalableBloomFilter read(SketchRegion manifest) throws IOException {
-        long initial = HeaderFields.parameter(manifest, INITIAL_CAPACITY, "initial capacity", 1, Long.MAX_VALUE);
-        double rate = HeaderFields.openIntervalParameter(manifest, FALSE_POSITIVE_RATE, "false-positive rate", 0, 1);
-        double ratio = HeaderFields.openIntervalParameter(manifest, TIGHTENING_RATIO, "tightening ratio", 0, 1);
-        double growth = HeaderFields.openIntervalParameter(manifest, GROWTH_FACTOR, "growth factor", 0.999, 1e6);
-        int version = manifest.header().formatVersion();
-        long generation = manifest.header().parameter(GENERATION);
-        if ((generation == 0) == (version >= ScalableBloomManifest.LISTED_LINKS_VERSION)) {
-            throw new CorruptSketchFileException(manifest.file().orElse(null), "header parameter 'link generation'"
-                    + " (index " + GENERATION + ") is " + generation + ", expected "
-                    + (generation == 0 ? "a non-zero value" : "zero") + " in format version " + version);
-        }
-        HeaderFields.requirePayload(manifest, ScalableBloomManifest.payloadBytes(version),
-                ScalableBloomManifest.payloadDerivation(version));
+        ScalableBloomFormat format = ScalableBloomFormat.read(HeaderReader.of(manifest));
         Path directory = manifest.file().map(Path::getParent).orElse(null);
-        ScalableBloomFilter filter = new ScalableBloomFilter(manifest, directory, generation, initial, rate, ratio,
-                growth);
+        ScalableBloomFilter filter = new ScalableBloomFilter(manifest, directory, format);
         try {
             if (filter.manifest.linkCount() == 0 && manifest.mode().isWritable()) {
                 filter.grow(0);
@@ -151,14 +128,19 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
         }
     }
 
+    @Override
+    protected ScalableBloomFormat format() {
+        return format;
+    }
+
     /** The capacity of link i: {@code ceil(n0 * s^i)}. */
     long linkCapacity(int index) {
-        return (long) Math.min(Long.MAX_VALUE, Math.ceil(expectedItems() * Math.pow(growthFactor, index)));
+        return (long) Math.min(Long.MAX_VALUE, Math.ceil(expectedItems() * Math.pow(format.growthFactor(), index)));
     }
 
     /** The rate of link i: {@code P (1 - r) r^i}. */
     double linkRate(int index) {
-        return linkRate(targetFalsePositiveRate(), tighteningRatio, index);
+        return linkRate(targetFalsePositiveRate(), format.tighteningRatio(), index);
     }
 
     private static double linkRate(double rate, double tighteningRatio, int index) {
@@ -321,7 +303,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
     public void merge(ScalableBloomFilter other) {
         Objects.requireNonNull(other, "other");
         requireWritable();
-        requireCompatible(other, PARAMETER_NAMES);
+        requireCompatible(other, ScalableBloomFormat.SHAPE);
         BlockedBloomFilter[] theirs = other.currentLinks();
         try {
             while (currentLinks().length < theirs.length) {
@@ -352,7 +334,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
      * @return s
      */
     public double growthFactor() {
-        return growthFactor;
+        return format.growthFactor();
     }
 
     /**
@@ -361,7 +343,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
      * @return r
      */
     public double tighteningRatio() {
-        return tighteningRatio;
+        return format.tighteningRatio();
     }
 
     /**
@@ -560,21 +542,16 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
             return this;
         }
 
-        @Override
-        protected SketchKind kind() {
-            return SketchKind.SCALABLE_BLOOM;
-        }
-
         /** The parameters, with a new chain's generation: random, never zero, drawn for each creation. */
         @Override
-        protected long[] parameters() {
+        protected ScalableBloomFormat format() {
             requireFirstLinkSizable();
             long generation;
             do {
                 generation = ThreadLocalRandom.current().nextLong();
             } while (generation == 0);
-            return new long[] {expectedItems(), Double.doubleToLongBits(falsePositiveRate()),
-                Double.doubleToLongBits(tighteningRatio), Double.doubleToLongBits(growthFactor), generation};
+            return new ScalableBloomFormat(expectedItems(), falsePositiveRate(), tighteningRatio, growthFactor,
+                    generation);
         }
 
         /** Refuses a rate whose first link, {@code n0} items at {@code P (1 - r)}, no blocked filter reaches. */
@@ -587,11 +564,6 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
                         + " P (1 - r) = " + linkRate + ", which must be in [" + lowest + ", 1): the lowest rate of a"
                         + " blocked Bloom filter of that many items; fewer items reach lower rates");
             }
-        }
-
-        @Override
-        protected long payloadBytes() {
-            return ScalableBloomManifest.payloadBytes(SketchFileLayout.FORMAT_VERSION);
         }
 
         @Override

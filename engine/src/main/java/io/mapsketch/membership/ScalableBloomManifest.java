@@ -10,9 +10,9 @@ import java.util.Locale;
 
 /**
  * The payload of a scalable Bloom filter's manifest: the number of links and, from format version
- * {@value #LISTED_LINKS_VERSION}, one entry per link with the shape, seed and creation time of the
+ * {@value ScalableBloomFormat#LISTED_LINKS_VERSION}, one entry per link with the shape, seed and creation time of the
  * link file it names, so that opening refuses a link file that is not the one the chain recorded.
- * Link files of version {@value #LISTED_LINKS_VERSION} carry the manifest's generation (a random
+ * Link files of such manifests carry the manifest's generation (a random
  * number drawn at creation) in their names, so a manifest created over an old one never adopts a
  * link of the old chain.
  *
@@ -34,8 +34,6 @@ import java.util.Locale;
  */
 final class ScalableBloomManifest {
 
-    /** The first manifest format version that lists its links and names them by generation. */
-    static final int LISTED_LINKS_VERSION = 4;
     /** The most links a chain may have. */
     static final int MAX_LINKS = 10_000;
 
@@ -64,22 +62,21 @@ final class ScalableBloomManifest {
     }
 
     /**
-     * The manifest of a region of {@code formatVersion}, for links in {@code directory} ({@code null}
-     * for an anonymous filter); {@code generation} is the manifest's, zero before version
-     * {@value #LISTED_LINKS_VERSION}.
+     * The manifest of the chain a manifest file's header describes, for links in {@code directory}
+     * ({@code null} for an anonymous filter).
      */
-    static ScalableBloomManifest of(AtomicSegment payload, int formatVersion, Path directory, long generation) {
-        return new ScalableBloomManifest(payload, directory, generation, formatVersion >= LISTED_LINKS_VERSION);
+    static ScalableBloomManifest of(AtomicSegment payload, Path directory, ScalableBloomFormat format) {
+        return new ScalableBloomManifest(payload, directory, format.generation(), format.listsLinks());
     }
 
-    /** Bytes of the payload of a manifest of {@code formatVersion}. */
-    static long payloadBytes(int formatVersion) {
-        return formatVersion >= LISTED_LINKS_VERSION ? ENTRIES + (long) MAX_LINKS * ENTRY_BYTES : ENTRIES;
+    /** Bytes of the payload of a manifest that lists its links, or does not. */
+    static long payloadBytes(boolean listed) {
+        return listed ? ENTRIES + (long) MAX_LINKS * ENTRY_BYTES : ENTRIES;
     }
 
-    /** What a manifest payload of {@code formatVersion} holds, for the refusal of one of another size. */
-    static String payloadDerivation(int formatVersion) {
-        return formatVersion >= LISTED_LINKS_VERSION
+    /** What a manifest payload holds, for the refusal of one of another size. */
+    static String payloadDerivation(boolean listed) {
+        return listed
                 ? "one line holding the link count, then " + MAX_LINKS + " link entries of " + ENTRY_BYTES + " bytes"
                 : "one cache line holding the link count";
     }

@@ -1,7 +1,7 @@
 package io.mapsketch.similarity;
 
 import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderFields;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchBuilder;
 import io.mapsketch.SketchSizing;
@@ -62,21 +62,18 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
     /** Keys hashed per batch step. */
     static final int BATCH = 512;
 
-    private static final int SLOTS = 0;
-    private static final int SCHEME = 1;
-    private static final int ROWS = 2;
-    private static final String[] SHAPE_NAMES = {"signature length", "derivation scheme"};
-    private static final String[] FILE_NAMES = {"signature length", "derivation scheme", "rows"};
     private static final ThreadLocal<long[]> HASHES = ThreadLocal.withInitial(() -> new long[BATCH]);
 
+    private final MinHashFormat format;
     private final int rowCount;
     private final int slots;
     private final MinHashRows rows;
 
-    private MinHash(SketchRegion region, int rowCount, int slots) {
+    private MinHash(SketchRegion region, MinHashFormat format) {
         super(region);
-        this.rowCount = rowCount;
-        this.slots = slots;
+        this.format = format;
+        this.rowCount = format.rows();
+        this.slots = format.signatureLength();
         this.rows = new MinHashRows(payload, slots, sharedWriters);
     }
 
@@ -107,15 +104,12 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
     }
 
     private static MinHash read(SketchRegion region) throws IOException {
-        int slots = (int) HeaderFields.parameter(region, SLOTS, "signature length", 1, SketchSizing.MINHASH_MAX_SLOTS);
-        HeaderFields.parameter(region, SCHEME, "derivation scheme", DERIVATION_SCHEME, DERIVATION_SCHEME);
-        int rows = (int) HeaderFields.parameter(region, ROWS, "rows", 1, MAX_ROWS);
-        HeaderFields.requirePayload(region, payloadBytes(rows, slots), "rows x ceil(8 x signature length / 64) x 64 bytes");
-        return new MinHash(region, rows, slots);
+        return new MinHash(region, MinHashFormat.read(HeaderReader.of(region)));
     }
 
-    static long payloadBytes(int rows, int slots) {
-        return rows * MinHashRows.stride(slots);
+    @Override
+    protected MinHashFormat format() {
+        return format;
     }
 
     /**
@@ -265,7 +259,7 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
      */
     public void mergeRow(int dstRow, MinHash other, int srcRow) {
         Objects.requireNonNull(other, "other");
-        requireCompatible(other, SHAPE_NAMES);
+        requireCompatible(other, MinHashFormat.ROW_SHAPE);
         rows.merge(writableRow("dstRow", dstRow), other.payload.segment(), other.rowOffset("srcRow", srcRow), 0, 1);
     }
 
@@ -299,7 +293,7 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
     public void merge(MinHash other) {
         Objects.requireNonNull(other, "other");
         requireWritable();
-        requireCompatible(other, FILE_NAMES);
+        requireCompatible(other, MinHashFormat.SHAPE);
         if (sharedWriters) {
             rows.merge(0, other.payload.segment(), 0, MinHashRows.stride(slots), rowCount);
         } else {
@@ -511,19 +505,9 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
         }
 
         @Override
-        protected SketchKind kind() {
-            return SketchKind.MINHASH;
-        }
-
-        @Override
-        protected long[] parameters() {
+        protected MinHashFormat format() {
             requireSet("signature length (or standard error)", slots != 0);
-            return new long[] {slots, DERIVATION_SCHEME, rows};
-        }
-
-        @Override
-        protected long payloadBytes() {
-            return MinHash.payloadBytes(rows, slots);
+            return new MinHashFormat(slots, rows);
         }
 
         @Override

@@ -1,6 +1,6 @@
 package io.mapsketch.similarity;
 
-import io.mapsketch.internal.HeaderFields;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.SketchBuilder;
 import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.kernels.BitSetKernels;
@@ -58,20 +58,20 @@ public final class SimHash extends RegionSketch {
     /** Slots scanned per kernel call: 32 KiB of fingerprints, one match buffer's worth. */
     static final int CHUNK = 4096;
 
-    private static final int CAPACITY = 0;
-    private static final int SCHEME = 1;
     private static final long CURSOR = 0;
     private static final long HIGH_WATER = 8;
     private static final long CONTROL_BYTES = 64;
     private static final ThreadLocal<int[]> MATCHES = ThreadLocal.withInitial(() -> new int[CHUNK]);
 
+    private final SimHashFormat format;
     private final long capacity;
     private final long fingerprintsOffset;
     private final MemorySegment memory;
 
-    private SimHash(SketchRegion region, long capacity) {
+    private SimHash(SketchRegion region, SimHashFormat format) {
         super(region);
-        this.capacity = capacity;
+        this.format = format;
+        this.capacity = format.capacity();
         this.fingerprintsOffset = CONTROL_BYTES + occupancyBytes(capacity);
         this.memory = payload.segment();
     }
@@ -102,14 +102,15 @@ public final class SimHash extends RegionSketch {
     }
 
     private static SimHash read(SketchRegion region) throws IOException {
-        long capacity = HeaderFields.parameter(region, CAPACITY, "capacity", 1, MAX_CAPACITY);
-        HeaderFields.parameter(region, SCHEME, "fingerprint scheme", FINGERPRINT_SCHEME, FINGERPRINT_SCHEME);
-        HeaderFields.requirePayload(region, payloadBytes(capacity),
-                "64 + ceil(capacity / 512) x 64 + ceil(capacity / 8) x 64 bytes");
-        SimHash table = new SimHash(region, capacity);
+        SimHash table = new SimHash(region, SimHashFormat.read(HeaderReader.of(region)));
         table.requireWithin("append cursor", CURSOR);
         table.requireWithin("high-water mark", HIGH_WATER);
         return table;
+    }
+
+    @Override
+    protected SimHashFormat format() {
+        return format;
     }
 
     private void requireWithin(String name, long offset) throws CorruptSketchFileException {
@@ -340,19 +341,9 @@ public final class SimHash extends RegionSketch {
         }
 
         @Override
-        protected SketchKind kind() {
-            return SketchKind.SIMHASH;
-        }
-
-        @Override
-        protected long[] parameters() {
+        protected SimHashFormat format() {
             requireSet("capacity", capacity != 0);
-            return new long[] {capacity, FINGERPRINT_SCHEME};
-        }
-
-        @Override
-        protected long payloadBytes() {
-            return SimHash.payloadBytes(capacity);
+            return new SimHashFormat(capacity);
         }
 
         @Override

@@ -27,9 +27,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 public class CountMinLayoutTest {
 
+    /** The first format version whose rows are mixed independently, for the layout tests of other packages. */
+    public static final int INDEPENDENT_ROWS_VERSION = CountMinFormat.INDEPENDENT_ROWS_VERSION;
+
     private static final long SEED = 7;
     private static final int[] VERSIONS = {SketchFileLayout.FIRST_FORMAT_VERSION,
-        SketchFileLayout.ENHANCED_PROBES_VERSION, SketchFileLayout.INDEPENDENT_ROWS_VERSION};
+        CountMinFormat.INDEPENDENT_ROWS_VERSION - 1, CountMinFormat.INDEPENDENT_ROWS_VERSION};
 
     @TempDir
     Path dir;
@@ -39,8 +42,8 @@ public class CountMinLayoutTest {
         try (CountMinSketch cms = CountMinSketch.builder().epsilon(0.01).delta(0.01)
                      .create(dir.resolve("new.cms"), OpenMode.EXCLUSIVE);
              TopK top = TopK.builder().k(3).epsilon(0.01).delta(0.01).createAnonymous(OpenMode.SHARED)) {
-            assertEquals(SketchFileLayout.INDEPENDENT_ROWS_VERSION, SketchInternals.region(cms).header().formatVersion());
-            assertEquals(SketchFileLayout.INDEPENDENT_ROWS_VERSION, SketchInternals.region(top).header().formatVersion());
+            assertEquals(CountMinFormat.INDEPENDENT_ROWS_VERSION, SketchInternals.region(cms).header().formatVersion());
+            assertEquals(CountMinFormat.INDEPENDENT_ROWS_VERSION, SketchInternals.region(top).header().formatVersion());
         }
     }
 
@@ -105,9 +108,9 @@ public class CountMinLayoutTest {
 
     private CountMinSketch sketch(int version, double epsilon, int bits, boolean conservative, OpenMode mode)
             throws IOException {
-        CountMinParameters shape = CountMinParameters.of(epsilon, 0.01, bits, conservative);
+        CountMinFormat shape = CountMinFormat.of(epsilon, 0.01, bits, conservative);
         Path file = dir.resolve("v" + version + "-" + epsilon + "-" + bits + mode + conservative + ".cms");
-        if (version == SketchFileLayout.INDEPENDENT_ROWS_VERSION) {
+        if (version == CountMinFormat.INDEPENDENT_ROWS_VERSION) {
             return CountMinSketch.builder().epsilon(epsilon).delta(0.01).counterBits(bits)
                     .conservativeUpdate(conservative).seed(SEED).create(file, mode);
         }
@@ -147,7 +150,7 @@ public class CountMinLayoutTest {
      */
     public static long[] columns(long hash, int width, int depth, int version) {
         long[] columns = new long[depth];
-        if (version >= SketchFileLayout.INDEPENDENT_ROWS_VERSION) {
+        if (version >= CountMinFormat.INDEPENDENT_ROWS_VERSION) {
             SplittableRandom rows = new SplittableRandom(hash);
             for (int row = 0; row < depth; row++) {
                 columns[row] = Math.unsignedMultiplyHigh(rows.nextLong(), width);

@@ -44,7 +44,7 @@ class CountMinRowIndependenceTest {
             try (CountMinSketch newer = CountMinSketch.builder().epsilon(0.01).delta(delta)
                          .create(dir.resolve("new-" + delta + ".cms"), OpenMode.EXCLUSIVE);
                  CountMinSketch older = OlderFrequencyFiles.countMin(dir.resolve("old-" + delta + ".cms"),
-                         SketchFileLayout.ENHANCED_PROBES_VERSION, CountMinParameters.of(0.01, delta, 32, false),
+                         CountMinFormat.INDEPENDENT_ROWS_VERSION - 1, CountMinFormat.of(0.01, delta, 32, false),
                          SketchBuilder.DEFAULT_SEED, OpenMode.EXCLUSIVE)) {
                 String depth = "depth " + newer.depth();
                 newer.add(HEAVY, HEAVY_COUNT);
@@ -53,8 +53,8 @@ class CountMinRowIndependenceTest {
                 assertEquals(HEAVY_COUNT, older.estimate(PARTNER), depth + ": an older file answers as before");
                 long hash = SketchInternals.hasher(newer).hash(HEAVY);
                 long partner = SketchInternals.hasher(newer).hash(PARTNER);
-                int newerShared = sharedRows(hash, partner, newer, SketchFileLayout.INDEPENDENT_ROWS_VERSION);
-                int olderShared = sharedRows(hash, partner, older, SketchFileLayout.ENHANCED_PROBES_VERSION);
+                int newerShared = sharedRows(hash, partner, newer, CountMinFormat.INDEPENDENT_ROWS_VERSION);
+                int olderShared = sharedRows(hash, partner, older, CountMinFormat.INDEPENDENT_ROWS_VERSION - 1);
                 assertEquals(older.depth(), olderShared, depth);
                 assertTrue(newerShared < newer.depth(), depth + ": " + newerShared + " rows shared");
             }
@@ -82,7 +82,7 @@ class CountMinRowIndependenceTest {
             try (CountMinSketch newer = CountMinSketch.builder().epsilon(0.01).delta(delta)
                          .createAnonymous(OpenMode.EXCLUSIVE);
                  CountMinSketch older = OlderFrequencyFiles.countMin(dir.resolve("old-" + delta + ".cms"),
-                         SketchFileLayout.ENHANCED_PROBES_VERSION, CountMinParameters.of(0.01, delta, 32, false),
+                         CountMinFormat.INDEPENDENT_ROWS_VERSION - 1, CountMinFormat.of(0.01, delta, 32, false),
                          SketchBuilder.DEFAULT_SEED, OpenMode.EXCLUSIVE)) {
                 long beyond = beyondTheBound(newer);
                 long olderBeyond = beyondTheBound(older);
@@ -138,7 +138,7 @@ class CountMinRowIndependenceTest {
 
     @Test
     void sketchesOfTheTwoSchemesDoNotMerge() throws IOException {
-        CountMinParameters shape = CountMinParameters.of(0.01, 0.01, 32, false);
+        CountMinFormat shape = CountMinFormat.of(0.01, 0.01, 32, false);
         try (CountMinSketch newer = CountMinSketch.builder().epsilon(0.01).delta(0.01)
                      .createAnonymous(OpenMode.EXCLUSIVE);
              CountMinSketch older = OlderFrequencyFiles.countMin(dir.resolve("old.cms"),

@@ -54,7 +54,7 @@ class FrequencyVersionOneTest {
     @Test
     void aVersionOneCountMinFileAnswersAndUpdatesAsItsBuildDid() throws IOException {
         Path file = golden("cms-v1-e0.01-d1e-9.sketch");
-        CountMinParameters shape = CountMinParameters.of(0.01, 1e-9, 32, false);
+        CountMinFormat shape = CountMinFormat.of(0.01, 1e-9, 32, false);
         try (CountMinSketch old = CountMinSketch.open(file, OpenMode.READ_ONLY);
              CountMinSketch remade = OlderFrequencyFiles.countMin(dir.resolve("remade.cms"),
                      SketchFileLayout.FIRST_FORMAT_VERSION, shape, 0, OpenMode.EXCLUSIVE)) {

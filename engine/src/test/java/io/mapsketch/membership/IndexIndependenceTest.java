@@ -36,7 +36,7 @@ class IndexIndependenceTest {
             for (int pair = 0; pair < PAIRS; pair++) {
                 long a = random.nextLong();
                 long b = random.nextLong();
-                independent += allShared(a, b, width, depth, SketchFileLayout.INDEPENDENT_ROWS_VERSION) ? 1 : 0;
+                independent += allShared(a, b, width, depth, CountMinLayoutTest.INDEPENDENT_ROWS_VERSION) ? 1 : 0;
                 doubleHashed += allShared(a, b, width, depth, SketchFileLayout.FIRST_FORMAT_VERSION) ? 1 : 0;
             }
             double expected = Math.pow(width, -depth);
@@ -69,7 +69,7 @@ class IndexIndependenceTest {
     @Test
     void bloomProbesOfTwoKeysCoincideAboutOncePerKSquaredMSquaredPairs() {
         long cells = 100;
-        ProbeCells probes = ProbeCells.of(cells, SketchFileLayout.ENHANCED_PROBES_VERSION);
+        ProbeCells probes = ProbeCells.of(cells, ProbedLayout.ENHANCED_PROBES_VERSION);
         for (int k : new int[] {3, 7, 13}) {
             SplittableRandom random = new SplittableRandom(k);
             long shared = 0;

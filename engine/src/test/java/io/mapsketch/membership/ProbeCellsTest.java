@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ProbeCellsTest {
 
     private static final int OLDER = SketchFileLayout.FIRST_FORMAT_VERSION;
-    private static final int NEWER = SketchFileLayout.ENHANCED_PROBES_VERSION;
+    private static final int NEWER = ProbedLayout.ENHANCED_PROBES_VERSION;
 
     @TempDir
     Path dir;
@@ -151,7 +151,7 @@ class ProbeCellsTest {
     /** A classic filter file written before version 3 is read, written and merged in its own scheme. */
     @Test
     void olderClassicFilesKeepTheirProbes() throws IOException {
-        Path file = olderFile(SketchKind.BLOOM, "old.bloom", BloomFilter.payloadBytes(95_851));
+        Path file = olderFile(SketchKind.BLOOM, "old.bloom", BloomFormat.payloadBytes(95_851));
         long[] keys = new SplittableRandom(8).longs(1_000).toArray();
         try (BloomFilter filter = BloomFilter.open(file, OpenMode.EXCLUSIVE)) {
             filter.add(42L);
@@ -174,7 +174,7 @@ class ProbeCellsTest {
     /** The counting layout keeps an older file's probes too: what it adds it finds and can remove. */
     @Test
     void olderCountingFilesKeepTheirProbes() throws IOException {
-        Path file = olderFile(SketchKind.COUNTING_BLOOM, "old.counting", CountingBloomFilter.payloadBytes(95_851));
+        Path file = olderFile(SketchKind.COUNTING_BLOOM, "old.counting", CountingBloomFormat.payloadBytes(95_851));
         try (CountingBloomFilter filter = CountingBloomFilter.open(file, OpenMode.EXCLUSIVE);
              CountingBloomFilter newer = CountingBloomFilter.builder().expectedItems(10_000).falsePositiveRate(0.01)
                      .createAnonymous(OpenMode.EXCLUSIVE)) {

@@ -8,7 +8,7 @@ package io.mapsketch.memory;
  * offset  size  field
  * ------  ----  -----------------------------------------------------------------
  *      0     8  magic, ASCII "MAPSKTCH"
- *      8     4  format version (this build reads 1 to 4 and writes 4)
+ *      8     4  format version                   (FIRST_FORMAT_VERSION..FORMAT_VERSION)
  *     12     4  header length in bytes (4096)
  *     16     4  sketch kind id                     (SketchKind)
  *     20     4  hash scheme id                     (HashScheme)
@@ -50,27 +50,16 @@ public final class SketchFileLayout {
     /** The magic, "MAPSKTCH" read as a little-endian long. */
     public static final long MAGIC = 0x4843544B5350414DL;
     /**
-     * The newest format version this build reads, and the one it writes for every kind: it has the
-     * features of every older version ({@link #SUMMARY_LINE_VERSION}, {@link #ENHANCED_PROBES_VERSION},
-     * {@link #INDEPENDENT_ROWS_VERSION}, {@link #PAYLOAD_CHECKSUM_VERSION}).
+     * The newest format version of the header page, the one whose checksum line and chunk digests this
+     * module keeps. What a version means to the payload and the parameters of each sketch kind, and
+     * which versions of a kind are read and written, is the kind's format description's (the engine's);
+     * the table per kind is in {@code docs/file-format.md}.
      */
     public static final int FORMAT_VERSION = 4;
-    /** The first format version; files of versions 1 to 3 keep opening and answering as they were written. */
+    /** The oldest format version of the header page. */
     public static final int FIRST_FORMAT_VERSION = 1;
     /** The first format version with a {@linkplain #SUMMARY_OFFSET summary line}. */
     public static final int SUMMARY_LINE_VERSION = 2;
-    /**
-     * The first format version in which classic and counting Bloom filters add the enhanced
-     * double-hashing term to a probe's cell rather than to its 64-bit value (drawn in
-     * {@code docs/file-format.md}); it has the summary line of version 2, which those kinds leave zero.
-     */
-    public static final int ENHANCED_PROBES_VERSION = 3;
-    /**
-     * The first format version in which Count-Min and Top-K sketches derive each row's counter from the
-     * whole hash with a mix of its own per row, rather than by double hashing (drawn in
-     * {@code docs/file-format.md}); it has the summary line of version 2, which those kinds leave zero.
-     */
-    public static final int INDEPENDENT_ROWS_VERSION = 4;
     /**
      * The first format version with a checksum of the payload in the header: the {@linkplain #CHECKSUM_OFFSET
      * checksum line} and the {@linkplain #DIGESTS_OFFSET chunk digests}, both outside the header's CRC.

@@ -74,7 +74,7 @@ class HeaderCorruptionTest {
      */
     @Test
     void headersFromVersionTwoLeaveOnlyTheirLiveLinesToTheKind() throws IOException {
-        for (int version : new int[] {SUMMARY_LINE_VERSION, ENHANCED_PROBES_VERSION, PAYLOAD_CHECKSUM_VERSION}) {
+        for (int version = SUMMARY_LINE_VERSION; version <= FORMAT_VERSION; version++) {
             Path file = SketchFiles.create(dir.resolve("v" + version + ".sketch"),
                     SketchFiles.header(SketchKind.HYPERLOGLOG, 1024).withFormatVersion(version));
             valid = Files.readAllBytes(file);

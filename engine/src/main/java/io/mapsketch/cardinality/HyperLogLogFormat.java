@@ -1,0 +1,59 @@
+package io.mapsketch.cardinality;
+
+import io.mapsketch.internal.FormatVersions;
+import io.mapsketch.internal.HeaderFormat;
+import io.mapsketch.internal.HeaderParameter;
+import io.mapsketch.internal.HeaderReader;
+import io.mapsketch.internal.HeaderValue;
+import io.mapsketch.memory.SketchFileException;
+import io.mapsketch.memory.SketchKind;
+import java.util.List;
+
+/**
+ * The header of a HyperLogLog file (kind 8): the precision p in slot 0; the payload is the
+ * {@code 2^p} one-byte registers, rounded up to a whole 64-byte line ({@link HyperLogLogLayout}).
+ *
+ * <p>Versions: reads 1 to 4, writes 4. A version 1 file has no summary line; from version 2 the
+ * header's summary line keeps the estimate's inputs ({@link HyperLogLogSummaryLine}); version 3 is
+ * version 2 for this kind; version 4 adds the payload checksum, which the header page keeps.
+ *
+ * @param precision p, in [{@value HyperLogLog#MIN_PRECISION}, {@value HyperLogLog#MAX_PRECISION}]
+ */
+record HyperLogLogFormat(int precision) implements HeaderFormat {
+
+    /** The versions read and written. */
+    static final FormatVersions VERSIONS = new FormatVersions(1, 4, 4);
+    /** p: slot 0. */
+    static final HeaderParameter.Ranged PRECISION =
+            HeaderParameter.ranged(0, "precision", HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_PRECISION);
+    /** What two sketches that merge register by register must share. */
+    static final List<HeaderParameter> SHAPE = List.of(PRECISION);
+
+    /** Reads and checks a header: its version, the precision's range and the payload's length. */
+    static HyperLogLogFormat read(HeaderReader header) throws SketchFileException {
+        header.requireVersion(VERSIONS);
+        HyperLogLogFormat format = new HyperLogLogFormat((int) header.read(PRECISION));
+        header.requirePayload(format.payloadBytes(), "2^precision one-byte registers, rounded up to 64 bytes");
+        return format;
+    }
+
+    @Override
+    public SketchKind kind() {
+        return SketchKind.HYPERLOGLOG;
+    }
+
+    @Override
+    public FormatVersions versions() {
+        return VERSIONS;
+    }
+
+    @Override
+    public List<HeaderValue> values() {
+        return List.of(PRECISION.of(precision));
+    }
+
+    @Override
+    public long payloadBytes() {
+        return HyperLogLogLayout.payloadBytes(precision);
+    }
+}

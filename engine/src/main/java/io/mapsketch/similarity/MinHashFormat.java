@@ -1,0 +1,71 @@
+package io.mapsketch.similarity;
+
+import io.mapsketch.SketchSizing;
+import io.mapsketch.internal.FormatVersions;
+import io.mapsketch.internal.HeaderFormat;
+import io.mapsketch.internal.HeaderParameter;
+import io.mapsketch.internal.HeaderReader;
+import io.mapsketch.internal.HeaderValue;
+import io.mapsketch.memory.SketchFileException;
+import io.mapsketch.memory.SketchKind;
+import java.util.List;
+
+/**
+ * The header of a MinHash file (kind 9): the signature length k in slot 0, the slot derivation
+ * scheme ({@value MinHash#DERIVATION_SCHEME}, the only one) in slot 1 and the rows R in slot 2; the
+ * payload is R rows of k 64-bit slots, each row padded to a multiple of 64 bytes.
+ *
+ * <p>Versions: reads 1 to 4, writes 4. The layout is the same in every version; version 4 adds the
+ * payload checksum, which the header page keeps.
+ *
+ * @param signatureLength k, in [1, {@value SketchSizing#MINHASH_MAX_SLOTS}]
+ * @param rows R, in [1, {@value MinHash#MAX_ROWS}]
+ */
+record MinHashFormat(int signatureLength, int rows) implements HeaderFormat {
+
+    /** The versions read and written. */
+    static final FormatVersions VERSIONS = new FormatVersions(1, 4, 4);
+    /** k: slot 0. */
+    static final HeaderParameter.Ranged SIGNATURE_LENGTH =
+            HeaderParameter.ranged(0, "signature length", 1, SketchSizing.MINHASH_MAX_SLOTS);
+    /** The slot derivation: slot 1. */
+    static final HeaderParameter.Ranged DERIVATION_SCHEME =
+            HeaderParameter.oneOf(1, "derivation scheme", MinHash.DERIVATION_SCHEME);
+    /** R: slot 2. */
+    static final HeaderParameter.Ranged ROWS = HeaderParameter.ranged(2, "rows", 1, MinHash.MAX_ROWS);
+    /** What a row of one sketch and a row of another must share to merge. */
+    static final List<HeaderParameter> ROW_SHAPE = List.of(SIGNATURE_LENGTH, DERIVATION_SCHEME);
+    /** What two sketches that merge every row must share. */
+    static final List<HeaderParameter> SHAPE = List.of(SIGNATURE_LENGTH, DERIVATION_SCHEME, ROWS);
+
+    /** Reads and checks a header: its version, each parameter's range and the payload's length. */
+    static MinHashFormat read(HeaderReader header) throws SketchFileException {
+        header.requireVersion(VERSIONS);
+        int signatureLength = (int) header.read(SIGNATURE_LENGTH);
+        header.read(DERIVATION_SCHEME);
+        MinHashFormat format = new MinHashFormat(signatureLength, (int) header.read(ROWS));
+        header.requirePayload(format.payloadBytes(), "rows x ceil(8 x signature length / 64) x 64 bytes");
+        return format;
+    }
+
+    @Override
+    public SketchKind kind() {
+        return SketchKind.MINHASH;
+    }
+
+    @Override
+    public FormatVersions versions() {
+        return VERSIONS;
+    }
+
+    @Override
+    public List<HeaderValue> values() {
+        return List.of(SIGNATURE_LENGTH.of(signatureLength), DERIVATION_SCHEME.of(MinHash.DERIVATION_SCHEME),
+                ROWS.of(rows));
+    }
+
+    @Override
+    public long payloadBytes() {
+        return rows * MinHashRows.stride(signatureLength);
+    }
+}
