@@ -172,6 +172,18 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
+     * Writes one line to the child's standard input: the go-ahead a worker waits for after it says
+     * {@code ready}, so that several children start their work at about the same moment.
+     *
+     * @throws IOException if the child's input is closed
+     */
+    public void go() throws IOException {
+        OutputStream in = process.getOutputStream();
+        in.write('\n');
+        in.flush();
+    }
+
+    /**
      * SIGKILL: the child gets no chance to close anything. Returns once it is gone; what it printed
      * before it died can still be read ({@link #remainingLines()}).
      */
