@@ -5,7 +5,8 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
-import io.mapsketch.membership.MembershipFilterContract;
+import io.mapsketch.enginetesting.Payloads;
+import io.mapsketch.enginetesting.SeededKeys;
 import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.SplittableRandom;
@@ -134,9 +135,9 @@ class HyperLogLogEstimatorTest {
             for (OpenMode mode : new OpenMode[] {OpenMode.EXCLUSIVE, OpenMode.SHARED}) {
                 try (HyperLogLog sketch = HyperLogLogTest.sketch(precision, mode)) {
                     for (int keys : new int[] {0, 1, 300, 20_000, 500_000}) {
-                        sketch.addAll(HyperLogLogTest.distinctKeys(keys + precision, keys));
+                        sketch.addAll(SeededKeys.distinctKeys(keys + precision, keys));
                         long[] counts = new long[Long.SIZE - precision + 2];
-                        byte[] registers = MembershipFilterContract.bytes(sketch);
+                        byte[] registers = Payloads.bytes(sketch);
                         for (int j = 0; j < sketch.registerCount(); j++) {
                             counts[registers[j]]++;
                         }

@@ -7,7 +7,7 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
-import io.mapsketch.membership.MembershipFilterContract;
+import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -32,7 +32,7 @@ class HyperLogLogPropertiesTest {
     }
 
     private static byte[] bytes(HyperLogLog sketch) {
-        return MembershipFilterContract.bytes(sketch);
+        return Payloads.bytes(sketch);
     }
 
     private static OpenMode mode(boolean shared) {
@@ -82,8 +82,8 @@ class HyperLogLogPropertiesTest {
                         a.merge(b);
                         assertArrayEquals(bytes(union), bytes(a), "plain (SIMD) merge");
                         assertArrayEquals(bytes(union), bytes(shared), "compare-and-set merge");
-                    HyperLogLogSummaryLineTest.assertLineIsRight(a, "plain merge");
-                    HyperLogLogSummaryLineTest.assertLineIsRight(shared, "compare-and-set merge");
+                    SummaryLineChecks.assertLineIsRight(a, "plain merge");
+                    SummaryLineChecks.assertLineIsRight(shared, "compare-and-set merge");
                         assertEquals(union.estimate(), unionCount, "estimateUnion");
                         assertEquals(left + right, a.itemsAdded());
                     } catch (IOException e) {
@@ -112,7 +112,7 @@ class HyperLogLogPropertiesTest {
                         folded.mergeFolded(fine);
                         folded.merge(coarse);
                         assertArrayEquals(bytes(builtLow), bytes(folded), "p = " + high + " folded to " + low);
-                        HyperLogLogSummaryLineTest.assertLineIsRight(folded, "folded");
+                        SummaryLineChecks.assertLineIsRight(folded, "folded");
                         assertEquals(builtLow.estimate(), unionCount, "estimateUnion folds to the lowest precision");
                     } catch (IOException e) {
                         throw new AssertionError(e);
@@ -191,9 +191,9 @@ class HyperLogLogPropertiesTest {
             sequential.addAll(keys);
             sequential.addAll(merged);
             assertArrayEquals(bytes(sequential), bytes(concurrent));
-            HyperLogLogSummaryLineTest.assertLineIsRight(concurrent, "after the threads");
-            assertArrayEquals(HyperLogLogSummaryLineTest.trustedLine(sequential),
-                    HyperLogLogSummaryLineTest.trustedLine(concurrent));
+            SummaryLineChecks.assertLineIsRight(concurrent, "after the threads");
+            assertArrayEquals(SummaryLineChecks.trustedLine(sequential),
+                    SummaryLineChecks.trustedLine(concurrent));
             assertEquals(keys.length + threads * (long) merged.length, concurrent.itemsAdded());
         }
     }

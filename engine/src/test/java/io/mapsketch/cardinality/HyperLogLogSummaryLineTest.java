@@ -1,6 +1,11 @@
 package io.mapsketch.cardinality;
 
 import io.mapsketch.internal.SketchInternals;
+import static io.mapsketch.cardinality.SummaryLineChecks.assertLineIsRight;
+import static io.mapsketch.cardinality.SummaryLineChecks.fileLineIfTrusted;
+import static io.mapsketch.cardinality.SummaryLineChecks.line;
+import static io.mapsketch.cardinality.SummaryLineChecks.passEstimate;
+import static io.mapsketch.cardinality.SummaryLineChecks.trustedLine;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,8 +16,9 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
+import io.mapsketch.enginetesting.Payloads;
+import io.mapsketch.enginetesting.SeededKeys;
 import io.mapsketch.kernels.RegisterKernels;
-import io.mapsketch.membership.MembershipFilterContract;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
@@ -40,7 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * trust a line with a change in flight; a writer killed inside a change leaves estimates right and the
  * next sole writer repairs the line; a cleanly closed file whose line disagrees is refused.
  */
-public class HyperLogLogSummaryLineTest {
+class HyperLogLogSummaryLineTest {
 
     /** Header offsets of the line's words (docs/file-format.md). */
     static final int GUARD = SketchFileLayout.SUMMARY_OFFSET;
@@ -50,56 +56,10 @@ public class HyperLogLogSummaryLineTest {
     @TempDir
     Path dir;
 
-    /** The summary of the sketch's registers by the kernel: {@code RegisterKernels.summary} with top 65 - p. */
-    static long[] registerSummary(HyperLogLog sketch) {
-        long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
-        RegisterKernels.summary(SketchInternals.payload(sketch).segment(), 0, sketch.registerCount(),
-                HyperLogLogLayout.maxRank(sketch.precision()), summary);
-        return summary;
-    }
-
-    /** The estimate of a pass over the registers, as a sketch without a summary line computes it. */
-    public static double passEstimate(HyperLogLog sketch) {
-        long[] summary = registerSummary(sketch);
-        return HyperLogLogEstimator.improved(summary[RegisterKernels.ZEROS], summary[RegisterKernels.AT_TOP],
-                summary[RegisterKernels.POWER_SUM], sketch.precision());
-    }
-
-    static HyperLogLogSummaryLine line(HyperLogLog sketch) {
-        return new HyperLogLogSummaryLine(SketchInternals.region(sketch).summaryLine(), OpenMode.READ_ONLY, sketch.registerCount(),
-                HyperLogLogLayout.maxRank(sketch.precision()));
-    }
-
     /** The line as another {@code SHARED} writer of the sketch's file changes it (atomically). */
     static HyperLogLogSummaryLine otherWriter(HyperLogLog sketch) {
         return new HyperLogLogSummaryLine(SketchInternals.region(sketch).summaryLine(), OpenMode.SHARED, sketch.registerCount(),
                 HyperLogLogLayout.maxRank(sketch.precision()));
-    }
-
-    /**
-     * The numbers the sketch stands behind if they may be trusted now, else {@code null}: for an
-     * {@code EXCLUSIVE} writer those it keeps in its own memory, for others the file's line as a reader
-     * reads it.
-     */
-    static long[] trustedLine(HyperLogLog sketch) {
-        long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
-        boolean trusted = sketch.mode() == OpenMode.EXCLUSIVE ? sketch.readKept(summary)
-                : fileLineIfTrusted(sketch, summary);
-        return trusted ? summary : null;
-    }
-
-    /** Reads the file's line into {@code summary} as a reader does; returns whether a reader trusts it. */
-    static boolean fileLineIfTrusted(HyperLogLog sketch, long[] summary) {
-        return line(sketch).read(summary) != HyperLogLogSummaryLine.UNTRUSTED;
-    }
-
-    /** Asserts that the line is trusted, equals the registers' summary, and gives the pass's estimate. */
-    static void assertLineIsRight(HyperLogLog sketch, String what) {
-        long[] line = trustedLine(sketch);
-        assertTrue(line != null, what + ": the line is not trusted");
-        assertArrayEquals(registerSummary(sketch), line, what + ": line against registers");
-        assertEquals(Double.doubleToLongBits(passEstimate(sketch)), Double.doubleToLongBits(sketch.estimate()),
-                what + ": estimate against the pass");
     }
 
     private static OpenMode mode(long bit) {
@@ -199,7 +159,7 @@ public class HyperLogLogSummaryLineTest {
     void aRepeatedEstimateIsTheCachedOneUntilARaiseMovesTheGuard() throws IOException {
         for (OpenMode mode : new OpenMode[] {OpenMode.SHARED, OpenMode.EXCLUSIVE}) {
             HyperLogLog hll = HyperLogLogTest.sketch(12, mode);
-            long[] keys = HyperLogLogTest.distinctKeys(11, 50_000);
+            long[] keys = SeededKeys.distinctKeys(11, 50_000);
             hll.addAll(keys);
             HyperLogLogSummaryLine line = line(hll);
             long guard = line.guard();
@@ -276,14 +236,14 @@ public class HyperLogLogSummaryLineTest {
     @Test
     void aChangeInFlightSendsEveryEstimateToThePass() throws IOException {
         try (HyperLogLog hll = HyperLogLogTest.sketch(10, OpenMode.SHARED)) {
-            hll.addAll(HyperLogLogTest.distinctKeys(13, 5_000));
+            hll.addAll(SeededKeys.distinctKeys(13, 5_000));
             double before = hll.estimate();
             HyperLogLogSummaryLine line = otherWriter(hll);
             line.begin();
             line.add(5, 12345);
             assertEquals(null, trustedLine(hll), "a line with a change in flight is never trusted");
             assertEquals(Double.doubleToLongBits(before), Double.doubleToLongBits(hll.estimate()), "from the pass");
-            hll.addAll(HyperLogLogTest.distinctKeys(14, 5_000));
+            hll.addAll(SeededKeys.distinctKeys(14, 5_000));
             assertEquals(Double.doubleToLongBits(passEstimate(hll)), Double.doubleToLongBits(hll.estimate()));
             assertEquals(null, trustedLine(hll), "later changes do not end the dead one's");
             assertEquals(hll.estimate(), hll.lowerBound(0));
@@ -300,7 +260,7 @@ public class HyperLogLogSummaryLineTest {
     void aWriterThatDiedInAChangeIsRepairedByTheNextSoleWriter() throws IOException {
         for (OpenMode repairer : new OpenMode[] {OpenMode.SHARED, OpenMode.EXCLUSIVE}) {
             Path file = dir.resolve("died-" + repairer + ".hll");
-            long[] keys = HyperLogLogTest.distinctKeys(15, 20_000);
+            long[] keys = SeededKeys.distinctKeys(15, 20_000);
             HyperLogLog.builder().precision(12).seed(7).create(file, OpenMode.EXCLUSIVE).close();
             try (HyperLogLog writer = HyperLogLog.open(file, OpenMode.SHARED)) {
                 writer.addAll(keys);
@@ -333,12 +293,12 @@ public class HyperLogLogSummaryLineTest {
     void aSharedWriterJoiningAnotherDoesNotRepairAndEstimatesByThePass() throws IOException {
         Path file = dir.resolve("joined.hll");
         try (HyperLogLog first = HyperLogLog.builder().precision(8).seed(7).create(file, OpenMode.SHARED)) {
-            first.addAll(HyperLogLogTest.distinctKeys(16, 3_000));
+            first.addAll(SeededKeys.distinctKeys(16, 3_000));
             HyperLogLogSummaryLine line = otherWriter(first);
             line.begin();
             try (HyperLogLog second = HyperLogLog.open(file, OpenMode.SHARED)) {
                 assertEquals(null, trustedLine(second), "not the only writer: it leaves the line as it is");
-                second.addAll(HyperLogLogTest.distinctKeys(17, 3_000));
+                second.addAll(SeededKeys.distinctKeys(17, 3_000));
                 assertEquals(Double.doubleToLongBits(passEstimate(second)),
                         Double.doubleToLongBits(second.estimate()));
             }
@@ -355,7 +315,7 @@ public class HyperLogLogSummaryLineTest {
     void aCleanlyClosedFileWhoseLineDisagreesIsRefused() throws IOException {
         Path file = dir.resolve("hostile.hll");
         try (HyperLogLog hll = HyperLogLog.builder().precision(10).seed(7).create(file, OpenMode.EXCLUSIVE)) {
-            hll.addAll(HyperLogLogTest.distinctKeys(18, 4_000));
+            hll.addAll(SeededKeys.distinctKeys(18, 4_000));
         }
         long powerSum = readLong(file, POWER_SUM);
         writeLong(file, POWER_SUM, powerSum + 1);
@@ -385,7 +345,7 @@ public class HyperLogLogSummaryLineTest {
     void aDisagreeingLineInAFileNotClosedCleanlyIsRepairedByTheSoleWriterOnly() throws IOException {
         Path file = dir.resolve("crashed.hll");
         try (HyperLogLog hll = HyperLogLog.builder().precision(10).seed(7).create(file, OpenMode.SHARED)) {
-            hll.addAll(HyperLogLogTest.distinctKeys(19, 4_000));
+            hll.addAll(SeededKeys.distinctKeys(19, 4_000));
         }
         writeLong(file, COUNTS, readLong(file, COUNTS) - 1);
         markNotCleanlyClosed(file);
@@ -410,7 +370,7 @@ public class HyperLogLogSummaryLineTest {
     @Test
     void betweenAnyTwoStepsOfTwoWritersNoReaderTrustsAWrongLine() throws IOException {
         try (HyperLogLog hll = HyperLogLogTest.sketch(8, OpenMode.SHARED)) {
-            hll.addAll(HyperLogLogTest.distinctKeys(23, 600));
+            hll.addAll(SeededKeys.distinctKeys(23, 600));
             MemorySegment registers = SketchInternals.payload(hll).segment();
             HyperLogLogSummaryLine line = otherWriter(hll);
             int[] raised = {3, 200};
@@ -455,16 +415,16 @@ public class HyperLogLogSummaryLineTest {
                  HyperLogLog other = HyperLogLogTest.sketch(10, OpenMode.EXCLUSIVE);
                  HyperLogLog finer = HyperLogLogTest.sketch(12, OpenMode.EXCLUSIVE)) {
                 assertEquals(closedGuard + 1, readLong(file, GUARD), "the open begins the writer's change");
-                other.addAll(HyperLogLogTest.distinctKeys(31, 3_000));
-                finer.addAll(HyperLogLogTest.distinctKeys(32, 3_000));
-                long[] keys = HyperLogLogTest.distinctKeys(33, 5_000);
+                other.addAll(SeededKeys.distinctKeys(31, 3_000));
+                finer.addAll(SeededKeys.distinctKeys(32, 3_000));
+                long[] keys = SeededKeys.distinctKeys(33, 5_000);
                 for (int i = 0; i < keys.length; i++) {
                     writer.add(keys[i]);
                     if (i % 1_000 == 999) {
                         switch (i / 1_000) {
                             case 1 -> writer.merge(other);
                             case 2 -> writer.mergeFolded(finer);
-                            case 3 -> writer.addAll(HyperLogLogTest.distinctKeys(34, 2_000));
+                            case 3 -> writer.addAll(SeededKeys.distinctKeys(34, 2_000));
                             default -> { }
                         }
                         assertEquals(null, trustedLine(reader), "step " + i + ": the reader does not trust the line");
@@ -541,8 +501,8 @@ public class HyperLogLogSummaryLineTest {
                     sequential.addAll(keys);
                     sequential.merge(other);
                     sequential.mergeFolded(finer);
-                    assertArrayEquals(MembershipFilterContract.bytes(sequential),
-                            MembershipFilterContract.bytes(shared));
+                    assertArrayEquals(Payloads.bytes(sequential),
+                            Payloads.bytes(shared));
                     assertLineIsRight(shared, "round " + round + " after the writer");
                     assertArrayEquals(trustedLine(sequential), trustedLine(shared));
                 }
@@ -576,7 +536,7 @@ public class HyperLogLogSummaryLineTest {
             hll.addHash(1L << 60 | 1L << 59);
             hll.addHash(2L << 60 | 1L << 57);
             hll.addHash(3L << 60);
-            assertArrayEquals(new byte[] {0, 1, 3, 61}, Arrays.copyOf(MembershipFilterContract.bytes(hll), 4));
+            assertArrayEquals(new byte[] {0, 1, 3, 61}, Arrays.copyOf(Payloads.bytes(hll), 4));
         }
         assertEquals(0x0000_0001_0000_0003L, readLong(file, COUNTS));
         assertEquals((1L << 59) + (1L << 57), readLong(file, POWER_SUM));

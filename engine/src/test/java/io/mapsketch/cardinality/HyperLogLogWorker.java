@@ -1,8 +1,8 @@
 package io.mapsketch.cardinality;
 
+import io.mapsketch.enginetesting.SeededKeys;
 import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.internal.KeyHasher;
-import io.mapsketch.membership.FilterWorker;
 import io.mapsketch.memory.OpenMode;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -53,7 +53,7 @@ public final class HyperLogLogWorker {
                 return;
             }
             for (int s = 3; s < args.length; s++) {
-                long[] keys = FilterWorker.keys(Long.parseLong(args[s]), count);
+                long[] keys = SeededKeys.of(Long.parseLong(args[s]), count);
                 long[] batch = new long[keys.length / 2];
                 for (int i = 0; i < keys.length; i++) {
                     if (i % 2 == 0) {

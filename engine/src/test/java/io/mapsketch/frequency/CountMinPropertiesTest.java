@@ -8,7 +8,7 @@ import static org.quicktheories.generators.SourceDSL.booleans;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
-import io.mapsketch.membership.MembershipFilterContract;
+import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -101,7 +101,7 @@ class CountMinPropertiesTest {
                             both.add(pair[0], pair[1]);
                         }
                         a.merge(b);
-                        assertArrayEquals(MembershipFilterContract.bytes(both), MembershipFilterContract.bytes(a));
+                        assertArrayEquals(Payloads.bytes(both), Payloads.bytes(a));
                         assertEquals(both.totalWeight(), a.totalWeight());
                         assertEquals((long) left + right, a.itemsAdded());
                     } catch (IOException e) {
@@ -137,7 +137,7 @@ class CountMinPropertiesTest {
                     }
                     sequential.addAll(batches[t]);
                 }
-                assertArrayEquals(MembershipFilterContract.bytes(sequential), MembershipFilterContract.bytes(shared));
+                assertArrayEquals(Payloads.bytes(sequential), Payloads.bytes(shared));
                 assertEquals(sequential.totalWeight(), shared.totalWeight());
                 assertEquals(sequential.itemsAdded(), shared.itemsAdded());
             }

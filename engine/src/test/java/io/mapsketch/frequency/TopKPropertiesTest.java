@@ -6,6 +6,7 @@ import static org.quicktheories.generators.SourceDSL.booleans;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
+import io.mapsketch.enginetesting.TopKChecks;
 import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.Map;
@@ -40,13 +41,13 @@ class TopKPropertiesTest {
                 .forAll(longs().all(), integers().between(0, 6_000), integers().between(1, 40), booleans().all())
                 .checkAssert((seed, length, k, shared) -> {
                     long[] keys = stream(seed, length);
-                    Map<Long, Long> exact = TopKTest.exactCounts(keys);
+                    Map<Long, Long> exact = TopKChecks.exactCounts(keys);
                     try (TopK sketch = sketch(k, shared)) {
                         for (long key : keys) {
                             sketch.add(key);
                         }
                         assertEquals(Math.min(k, exact.size()), sketch.top().size());
-                        TopKTest.assertSound(sketch, exact);
+                        TopKChecks.assertSound(sketch, exact);
                     } catch (IOException e) {
                         throw new AssertionError(e);
                     }
@@ -61,13 +62,13 @@ class TopKPropertiesTest {
                 .checkAssert((seed, leftLength, rightLength, k) -> {
                     long[] left = stream(seed, leftLength);
                     long[] right = stream(~seed, rightLength);
-                    Map<Long, Long> exact = TopKTest.exactCounts(left, right);
+                    Map<Long, Long> exact = TopKChecks.exactCounts(left, right);
                     try (TopK merged = sketch(k, false); TopK other = sketch(k, true)) {
                         merged.addAll(left);
                         other.addAll(right);
                         merged.merge(other);
                         assertEquals(Math.min(k, exact.size()), merged.top().size());
-                        TopKTest.assertSound(merged, exact);
+                        TopKChecks.assertSound(merged, exact);
                     } catch (IOException e) {
                         throw new AssertionError(e);
                     }

@@ -1,6 +1,7 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.internal.SketchInternals;
+import static io.mapsketch.enginetesting.FalsePositives.measuredFalsePositiveRate;
+import static io.mapsketch.enginetesting.Payloads.bytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,7 +13,6 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.memory.IncompatibleSketchFileException;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchKind;
@@ -41,7 +41,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  *
  * @param <F> the filter under test
  */
-public abstract class MembershipFilterContract<F extends MembershipFilter> {
+abstract class MembershipFilterContract<F extends MembershipFilter> {
 
     @TempDir
     Path dir;
@@ -88,22 +88,6 @@ public abstract class MembershipFilterContract<F extends MembershipFilter> {
 
     final F anonymous(long items, double rate, OpenMode mode) {
         return builder().expectedItems(items).falsePositiveRate(rate).seed(7).createAnonymous(mode);
-    }
-
-    public static byte[] bytes(RegionSketch sketch) {
-        return SketchInternals.payload(sketch).segment().toArray(ValueLayout.JAVA_BYTE);
-    }
-
-    /** Fraction of absent random keys that test positive. */
-    static double measuredFalsePositiveRate(MembershipFilter filter, long probes, long seed) {
-        SplittableRandom random = new SplittableRandom(seed);
-        long positives = 0;
-        for (long i = 0; i < probes; i++) {
-            if (filter.mightContain(random.nextLong())) {
-                positives++;
-            }
-        }
-        return (double) positives / probes;
     }
 
     /**

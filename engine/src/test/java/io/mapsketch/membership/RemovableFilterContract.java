@@ -1,5 +1,6 @@
 package io.mapsketch.membership;
 
+import static io.mapsketch.enginetesting.Payloads.bytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

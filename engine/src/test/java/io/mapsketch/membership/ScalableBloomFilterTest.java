@@ -9,6 +9,9 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.enginetesting.FalsePositives;
+import io.mapsketch.enginetesting.FilterWorker;
+import io.mapsketch.enginetesting.SeededKeys;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.CreateOption;
 import io.mapsketch.memory.HashScheme;
@@ -56,7 +59,7 @@ class ScalableBloomFilterTest {
             for (int i = 0; i < keys.length; i++) {
                 assertTrue(found[i] && filter.mightContain(keys[i]));
             }
-            double measured = MembershipFilterContract.measuredFalsePositiveRate(filter, 1_000_000, 2);
+            double measured = FalsePositives.measuredFalsePositiveRate(filter, 1_000_000, 2);
             assertTrue(measured < 0.01, "measured " + measured);
             assertEquals(filter.expectedFalsePositiveRate(), measured, 0.001);
             assertTrue(filter.expectedFalsePositiveRate() < 0.01);
@@ -70,7 +73,7 @@ class ScalableBloomFilterTest {
         try (ScalableBloomFilter filter = builder(100_000, 0.02).createAnonymous(OpenMode.EXCLUSIVE)) {
             filter.addAll(new SplittableRandom(3).longs(100_000).toArray());
             assertEquals(1, filter.links());
-            double measured = MembershipFilterContract.measuredFalsePositiveRate(filter, 1_000_000, 4);
+            double measured = FalsePositives.measuredFalsePositiveRate(filter, 1_000_000, 4);
             assertEquals(0.01, measured, 0.001, "link 0 gets P (1 - r) = 1%");
         }
     }
@@ -133,11 +136,11 @@ class ScalableBloomFilterTest {
             try (ChildJvm child = ChildJvm.start(dir, FilterWorker.class, "scalable", directory.toString(), "12",
                     "20000")) {
                 assertEquals("ready", child.readLine());
-                BlockedBloomCrossProcessTest.go(child);
+                child.go();
                 assertEquals("done", child.readLine());
                 assertEquals(0, child.waitFor(Duration.ofMinutes(1)));
             }
-            for (long key : FilterWorker.keys(12, 20_000)) {
+            for (long key : SeededKeys.of(12, 20_000)) {
                 assertTrue(filter.mightContain(key), "a key the other process added to a link it created");
             }
             assertTrue(filter.links() >= 5, "links: " + filter.links());

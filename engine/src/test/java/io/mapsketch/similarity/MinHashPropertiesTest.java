@@ -7,7 +7,7 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
-import io.mapsketch.membership.MembershipFilterContract;
+import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.Arrays;
@@ -97,7 +97,7 @@ class MinHashPropertiesTest {
                             assertEquals(union, target.signature(2), mode + " file into file");
                             assertTrue(target.isEmpty(2) == union.isEmpty());
                         }
-                        assertArrayEquals(MembershipFilterContract.bytes(exclusive), MembershipFilterContract.bytes(shared),
+                        assertArrayEquals(Payloads.bytes(exclusive), Payloads.bytes(shared),
                                 "SIMD and compare-and-set paths agree byte for byte, padding included");
                     } catch (IOException e) {
                         throw new AssertionError(e);
@@ -132,7 +132,7 @@ class MinHashPropertiesTest {
             for (int t = 0; t < threads; t++) {
                 writeShare(sequential, other, keys, t, threads);
             }
-            assertArrayEquals(MembershipFilterContract.bytes(sequential), MembershipFilterContract.bytes(concurrent));
+            assertArrayEquals(Payloads.bytes(sequential), Payloads.bytes(concurrent));
             assertEquals(sequential.itemsAdded(), concurrent.itemsAdded());
         }
     }
