@@ -9,11 +9,12 @@ import static io.mapsketch.cardinality.SummaryLineChecks.trustedLine;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.booleans;
 import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.mapsketch.enginetesting.Payloads;
@@ -32,6 +33,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,6 +41,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quicktheories.core.Gen;
 
 /**
  * The summary line of a HyperLogLog file: after any sequence of adds, merges and folds it equals the
@@ -62,8 +65,21 @@ class HyperLogLogSummaryLineTest {
                 HyperLogLogLayout.maxRank(sketch.precision()));
     }
 
-    private static OpenMode mode(long bit) {
-        return (bit & 1) == 0 ? OpenMode.EXCLUSIVE : OpenMode.SHARED;
+    private static OpenMode mode(boolean shared) {
+        return shared ? OpenMode.SHARED : OpenMode.EXCLUSIVE;
+    }
+
+    /**
+     * One step of a sequence: single adds, batch adds, adds of hashes of chosen ranks, a merge, a merge of
+     * directly written registers, or a fold (kind 0 to 5); {@code share} of 2^15 of the most keys at the
+     * precision; the seed its keys, hashes and registers are drawn from.
+     */
+    private record Step(int kind, int share, long seed) {
+    }
+
+    private static Gen<List<Step>> steps() {
+        return lists().of(integers().between(0, 5).zip(integers().between(0, (1 << 15) - 1), longs().all(), Step::new))
+                .ofSizeBetween(1, 12);
     }
 
     /**
@@ -71,20 +87,23 @@ class HyperLogLogSummaryLineTest {
      * random precision: after every step the line equals the registers' summary and the estimate is
      * the one-pass estimate, bit for bit. Random keys almost never reach the largest rank {@code 65 - p}
      * (odds 2^-(64 - p) per key), so some steps add hashes of chosen ranks, up to the largest, and
-     * merge sketches whose registers were written directly with any valid rank.
+     * merge sketches whose registers were written directly with any valid rank. The steps are generated
+     * (what each does and how many keys it takes); the keys, hashes and registers of a step (up to 32,768
+     * keys, up to 2^18 registers) are drawn from its seed.
      */
     @Test
     void theLineEqualsTheRegistersAfterRandomAddsMergesAndFolds() {
         qt().withFixedSeed(20_261_130L).withExamples(150)
-                .forAll(longs().all(), integers().between(4, 16), integers().between(1, 12))
-                .checkAssert((seed, precision, steps) -> {
-                    SplittableRandom random = new SplittableRandom(seed);
-                    try (HyperLogLog target = HyperLogLogTest.sketch(precision, mode(seed))) {
+                .forAll(steps(), integers().between(4, 16), booleans().all())
+                .checkAssert((steps, precision, shared) -> {
+                    try (HyperLogLog target = HyperLogLogTest.sketch(precision, mode(shared))) {
                         assertLineIsRight(target, "empty");
-                        for (int step = 0; step < steps; step++) {
-                            int keys = random.nextInt(1 << Math.min(precision + 3, 15));
-                            String what = "step " + step + " of seed " + seed + " at p = " + precision;
-                            switch (random.nextInt(6)) {
+                        int step = 0;
+                        for (Step generated : steps) {
+                            SplittableRandom random = new SplittableRandom(generated.seed());
+                            int keys = (int) ((long) generated.share() * (1 << Math.min(precision + 3, 15)) >> 15);
+                            String what = "step " + step++ + " (" + generated + ") at p = " + precision;
+                            switch (generated.kind()) {
                                 case 0 -> random.longs(keys).forEach(target::add);
                                 case 1 -> target.addAll(random.longs(keys).toArray());
                                 case 2 -> {
@@ -94,7 +113,7 @@ class HyperLogLogSummaryLineTest {
                                 }
                                 case 3 -> {
                                     try (HyperLogLog other = HyperLogLogTest.sketch(precision,
-                                            mode(random.nextLong()))) {
+                                            mode(random.nextBoolean()))) {
                                         other.addAll(random.longs(keys).toArray());
                                         target.merge(other);
                                         target.merge(other);
