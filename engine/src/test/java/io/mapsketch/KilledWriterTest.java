@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.enginetesting.ReliabilityScenarios;
+import io.mapsketch.enginetesting.SharedSketchFiles;
+import io.mapsketch.enginetesting.SharedSketchWorker;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.memory.CreateOption;
 import io.mapsketch.memory.OpenMode;

@@ -2,6 +2,9 @@ package io.mapsketch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.mapsketch.enginetesting.ReliabilityScenarios;
+import io.mapsketch.enginetesting.SharedSketchFiles;
+import io.mapsketch.enginetesting.SharedSketchWorker;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,6 +2,8 @@ package io.mapsketch;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.mapsketch.enginetesting.ReliabilityScenarios;
+import io.mapsketch.enginetesting.SharedSketchFiles;
 import io.mapsketch.memory.OpenMode;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package io.mapsketch.cardinality;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.SketchSizing;
-import io.mapsketch.membership.MembershipFilterContract;
+import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -123,7 +123,7 @@ class HyperLogLogAccuracyTest {
                     .createAnonymous(OpenMode.EXCLUSIVE)) {
                 sketch.addAll(random.longs(n).toArray());
                 long[] counts = new long[66];
-                for (byte register : MembershipFilterContract.bytes(sketch)) {
+                for (byte register : Payloads.bytes(sketch)) {
                     counts[register]++;
                 }
                 accumulate(sketchMeans, counts, trials / 2);

@@ -6,9 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.membership.BlockedBloomCrossProcessTest;
-import io.mapsketch.membership.FilterWorker;
-import io.mapsketch.membership.MembershipFilterContract;
+import io.mapsketch.enginetesting.Payloads;
+import io.mapsketch.enginetesting.SeededKeys;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.file.Path;
@@ -50,7 +49,7 @@ class HyperLogLogCrossProcessTest {
         try (HyperLogLog reader = HyperLogLog.open(file, OpenMode.READ_ONLY);
              ExecutorService pool = Executors.newSingleThreadExecutor()) {
             AtomicBoolean writing = new AtomicBoolean(true);
-            HyperLogLogSummaryLine line = HyperLogLogSummaryLineTest.line(reader);
+            HyperLogLogSummaryLine line = SummaryLineChecks.line(reader);
             Future<Long> checker = pool.submit(() -> {
                 long checked = 0;
                 while (writing.get()) {
@@ -72,12 +71,12 @@ class HyperLogLogCrossProcessTest {
         try (HyperLogLog shared = HyperLogLog.open(file, OpenMode.READ_ONLY);
              HyperLogLog sequential = builder.createAnonymous(OpenMode.EXCLUSIVE)) {
             for (long seed = 1; seed <= 3; seed++) {
-                sequential.addAll(FilterWorker.keys(seed, KEYS_PER_SEED));
+                sequential.addAll(SeededKeys.of(seed, KEYS_PER_SEED));
             }
-            assertArrayEquals(MembershipFilterContract.bytes(sequential), MembershipFilterContract.bytes(shared));
-            HyperLogLogSummaryLineTest.assertLineIsRight(shared, "after two processes");
-            assertArrayEquals(HyperLogLogSummaryLineTest.trustedLine(sequential),
-                    HyperLogLogSummaryLineTest.trustedLine(shared));
+            assertArrayEquals(Payloads.bytes(sequential), Payloads.bytes(shared));
+            SummaryLineChecks.assertLineIsRight(shared, "after two processes");
+            assertArrayEquals(SummaryLineChecks.trustedLine(sequential),
+                    SummaryLineChecks.trustedLine(shared));
             assertEquals(4L * KEYS_PER_SEED, shared.itemsAdded());
             assertTrue(shared.wasCleanlyClosed());
         }
@@ -102,7 +101,7 @@ class HyperLogLogCrossProcessTest {
         assertEquals(List.of("done 0", "done 0"), answers, "raises lost by each process");
         for (int r = 0; r < ROUNDS; r++) {
             try (HyperLogLog shared = HyperLogLog.open(HyperLogLogWorker.roundFile(dir, r), OpenMode.READ_ONLY)) {
-                byte[] registers = MembershipFilterContract.bytes(shared);
+                byte[] registers = Payloads.bytes(shared);
                 for (int j = 0; j < Integer.BYTES; j++) {
                     assertEquals(HyperLogLogWorker.RACE_RANKS, registers[j], "round " + r + ", register " + j);
                 }
@@ -135,13 +134,13 @@ class HyperLogLogCrossProcessTest {
             }
             try (HyperLogLog reader = HyperLogLog.open(file, OpenMode.READ_ONLY)) {
                 assertFalse(reader.wasCleanlyClosed());
-                inFlight += HyperLogLogSummaryLineTest.trustedLine(reader) == null ? 1 : 0;
-                assertEquals(Double.doubleToLongBits(HyperLogLogSummaryLineTest.passEstimate(reader)),
+                inFlight += SummaryLineChecks.trustedLine(reader) == null ? 1 : 0;
+                assertEquals(Double.doubleToLongBits(SummaryLineChecks.passEstimate(reader)),
                         Double.doubleToLongBits(reader.estimate()), "round " + round);
                 assertTrue(reader.estimate() > 1_000, "round " + round + ": " + reader.estimate());
             }
             try (HyperLogLog sole = HyperLogLog.open(file, round % 2 == 0 ? OpenMode.SHARED : OpenMode.EXCLUSIVE)) {
-                HyperLogLogSummaryLineTest.assertLineIsRight(sole, "round " + round + ", repaired");
+                SummaryLineChecks.assertLineIsRight(sole, "round " + round + ", repaired");
             }
         }
         System.out.println(KILLS + " writers killed while adding; " + inFlight + " left a change in flight");
@@ -162,7 +161,7 @@ class HyperLogLogCrossProcessTest {
                 assertEquals("ready", child.readLine());
             }
             for (ChildJvm child : children) {
-                BlockedBloomCrossProcessTest.go(child);
+                child.go();
             }
             for (ChildJvm child : children) {
                 answers.add(child.readLine());

@@ -1,13 +1,14 @@
 package io.mapsketch.cardinality;
 
+import static io.mapsketch.enginetesting.KeyGenerators.keys;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.booleans;
 import static org.quicktheories.generators.SourceDSL.integers;
-import static org.quicktheories.generators.SourceDSL.longs;
 
-import io.mapsketch.membership.MembershipFilterContract;
+import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,7 +34,7 @@ class HyperLogLogPropertiesTest {
     }
 
     private static byte[] bytes(HyperLogLog sketch) {
-        return MembershipFilterContract.bytes(sketch);
+        return Payloads.bytes(sketch);
     }
 
     private static OpenMode mode(boolean shared) {
@@ -42,10 +44,9 @@ class HyperLogLogPropertiesTest {
     @Test
     void duplicatesNeverChangeTheRegisters() {
         qt().withFixedSeed(41L).withExamples(100)
-                .forAll(longs().all(), integers().between(0, 4_000), integers().between(4, 18))
-                .checkAssert((seed, count, precision) -> {
-                    long[] keys = new SplittableRandom(seed).longs(count).toArray();
-                    try (HyperLogLog hll = sketch(precision, mode(seed % 2 == 0))) {
+                .forAll(keys(0, 4_000), integers().between(4, 18), booleans().all())
+                .checkAssert((keys, precision, shared) -> {
+                    try (HyperLogLog hll = sketch(precision, mode(shared))) {
                         hll.addAll(keys);
                         byte[] once = bytes(hll);
                         double estimate = hll.estimate();
@@ -55,7 +56,7 @@ class HyperLogLogPropertiesTest {
                         hll.addAll(keys);
                         assertArrayEquals(once, bytes(hll));
                         assertEquals(estimate, hll.estimate());
-                        assertEquals(3L * count, hll.itemsAdded());
+                        assertEquals(3L * keys.length, hll.itemsAdded());
                     } catch (IOException e) {
                         throw new AssertionError(e);
                     }
@@ -65,27 +66,25 @@ class HyperLogLogPropertiesTest {
     @Test
     void mergeEqualsTheSketchOfTheUnion() {
         qt().withFixedSeed(43L).withExamples(60)
-                .forAll(longs().all(), integers().between(0, 6_000), integers().between(0, 6_000),
-                        integers().between(4, 16))
-                .checkAssert((seed, left, right, precision) -> {
-                    long[] keys = new SplittableRandom(seed).longs(left + right).toArray();
+                .forAll(keys(0, 6_000), keys(0, 6_000), integers().between(4, 16))
+                .checkAssert((left, right, precision) -> {
                     try (HyperLogLog a = sketch(precision, OpenMode.EXCLUSIVE);
                          HyperLogLog b = sketch(precision, OpenMode.SHARED);
                          HyperLogLog shared = sketch(precision, OpenMode.SHARED);
                          HyperLogLog union = sketch(precision, OpenMode.EXCLUSIVE)) {
-                        a.addAll(Arrays.copyOfRange(keys, 0, left));
-                        b.addAll(Arrays.copyOfRange(keys, left, left + right));
-                        union.addAll(keys);
+                        a.addAll(left);
+                        b.addAll(right);
+                        union.addAll(LongStream.concat(Arrays.stream(left), Arrays.stream(right)).toArray());
                         double unionCount = HyperLogLog.estimateUnion(a, b);
                         shared.merge(a);
                         shared.merge(b);
                         a.merge(b);
                         assertArrayEquals(bytes(union), bytes(a), "plain (SIMD) merge");
                         assertArrayEquals(bytes(union), bytes(shared), "compare-and-set merge");
-                    HyperLogLogSummaryLineTest.assertLineIsRight(a, "plain merge");
-                    HyperLogLogSummaryLineTest.assertLineIsRight(shared, "compare-and-set merge");
+                    SummaryLineChecks.assertLineIsRight(a, "plain merge");
+                    SummaryLineChecks.assertLineIsRight(shared, "compare-and-set merge");
                         assertEquals(union.estimate(), unionCount, "estimateUnion");
-                        assertEquals(left + right, a.itemsAdded());
+                        assertEquals(left.length + right.length, a.itemsAdded());
                     } catch (IOException e) {
                         throw new AssertionError(e);
                     }
@@ -95,15 +94,14 @@ class HyperLogLogPropertiesTest {
     @Test
     void foldingToALowerPrecisionThenMergingEqualsTheSketchBuiltThere() {
         qt().withFixedSeed(47L).withExamples(80)
-                .forAll(longs().all(), integers().between(0, 8_000), integers().between(4, 18),
-                        integers().between(0, 14))
-                .checkAssert((seed, count, high, drop) -> {
+                .forAll(keys(0, 8_000), integers().between(4, 18), integers().between(0, 14), booleans().all())
+                .checkAssert((keys, high, drop, shared) -> {
                     int low = Math.max(4, high - drop);
-                    long[] keys = new SplittableRandom(seed).longs(count).toArray();
+                    int count = keys.length;
                     int half = count / 2;
                     try (HyperLogLog fine = sketch(high, OpenMode.EXCLUSIVE);
                          HyperLogLog coarse = sketch(low, OpenMode.SHARED);
-                         HyperLogLog folded = sketch(low, mode(seed % 2 == 0));
+                         HyperLogLog folded = sketch(low, mode(shared));
                          HyperLogLog builtLow = sketch(low, OpenMode.EXCLUSIVE)) {
                         fine.addAll(Arrays.copyOfRange(keys, 0, half));
                         coarse.addAll(Arrays.copyOfRange(keys, half, count));
@@ -112,7 +110,7 @@ class HyperLogLogPropertiesTest {
                         folded.mergeFolded(fine);
                         folded.merge(coarse);
                         assertArrayEquals(bytes(builtLow), bytes(folded), "p = " + high + " folded to " + low);
-                        HyperLogLogSummaryLineTest.assertLineIsRight(folded, "folded");
+                        SummaryLineChecks.assertLineIsRight(folded, "folded");
                         assertEquals(builtLow.estimate(), unionCount, "estimateUnion folds to the lowest precision");
                     } catch (IOException e) {
                         throw new AssertionError(e);
@@ -191,9 +189,9 @@ class HyperLogLogPropertiesTest {
             sequential.addAll(keys);
             sequential.addAll(merged);
             assertArrayEquals(bytes(sequential), bytes(concurrent));
-            HyperLogLogSummaryLineTest.assertLineIsRight(concurrent, "after the threads");
-            assertArrayEquals(HyperLogLogSummaryLineTest.trustedLine(sequential),
-                    HyperLogLogSummaryLineTest.trustedLine(concurrent));
+            SummaryLineChecks.assertLineIsRight(concurrent, "after the threads");
+            assertArrayEquals(SummaryLineChecks.trustedLine(sequential),
+                    SummaryLineChecks.trustedLine(concurrent));
             assertEquals(keys.length + threads * (long) merged.length, concurrent.itemsAdded());
         }
     }

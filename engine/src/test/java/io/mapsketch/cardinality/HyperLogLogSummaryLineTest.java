@@ -1,18 +1,25 @@
 package io.mapsketch.cardinality;
 
 import io.mapsketch.internal.SketchInternals;
+import static io.mapsketch.cardinality.SummaryLineChecks.assertLineIsRight;
+import static io.mapsketch.cardinality.SummaryLineChecks.fileLineIfTrusted;
+import static io.mapsketch.cardinality.SummaryLineChecks.line;
+import static io.mapsketch.cardinality.SummaryLineChecks.passEstimate;
+import static io.mapsketch.cardinality.SummaryLineChecks.trustedLine;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.booleans;
 import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 import static org.quicktheories.generators.SourceDSL.longs;
 
+import io.mapsketch.enginetesting.Payloads;
+import io.mapsketch.enginetesting.SeededKeys;
 import io.mapsketch.kernels.RegisterKernels;
-import io.mapsketch.membership.MembershipFilterContract;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
@@ -26,6 +33,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,6 +41,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quicktheories.core.Gen;
 
 /**
  * The summary line of a HyperLogLog file: after any sequence of adds, merges and folds it equals the
@@ -40,7 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
  * trust a line with a change in flight; a writer killed inside a change leaves estimates right and the
  * next sole writer repairs the line; a cleanly closed file whose line disagrees is refused.
  */
-public class HyperLogLogSummaryLineTest {
+class HyperLogLogSummaryLineTest {
 
     /** Header offsets of the line's words (docs/file-format.md). */
     static final int GUARD = SketchFileLayout.SUMMARY_OFFSET;
@@ -50,60 +59,27 @@ public class HyperLogLogSummaryLineTest {
     @TempDir
     Path dir;
 
-    /** The summary of the sketch's registers by the kernel: {@code RegisterKernels.summary} with top 65 - p. */
-    static long[] registerSummary(HyperLogLog sketch) {
-        long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
-        RegisterKernels.summary(SketchInternals.payload(sketch).segment(), 0, sketch.registerCount(),
-                HyperLogLogLayout.maxRank(sketch.precision()), summary);
-        return summary;
-    }
-
-    /** The estimate of a pass over the registers, as a sketch without a summary line computes it. */
-    public static double passEstimate(HyperLogLog sketch) {
-        long[] summary = registerSummary(sketch);
-        return HyperLogLogEstimator.improved(summary[RegisterKernels.ZEROS], summary[RegisterKernels.AT_TOP],
-                summary[RegisterKernels.POWER_SUM], sketch.precision());
-    }
-
-    static HyperLogLogSummaryLine line(HyperLogLog sketch) {
-        return new HyperLogLogSummaryLine(SketchInternals.region(sketch).summaryLine(), OpenMode.READ_ONLY, sketch.registerCount(),
-                HyperLogLogLayout.maxRank(sketch.precision()));
-    }
-
     /** The line as another {@code SHARED} writer of the sketch's file changes it (atomically). */
     static HyperLogLogSummaryLine otherWriter(HyperLogLog sketch) {
         return new HyperLogLogSummaryLine(SketchInternals.region(sketch).summaryLine(), OpenMode.SHARED, sketch.registerCount(),
                 HyperLogLogLayout.maxRank(sketch.precision()));
     }
 
+    private static OpenMode mode(boolean shared) {
+        return shared ? OpenMode.SHARED : OpenMode.EXCLUSIVE;
+    }
+
     /**
-     * The numbers the sketch stands behind if they may be trusted now, else {@code null}: for an
-     * {@code EXCLUSIVE} writer those it keeps in its own memory, for others the file's line as a reader
-     * reads it.
+     * One step of a sequence: single adds, batch adds, adds of hashes of chosen ranks, a merge, a merge of
+     * directly written registers, or a fold (kind 0 to 5); {@code share} of 2^15 of the most keys at the
+     * precision; the seed its keys, hashes and registers are drawn from.
      */
-    static long[] trustedLine(HyperLogLog sketch) {
-        long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
-        boolean trusted = sketch.mode() == OpenMode.EXCLUSIVE ? sketch.readKept(summary)
-                : fileLineIfTrusted(sketch, summary);
-        return trusted ? summary : null;
+    private record Step(int kind, int share, long seed) {
     }
 
-    /** Reads the file's line into {@code summary} as a reader does; returns whether a reader trusts it. */
-    static boolean fileLineIfTrusted(HyperLogLog sketch, long[] summary) {
-        return line(sketch).read(summary) != HyperLogLogSummaryLine.UNTRUSTED;
-    }
-
-    /** Asserts that the line is trusted, equals the registers' summary, and gives the pass's estimate. */
-    static void assertLineIsRight(HyperLogLog sketch, String what) {
-        long[] line = trustedLine(sketch);
-        assertTrue(line != null, what + ": the line is not trusted");
-        assertArrayEquals(registerSummary(sketch), line, what + ": line against registers");
-        assertEquals(Double.doubleToLongBits(passEstimate(sketch)), Double.doubleToLongBits(sketch.estimate()),
-                what + ": estimate against the pass");
-    }
-
-    private static OpenMode mode(long bit) {
-        return (bit & 1) == 0 ? OpenMode.EXCLUSIVE : OpenMode.SHARED;
+    private static Gen<List<Step>> steps() {
+        return lists().of(integers().between(0, 5).zip(integers().between(0, (1 << 15) - 1), longs().all(), Step::new))
+                .ofSizeBetween(1, 12);
     }
 
     /**
@@ -111,20 +87,23 @@ public class HyperLogLogSummaryLineTest {
      * random precision: after every step the line equals the registers' summary and the estimate is
      * the one-pass estimate, bit for bit. Random keys almost never reach the largest rank {@code 65 - p}
      * (odds 2^-(64 - p) per key), so some steps add hashes of chosen ranks, up to the largest, and
-     * merge sketches whose registers were written directly with any valid rank.
+     * merge sketches whose registers were written directly with any valid rank. The steps are generated
+     * (what each does and how many keys it takes); the keys, hashes and registers of a step (up to 32,768
+     * keys, up to 2^18 registers) are drawn from its seed.
      */
     @Test
     void theLineEqualsTheRegistersAfterRandomAddsMergesAndFolds() {
         qt().withFixedSeed(20_261_130L).withExamples(150)
-                .forAll(longs().all(), integers().between(4, 16), integers().between(1, 12))
-                .checkAssert((seed, precision, steps) -> {
-                    SplittableRandom random = new SplittableRandom(seed);
-                    try (HyperLogLog target = HyperLogLogTest.sketch(precision, mode(seed))) {
+                .forAll(steps(), integers().between(4, 16), booleans().all())
+                .checkAssert((steps, precision, shared) -> {
+                    try (HyperLogLog target = HyperLogLogTest.sketch(precision, mode(shared))) {
                         assertLineIsRight(target, "empty");
-                        for (int step = 0; step < steps; step++) {
-                            int keys = random.nextInt(1 << Math.min(precision + 3, 15));
-                            String what = "step " + step + " of seed " + seed + " at p = " + precision;
-                            switch (random.nextInt(6)) {
+                        int step = 0;
+                        for (Step generated : steps) {
+                            SplittableRandom random = new SplittableRandom(generated.seed());
+                            int keys = (int) ((long) generated.share() * (1 << Math.min(precision + 3, 15)) >> 15);
+                            String what = "step " + step++ + " (" + generated + ") at p = " + precision;
+                            switch (generated.kind()) {
                                 case 0 -> random.longs(keys).forEach(target::add);
                                 case 1 -> target.addAll(random.longs(keys).toArray());
                                 case 2 -> {
@@ -134,7 +113,7 @@ public class HyperLogLogSummaryLineTest {
                                 }
                                 case 3 -> {
                                     try (HyperLogLog other = HyperLogLogTest.sketch(precision,
-                                            mode(random.nextLong()))) {
+                                            mode(random.nextBoolean()))) {
                                         other.addAll(random.longs(keys).toArray());
                                         target.merge(other);
                                         target.merge(other);
@@ -199,7 +178,7 @@ public class HyperLogLogSummaryLineTest {
     void aRepeatedEstimateIsTheCachedOneUntilARaiseMovesTheGuard() throws IOException {
         for (OpenMode mode : new OpenMode[] {OpenMode.SHARED, OpenMode.EXCLUSIVE}) {
             HyperLogLog hll = HyperLogLogTest.sketch(12, mode);
-            long[] keys = HyperLogLogTest.distinctKeys(11, 50_000);
+            long[] keys = SeededKeys.distinctKeys(11, 50_000);
             hll.addAll(keys);
             HyperLogLogSummaryLine line = line(hll);
             long guard = line.guard();
@@ -276,14 +255,14 @@ public class HyperLogLogSummaryLineTest {
     @Test
     void aChangeInFlightSendsEveryEstimateToThePass() throws IOException {
         try (HyperLogLog hll = HyperLogLogTest.sketch(10, OpenMode.SHARED)) {
-            hll.addAll(HyperLogLogTest.distinctKeys(13, 5_000));
+            hll.addAll(SeededKeys.distinctKeys(13, 5_000));
             double before = hll.estimate();
             HyperLogLogSummaryLine line = otherWriter(hll);
             line.begin();
             line.add(5, 12345);
             assertEquals(null, trustedLine(hll), "a line with a change in flight is never trusted");
             assertEquals(Double.doubleToLongBits(before), Double.doubleToLongBits(hll.estimate()), "from the pass");
-            hll.addAll(HyperLogLogTest.distinctKeys(14, 5_000));
+            hll.addAll(SeededKeys.distinctKeys(14, 5_000));
             assertEquals(Double.doubleToLongBits(passEstimate(hll)), Double.doubleToLongBits(hll.estimate()));
             assertEquals(null, trustedLine(hll), "later changes do not end the dead one's");
             assertEquals(hll.estimate(), hll.lowerBound(0));
@@ -300,7 +279,7 @@ public class HyperLogLogSummaryLineTest {
     void aWriterThatDiedInAChangeIsRepairedByTheNextSoleWriter() throws IOException {
         for (OpenMode repairer : new OpenMode[] {OpenMode.SHARED, OpenMode.EXCLUSIVE}) {
             Path file = dir.resolve("died-" + repairer + ".hll");
-            long[] keys = HyperLogLogTest.distinctKeys(15, 20_000);
+            long[] keys = SeededKeys.distinctKeys(15, 20_000);
             HyperLogLog.builder().precision(12).seed(7).create(file, OpenMode.EXCLUSIVE).close();
             try (HyperLogLog writer = HyperLogLog.open(file, OpenMode.SHARED)) {
                 writer.addAll(keys);
@@ -333,12 +312,12 @@ public class HyperLogLogSummaryLineTest {
     void aSharedWriterJoiningAnotherDoesNotRepairAndEstimatesByThePass() throws IOException {
         Path file = dir.resolve("joined.hll");
         try (HyperLogLog first = HyperLogLog.builder().precision(8).seed(7).create(file, OpenMode.SHARED)) {
-            first.addAll(HyperLogLogTest.distinctKeys(16, 3_000));
+            first.addAll(SeededKeys.distinctKeys(16, 3_000));
             HyperLogLogSummaryLine line = otherWriter(first);
             line.begin();
             try (HyperLogLog second = HyperLogLog.open(file, OpenMode.SHARED)) {
                 assertEquals(null, trustedLine(second), "not the only writer: it leaves the line as it is");
-                second.addAll(HyperLogLogTest.distinctKeys(17, 3_000));
+                second.addAll(SeededKeys.distinctKeys(17, 3_000));
                 assertEquals(Double.doubleToLongBits(passEstimate(second)),
                         Double.doubleToLongBits(second.estimate()));
             }
@@ -355,7 +334,7 @@ public class HyperLogLogSummaryLineTest {
     void aCleanlyClosedFileWhoseLineDisagreesIsRefused() throws IOException {
         Path file = dir.resolve("hostile.hll");
         try (HyperLogLog hll = HyperLogLog.builder().precision(10).seed(7).create(file, OpenMode.EXCLUSIVE)) {
-            hll.addAll(HyperLogLogTest.distinctKeys(18, 4_000));
+            hll.addAll(SeededKeys.distinctKeys(18, 4_000));
         }
         long powerSum = readLong(file, POWER_SUM);
         writeLong(file, POWER_SUM, powerSum + 1);
@@ -385,7 +364,7 @@ public class HyperLogLogSummaryLineTest {
     void aDisagreeingLineInAFileNotClosedCleanlyIsRepairedByTheSoleWriterOnly() throws IOException {
         Path file = dir.resolve("crashed.hll");
         try (HyperLogLog hll = HyperLogLog.builder().precision(10).seed(7).create(file, OpenMode.SHARED)) {
-            hll.addAll(HyperLogLogTest.distinctKeys(19, 4_000));
+            hll.addAll(SeededKeys.distinctKeys(19, 4_000));
         }
         writeLong(file, COUNTS, readLong(file, COUNTS) - 1);
         markNotCleanlyClosed(file);
@@ -410,7 +389,7 @@ public class HyperLogLogSummaryLineTest {
     @Test
     void betweenAnyTwoStepsOfTwoWritersNoReaderTrustsAWrongLine() throws IOException {
         try (HyperLogLog hll = HyperLogLogTest.sketch(8, OpenMode.SHARED)) {
-            hll.addAll(HyperLogLogTest.distinctKeys(23, 600));
+            hll.addAll(SeededKeys.distinctKeys(23, 600));
             MemorySegment registers = SketchInternals.payload(hll).segment();
             HyperLogLogSummaryLine line = otherWriter(hll);
             int[] raised = {3, 200};
@@ -455,16 +434,16 @@ public class HyperLogLogSummaryLineTest {
                  HyperLogLog other = HyperLogLogTest.sketch(10, OpenMode.EXCLUSIVE);
                  HyperLogLog finer = HyperLogLogTest.sketch(12, OpenMode.EXCLUSIVE)) {
                 assertEquals(closedGuard + 1, readLong(file, GUARD), "the open begins the writer's change");
-                other.addAll(HyperLogLogTest.distinctKeys(31, 3_000));
-                finer.addAll(HyperLogLogTest.distinctKeys(32, 3_000));
-                long[] keys = HyperLogLogTest.distinctKeys(33, 5_000);
+                other.addAll(SeededKeys.distinctKeys(31, 3_000));
+                finer.addAll(SeededKeys.distinctKeys(32, 3_000));
+                long[] keys = SeededKeys.distinctKeys(33, 5_000);
                 for (int i = 0; i < keys.length; i++) {
                     writer.add(keys[i]);
                     if (i % 1_000 == 999) {
                         switch (i / 1_000) {
                             case 1 -> writer.merge(other);
                             case 2 -> writer.mergeFolded(finer);
-                            case 3 -> writer.addAll(HyperLogLogTest.distinctKeys(34, 2_000));
+                            case 3 -> writer.addAll(SeededKeys.distinctKeys(34, 2_000));
                             default -> { }
                         }
                         assertEquals(null, trustedLine(reader), "step " + i + ": the reader does not trust the line");
@@ -541,8 +520,8 @@ public class HyperLogLogSummaryLineTest {
                     sequential.addAll(keys);
                     sequential.merge(other);
                     sequential.mergeFolded(finer);
-                    assertArrayEquals(MembershipFilterContract.bytes(sequential),
-                            MembershipFilterContract.bytes(shared));
+                    assertArrayEquals(Payloads.bytes(sequential),
+                            Payloads.bytes(shared));
                     assertLineIsRight(shared, "round " + round + " after the writer");
                     assertArrayEquals(trustedLine(sequential), trustedLine(shared));
                 }
@@ -576,7 +555,7 @@ public class HyperLogLogSummaryLineTest {
             hll.addHash(1L << 60 | 1L << 59);
             hll.addHash(2L << 60 | 1L << 57);
             hll.addHash(3L << 60);
-            assertArrayEquals(new byte[] {0, 1, 3, 61}, Arrays.copyOf(MembershipFilterContract.bytes(hll), 4));
+            assertArrayEquals(new byte[] {0, 1, 3, 61}, Arrays.copyOf(Payloads.bytes(hll), 4));
         }
         assertEquals(0x0000_0001_0000_0003L, readLong(file, COUNTS));
         assertEquals((1L << 59) + (1L << 57), readLong(file, POWER_SUM));

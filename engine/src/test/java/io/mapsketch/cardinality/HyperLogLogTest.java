@@ -1,5 +1,6 @@
 package io.mapsketch.cardinality;
 
+import static io.mapsketch.enginetesting.SeededKeys.distinctKeys;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.membership.BlockedBloomFilter;
-import io.mapsketch.membership.MembershipFilterContract;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.IncompatibleSketchFileException;
@@ -40,10 +41,6 @@ class HyperLogLogTest {
 
     static HyperLogLog sketch(int precision, OpenMode mode) {
         return HyperLogLog.builder().precision(precision).seed(7).createAnonymous(mode);
-    }
-
-    static long[] distinctKeys(long seed, int count) {
-        return new SplittableRandom(seed).longs().distinct().limit(count).toArray();
     }
 
     @Test
@@ -81,7 +78,7 @@ class HyperLogLogTest {
                 single.add(data, offsets[i], lengths[i]);
             }
             batch.addAll(data, offsets, lengths, count);
-            assertArrayEquals(MembershipFilterContract.bytes(single), MembershipFilterContract.bytes(batch));
+            assertArrayEquals(Payloads.bytes(single), Payloads.bytes(batch));
             assertEquals(4, Math.round(batch.estimate()));
             assertEquals(1200, batch.itemsAdded());
         }
@@ -116,12 +113,12 @@ class HyperLogLogTest {
              HyperLogLog right = sketch(14, OpenMode.SHARED)) {
             left.addAll(Arrays.copyOfRange(keys, 0, 60_000));
             right.addAll(Arrays.copyOfRange(keys, 40_000, 100_000));
-            byte[] leftBefore = MembershipFilterContract.bytes(left);
-            byte[] rightBefore = MembershipFilterContract.bytes(right);
+            byte[] leftBefore = Payloads.bytes(left);
+            byte[] rightBefore = Payloads.bytes(right);
             double union = HyperLogLog.estimateUnion(left, right);
             assertEquals(100_000, union, 3 * left.relativeStandardError() * 100_000, "union " + union);
-            assertArrayEquals(leftBefore, MembershipFilterContract.bytes(left), "estimateUnion modifies nothing");
-            assertArrayEquals(rightBefore, MembershipFilterContract.bytes(right));
+            assertArrayEquals(leftBefore, Payloads.bytes(left), "estimateUnion modifies nothing");
+            assertArrayEquals(rightBefore, Payloads.bytes(right));
             left.merge(right);
             assertEquals(union, left.estimate(), "the union count is the estimate of the merge");
             assertEquals(120_000, left.itemsAdded(), "items added counts repeats");
@@ -184,10 +181,10 @@ class HyperLogLogTest {
             MemorySegment.copy(MemorySegment.ofArray(utf8), 0, segment, 5, utf8.length);
             assertTrue(fromSegment.add(segment, 5, utf8.length));
             assertTrue(fromBuffer.add(new UnsafeBuffer(padded), 2, utf8.length));
-            byte[] expected = MembershipFilterContract.bytes(fromString);
-            assertArrayEquals(expected, MembershipFilterContract.bytes(fromBytes));
-            assertArrayEquals(expected, MembershipFilterContract.bytes(fromSegment));
-            assertArrayEquals(expected, MembershipFilterContract.bytes(fromBuffer));
+            byte[] expected = Payloads.bytes(fromString);
+            assertArrayEquals(expected, Payloads.bytes(fromBytes));
+            assertArrayEquals(expected, Payloads.bytes(fromSegment));
+            assertArrayEquals(expected, Payloads.bytes(fromBuffer));
 
             assertTrue(fromString.add(0x0102030405060708L));
             assertFalse(fromString.add(new byte[] {8, 7, 6, 5, 4, 3, 2, 1}, 0, 8),
@@ -213,10 +210,10 @@ class HyperLogLogTest {
             MemorySegment.copy(keys, 0, keySegment,
                     ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 3, keys.length);
             sharedBatch.addAll(keySegment, 3, keys.length);
-            byte[] expected = MembershipFilterContract.bytes(single);
-            assertArrayEquals(expected, MembershipFilterContract.bytes(sharedSingle));
-            assertArrayEquals(expected, MembershipFilterContract.bytes(batch));
-            assertArrayEquals(expected, MembershipFilterContract.bytes(sharedBatch));
+            byte[] expected = Payloads.bytes(single);
+            assertArrayEquals(expected, Payloads.bytes(sharedSingle));
+            assertArrayEquals(expected, Payloads.bytes(batch));
+            assertArrayEquals(expected, Payloads.bytes(sharedBatch));
             assertEquals(keys.length, sharedBatch.itemsAdded());
             assertThrows(IndexOutOfBoundsException.class, () -> batch.addAll(keySegment, 8, keys.length));
         }

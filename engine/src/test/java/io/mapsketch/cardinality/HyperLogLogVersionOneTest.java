@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.membership.MembershipFilterContract;
+import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import java.io.IOException;
@@ -65,7 +65,7 @@ class HyperLogLogVersionOneTest {
             assertEquals(KEYS, old.itemsAdded());
             assertEquals(GOLDEN_ESTIMATE_BITS, Double.doubleToLongBits(old.estimate()));
             assertEquals(GOLDEN_ESTIMATE_BITS, Double.doubleToLongBits(current.estimate()));
-            assertArrayEquals(MembershipFilterContract.bytes(current), MembershipFilterContract.bytes(old));
+            assertArrayEquals(Payloads.bytes(current), Payloads.bytes(old));
             assertEquals(current.classicEstimate(), old.classicEstimate());
             assertEquals(current.lowerBound(2), old.lowerBound(2));
         }
@@ -86,13 +86,13 @@ class HyperLogLogVersionOneTest {
             finer.addAll(keys(3 * KEYS + 1, 4 * KEYS));
             exclusive.mergeFolded(finer);
             all.mergeFolded(finer);
-            assertArrayEquals(MembershipFilterContract.bytes(all), MembershipFilterContract.bytes(exclusive));
+            assertArrayEquals(Payloads.bytes(all), Payloads.bytes(exclusive));
             assertEquals(Double.doubleToLongBits(all.estimate()), Double.doubleToLongBits(exclusive.estimate()));
-            assertEquals(Double.doubleToLongBits(HyperLogLogSummaryLineTest.passEstimate(exclusive)),
+            assertEquals(Double.doubleToLongBits(SummaryLineChecks.passEstimate(exclusive)),
                     Double.doubleToLongBits(exclusive.estimate()));
             try (HyperLogLog newer = newFile(dir.resolve("newer.hll"), new long[0])) {
                 newer.merge(exclusive);
-                HyperLogLogSummaryLineTest.assertLineIsRight(newer, "a version 2 file merged from a version 1 file");
+                SummaryLineChecks.assertLineIsRight(newer, "a version 2 file merged from a version 1 file");
                 assertEquals(all.estimate(), newer.estimate());
             }
         }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.membership.BlockedBloomCrossProcessTest;
-import io.mapsketch.membership.MembershipFilterContract;
+import io.mapsketch.enginetesting.CountMinWorker;
+import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.file.Path;
@@ -44,7 +44,7 @@ class CountMinCrossProcessTest {
                 assertEquals("ready", child.readLine());
             }
             for (ChildJvm child : children) {
-                BlockedBloomCrossProcessTest.go(child);
+                child.go();
             }
             for (ChildJvm child : children) {
                 assertEquals("done", child.readLine());
@@ -65,7 +65,7 @@ class CountMinCrossProcessTest {
                 total += count;
             }
             try (CountMinSketch shared = CountMinSketch.open(plainFile, OpenMode.READ_ONLY)) {
-                assertArrayEquals(MembershipFilterContract.bytes(sequential), MembershipFilterContract.bytes(shared));
+                assertArrayEquals(Payloads.bytes(sequential), Payloads.bytes(shared));
                 assertEquals(total, shared.totalWeight());
                 assertEquals(sequential.totalWeight(), shared.totalWeight());
                 assertEquals(2L * EVENTS, shared.itemsAdded(), "each single add and each batch key");

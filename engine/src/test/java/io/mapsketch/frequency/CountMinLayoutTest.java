@@ -1,6 +1,7 @@
 package io.mapsketch.frequency;
 
 import io.mapsketch.internal.SketchInternals;
+import static io.mapsketch.enginetesting.CountMinColumns.columns;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -25,10 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * row by row. New files take a mix per row; files of versions 1 to 3 keep double hashing, so a file
  * written by any earlier version reads and updates the same.
  */
-public class CountMinLayoutTest {
-
-    /** The first format version whose rows are mixed independently, for the layout tests of other packages. */
-    public static final int INDEPENDENT_ROWS_VERSION = CountMinFormat.INDEPENDENT_ROWS_VERSION;
+class CountMinLayoutTest {
 
     private static final long SEED = 7;
     private static final int[] VERSIONS = {SketchFileLayout.FIRST_FORMAT_VERSION,
@@ -142,36 +140,5 @@ public class CountMinLayoutTest {
                 assertEquals(before + count, after, path + ": conservative update raises the estimate by the count");
             }
         }
-    }
-
-    /**
-     * The key's column in each row as the file format defines it: from version 4 the outputs of
-     * SplitMix64 seeded with the hash ({@code java.util.SplittableRandom}), before it double hashing.
-     */
-    public static long[] columns(long hash, int width, int depth, int version) {
-        long[] columns = new long[depth];
-        if (version >= CountMinFormat.INDEPENDENT_ROWS_VERSION) {
-            SplittableRandom rows = new SplittableRandom(hash);
-            for (int row = 0; row < depth; row++) {
-                columns[row] = Math.unsignedMultiplyHigh(rows.nextLong(), width);
-            }
-            return columns;
-        }
-        long x = hash;
-        long y = step(hash);
-        for (int row = 0; row < depth; row++) {
-            columns[row] = Math.unsignedMultiplyHigh(x, width);
-            x += y;
-            y += row;
-        }
-        return columns;
-    }
-
-    /** The double-hashing step as the file format defines it, restated independently of the engine. */
-    private static long step(long hash) {
-        long h = hash ^ 0x5851F42D4C957F2DL;
-        h = (h ^ h >>> 33) * 0xFF51AFD7ED558CCDL;
-        h = (h ^ h >>> 33) * 0xC4CEB9FE1A85EC53L;
-        return h ^ h >>> 33;
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchBuilder;
+import io.mapsketch.enginetesting.CountMinColumns;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import java.io.IOException;
@@ -62,8 +63,8 @@ class CountMinRowIndependenceTest {
     }
 
     private static int sharedRows(long a, long b, CountMinSketch cms, int version) {
-        long[] columnsOfA = CountMinLayoutTest.columns(a, cms.width(), cms.depth(), version);
-        long[] columnsOfB = CountMinLayoutTest.columns(b, cms.width(), cms.depth(), version);
+        long[] columnsOfA = CountMinColumns.columns(a, cms.width(), cms.depth(), version);
+        long[] columnsOfB = CountMinColumns.columns(b, cms.width(), cms.depth(), version);
         int shared = 0;
         for (int row = 0; row < columnsOfA.length; row++) {
             shared += columnsOfA[row] == columnsOfB[row] ? 1 : 0;

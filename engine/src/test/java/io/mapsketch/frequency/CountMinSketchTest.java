@@ -1,6 +1,7 @@
 package io.mapsketch.frequency;
 
 import io.mapsketch.internal.SketchInternals;
+import static io.mapsketch.enginetesting.Zipf.zipfKey;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -9,7 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.cardinality.HyperLogLog;
-import io.mapsketch.membership.MembershipFilterContract;
+import io.mapsketch.enginetesting.Payloads;
+import io.mapsketch.enginetesting.Zipf;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.IncompatibleSketchFileException;
@@ -45,45 +47,6 @@ class CountMinSketchTest {
 
     static CountMinSketch sketch(double epsilon, double delta, int bits, boolean conservative, OpenMode mode) {
         return builder(epsilon, delta, bits, conservative).createAnonymous(mode);
-    }
-
-    /** A seeded Zipf sampler over ranks 0..n-1 with exponent s: inverse CDF by binary search. */
-    static final class Zipf {
-        private final double[] cdf;
-        private final SplittableRandom random;
-
-        Zipf(int n, double s, long seed) {
-            cdf = new double[n];
-            double sum = 0;
-            for (int k = 0; k < n; k++) {
-                sum += 1 / Math.pow(k + 1, s);
-                cdf[k] = sum;
-            }
-            for (int k = 0; k < n; k++) {
-                cdf[k] /= sum;
-            }
-            random = new SplittableRandom(seed);
-        }
-
-        int next() {
-            double u = random.nextDouble();
-            int lo = 0;
-            int hi = cdf.length - 1;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (cdf[mid] < u) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            return lo;
-        }
-    }
-
-    /** The key of Zipf rank r: spread out so that keys are not small consecutive integers. */
-    static long zipfKey(int rank) {
-        return rank * 0x9E3779B97F4A7C15L + 12345;
     }
 
     @Test
@@ -211,10 +174,10 @@ class CountMinSketchTest {
                         single.add(key);
                     }
                     String variant = mode + (conservative ? " conservative" : " plain");
-                    assertArrayEquals(MembershipFilterContract.bytes(single), MembershipFilterContract.bytes(batch),
+                    assertArrayEquals(Payloads.bytes(single), Payloads.bytes(batch),
                             variant);
-                    assertArrayEquals(MembershipFilterContract.bytes(single),
-                            MembershipFilterContract.bytes(fromSegment), variant + ", keys from a segment");
+                    assertArrayEquals(Payloads.bytes(single),
+                            Payloads.bytes(fromSegment), variant + ", keys from a segment");
                     assertEquals(keys.length, batch.itemsAdded());
                     assertEquals(keys.length, batch.totalWeight());
                     assertEquals(keys.length, fromSegment.totalWeight());
@@ -347,7 +310,7 @@ class CountMinSketchTest {
         try (CountMinSketch cms = builder(0.002, 0.001, 64, true).seed(99).create(file, OpenMode.EXCLUSIVE)) {
             cms.addAll(keys);
             cms.add("heavy", 1_000);
-            counters = MembershipFilterContract.bytes(cms);
+            counters = Payloads.bytes(cms);
         }
         try (CountMinSketch reopened = CountMinSketch.open(file, OpenMode.READ_ONLY)) {
             assertEquals(1_360, reopened.width());
@@ -361,7 +324,7 @@ class CountMinSketchTest {
             assertEquals(21_000, reopened.totalWeight());
             assertEquals(42, reopened.errorBound());
             assertTrue(reopened.estimate("heavy") >= 1_000);
-            assertArrayEquals(counters, MembershipFilterContract.bytes(reopened));
+            assertArrayEquals(counters, Payloads.bytes(reopened));
             assertTrue(reopened.wasCleanlyClosed());
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> reopened.add(1));
             assertTrue(e.getMessage().contains("READ_ONLY"), e.getMessage());

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.membership.MembershipFilterContract;
+import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import java.io.IOException;
@@ -71,7 +71,7 @@ class FrequencyVersionOneTest {
             assertEquals(0, old.estimate("/page/2"));
             assertEquals(0, old.estimate("/page/3"));
             addTheGoldenCountMinStream(remade);
-            assertArrayEquals(MembershipFilterContract.bytes(old), MembershipFilterContract.bytes(remade),
+            assertArrayEquals(Payloads.bytes(old), Payloads.bytes(remade),
                     "today's writer of a version 1 file puts every count where that build did");
         }
         for (OpenMode mode : new OpenMode[] {OpenMode.SHARED, OpenMode.EXCLUSIVE}) {

@@ -2,6 +2,8 @@ package io.mapsketch.frequency;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.mapsketch.enginetesting.TopKChecks;
+import io.mapsketch.enginetesting.Zipf;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.charset.StandardCharsets;
@@ -36,8 +38,7 @@ class TopKCrossProcessTest {
                 assertEquals("ready", child.readLine());
             }
             for (ChildJvm child : children) {
-                child.input().write('\n');
-                child.input().flush();
+                child.go();
             }
             for (ChildJvm child : children) {
                 assertEquals("done", child.readLine());
@@ -46,9 +47,9 @@ class TopKCrossProcessTest {
         } finally {
             children.forEach(ChildJvm::close);
         }
-        long[] first = TopKTest.zipfStream(1, events);
-        long[] second = TopKTest.zipfStream(2, events);
-        Map<Long, Long> exact = TopKTest.exactCounts(first, second);
+        long[] first = Zipf.zipfStream(1, events);
+        long[] second = Zipf.zipfStream(2, events);
+        Map<Long, Long> exact = TopKChecks.exactCounts(first, second);
         try (TopK shared = TopK.open(file, OpenMode.READ_ONLY);
              TopK sequential = TopKTest.builder(20).createAnonymous(OpenMode.EXCLUSIVE)) {
             sequential.addAll(first);
@@ -58,8 +59,8 @@ class TopKCrossProcessTest {
             for (long key : exact.keySet()) {
                 assertEquals(sequential.estimate(key), shared.estimate(key), "counters of key " + key);
             }
-            assertEquals(TopKTest.exactTop(exact, 5), TopKTest.keys(shared.top(5)));
-            TopKTest.assertSound(shared, exact);
+            assertEquals(TopKChecks.exactTop(exact, 5), TopKChecks.keys(shared.top(5)));
+            TopKChecks.assertSound(shared, exact);
         }
     }
 

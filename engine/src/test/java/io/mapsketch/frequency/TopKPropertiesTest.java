@@ -4,13 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.booleans;
 import static org.quicktheories.generators.SourceDSL.integers;
-import static org.quicktheories.generators.SourceDSL.longs;
 
+import io.mapsketch.enginetesting.KeyGenerators;
+import io.mapsketch.enginetesting.TopKChecks;
 import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.Map;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * Top-K on random skewed streams: every listed estimate is at least the key's count, every key
@@ -19,14 +20,14 @@ import org.junit.jupiter.api.Test;
  */
 class TopKPropertiesTest {
 
-    /** A skewed stream: key i drawn with probability falling roughly as 1 / i, over 500 keys. */
-    private static long[] stream(long seed, int length) {
-        SplittableRandom random = new SplittableRandom(seed);
-        long[] keys = new long[length];
-        for (int i = 0; i < length; i++) {
-            keys[i] = random.nextInt(1 + random.nextInt(500));
-        }
-        return keys;
+    /**
+     * Skewed streams of up to 6,000 keys: each key about uniform in 0..b for a bound b itself uniform in
+     * 0..499, so that key i occurs with probability falling roughly as 1 / i.
+     */
+    private static Gen<long[]> streams() {
+        Gen<Long> skewed = integers().between(0, 499).zip(integers().between(0, 499),
+                (bound, draw) -> (long) draw * (bound + 1) / 500);
+        return KeyGenerators.arrays(skewed, 0, 6_000);
     }
 
     private static TopK sketch(int k, boolean shared) {
@@ -37,16 +38,15 @@ class TopKPropertiesTest {
     @Test
     void listedKeysAreNeverUndercountAndHeavyKeysAreNeverMissing() {
         qt().withFixedSeed(73L).withExamples(60)
-                .forAll(longs().all(), integers().between(0, 6_000), integers().between(1, 40), booleans().all())
-                .checkAssert((seed, length, k, shared) -> {
-                    long[] keys = stream(seed, length);
-                    Map<Long, Long> exact = TopKTest.exactCounts(keys);
+                .forAll(streams(), integers().between(1, 40), booleans().all())
+                .checkAssert((keys, k, shared) -> {
+                    Map<Long, Long> exact = TopKChecks.exactCounts(keys);
                     try (TopK sketch = sketch(k, shared)) {
                         for (long key : keys) {
                             sketch.add(key);
                         }
                         assertEquals(Math.min(k, exact.size()), sketch.top().size());
-                        TopKTest.assertSound(sketch, exact);
+                        TopKChecks.assertSound(sketch, exact);
                     } catch (IOException e) {
                         throw new AssertionError(e);
                     }
@@ -56,18 +56,15 @@ class TopKPropertiesTest {
     @Test
     void aMergeOfASplitStreamListsWhatTheWholeStreamMust() {
         qt().withFixedSeed(79L).withExamples(40)
-                .forAll(longs().all(), integers().between(0, 6_000), integers().between(0, 6_000),
-                        integers().between(1, 40))
-                .checkAssert((seed, leftLength, rightLength, k) -> {
-                    long[] left = stream(seed, leftLength);
-                    long[] right = stream(~seed, rightLength);
-                    Map<Long, Long> exact = TopKTest.exactCounts(left, right);
+                .forAll(streams(), streams(), integers().between(1, 40))
+                .checkAssert((left, right, k) -> {
+                    Map<Long, Long> exact = TopKChecks.exactCounts(left, right);
                     try (TopK merged = sketch(k, false); TopK other = sketch(k, true)) {
                         merged.addAll(left);
                         other.addAll(right);
                         merged.merge(other);
                         assertEquals(Math.min(k, exact.size()), merged.top().size());
-                        TopKTest.assertSound(merged, exact);
+                        TopKChecks.assertSound(merged, exact);
                     } catch (IOException e) {
                         throw new AssertionError(e);
                     }

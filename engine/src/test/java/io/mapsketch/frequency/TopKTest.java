@@ -1,5 +1,10 @@
 package io.mapsketch.frequency;
 
+import static io.mapsketch.enginetesting.TopKChecks.assertSound;
+import static io.mapsketch.enginetesting.TopKChecks.exactCounts;
+import static io.mapsketch.enginetesting.TopKChecks.exactTop;
+import static io.mapsketch.enginetesting.TopKChecks.keys;
+import static io.mapsketch.enginetesting.Zipf.zipfStream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -21,7 +26,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -35,60 +39,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** The seed's Top-K demo, key forms, ranking and ties, files, merge, threads and the errors of Top-K. */
 class TopKTest {
 
-    static final int ZIPF_KEYS = 10_000;
-
     @TempDir
     Path dir;
 
     static TopK.Builder builder(int k) {
         return TopK.builder().k(k).epsilon(0.001).delta(0.01).seed(7);
-    }
-
-    /** {@code events} keys of a seeded Zipf(1.0) stream over {@value #ZIPF_KEYS} ranks. */
-    static long[] zipfStream(long seed, int events) {
-        CountMinSketchTest.Zipf zipf = new CountMinSketchTest.Zipf(ZIPF_KEYS, 1.0, seed);
-        long[] stream = new long[events];
-        for (int i = 0; i < events; i++) {
-            stream[i] = CountMinSketchTest.zipfKey(zipf.next());
-        }
-        return stream;
-    }
-
-    static Map<Long, Long> exactCounts(long[]... streams) {
-        Map<Long, Long> exact = new HashMap<>();
-        for (long[] stream : streams) {
-            for (long key : stream) {
-                exact.merge(key, 1L, Long::sum);
-            }
-        }
-        return exact;
-    }
-
-    /** The n keys with the largest exact counts (ties by key, so the answer is one list). */
-    static List<Long> exactTop(Map<Long, Long> exact, int n) {
-        return exact.entrySet().stream()
-                .sorted(Map.Entry.<Long, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
-                .limit(n).map(Map.Entry::getKey).toList();
-    }
-
-    static List<Long> keys(List<HeavyHitter> top) {
-        return top.stream().map(HeavyHitter::keyAsLong).toList();
-    }
-
-    /** Every listed estimate at least the truth, and every key heavier than N / k + the error bound listed. */
-    static void assertSound(TopK sketch, Map<Long, Long> exact) {
-        List<HeavyHitter> top = sketch.top();
-        for (HeavyHitter hitter : top) {
-            long truth = exact.getOrDefault(hitter.keyAsLong(), 0L);
-            assertTrue(hitter.estimate() >= truth, hitter + " below its count " + truth);
-        }
-        long heavy = sketch.totalWeight() / sketch.k() + sketch.errorBound();
-        List<Long> listed = keys(top);
-        exact.forEach((key, count) -> {
-            if (count > heavy) {
-                assertTrue(listed.contains(key), "key " + key + " counted " + count + " > " + heavy + " is not listed");
-            }
-        });
     }
 
     /** The seed's demo: 50,000 Zipf events over 10,000 keys, 2,719 x 5 counters; top-5 by sketch = exact top-5. */

@@ -1,5 +1,6 @@
 package io.mapsketch.frequency;
 
+import io.mapsketch.enginetesting.Zipf;
 import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.RegionLock;
@@ -10,7 +11,7 @@ import java.nio.file.Path;
  *
  * <ul>
  *   <li>{@code add FILE SEED EVENTS}: opens SHARED, says {@code ready}, waits for a line on standard
- *       input, adds the Zipf stream of SEED ({@link TopKTest#zipfStream}), says {@code done}.</li>
+ *       input, adds the Zipf stream of SEED ({@link Zipf#zipfStream}), says {@code done}.</li>
  *   <li>{@code die-holding FILE}: opens SHARED, takes the candidate lock, tears slot 0 (a new hash
  *       written, its key not yet), says {@code torn} and sleeps until killed: a writer that dies in
  *       the middle of replacing a candidate.</li>
@@ -25,7 +26,7 @@ public final class TopKWorker {
         try (TopK sketch = TopK.open(Path.of(args[1]), OpenMode.SHARED)) {
             switch (args[0]) {
                 case "add" -> {
-                    long[] stream = TopKTest.zipfStream(Long.parseLong(args[2]), Integer.parseInt(args[3]));
+                    long[] stream = Zipf.zipfStream(Long.parseLong(args[2]), Integer.parseInt(args[3]));
                     System.out.println("ready");
                     if (System.in.read() < 0) {
                         return;

@@ -4,10 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.enginetesting.FilterWorker;
+import io.mapsketch.enginetesting.Payloads;
+import io.mapsketch.enginetesting.SeededKeys;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.testing.ChildJvm;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Two JVMs add disjoint keys to one mapped blocked filter at once; nothing is lost. */
-public class BlockedBloomCrossProcessTest {
+class BlockedBloomCrossProcessTest {
 
     private static final int KEYS_PER_CHILD = 400_000;
 
@@ -39,7 +40,7 @@ public class BlockedBloomCrossProcessTest {
                 assertEquals("ready", child.readLine());
             }
             for (ChildJvm child : children) {
-                go(child);
+                child.go();
             }
             for (ChildJvm child : children) {
                 assertEquals("done", child.readLine());
@@ -51,21 +52,15 @@ public class BlockedBloomCrossProcessTest {
         try (BlockedBloomFilter shared = BlockedBloomFilter.open(file, OpenMode.READ_ONLY);
              BlockedBloomFilter sequential = builder.createAnonymous(OpenMode.EXCLUSIVE)) {
             for (long seed : new long[] {1, 2}) {
-                long[] keys = FilterWorker.keys(seed, KEYS_PER_CHILD);
+                long[] keys = SeededKeys.of(seed, KEYS_PER_CHILD);
                 sequential.addAll(keys);
                 for (long key : keys) {
                     assertTrue(shared.mightContain(key));
                 }
             }
-            assertArrayEquals(MembershipFilterContract.bytes(sequential), MembershipFilterContract.bytes(shared));
+            assertArrayEquals(Payloads.bytes(sequential), Payloads.bytes(shared));
             assertEquals(2L * KEYS_PER_CHILD, shared.itemsAdded());
             assertTrue(shared.wasCleanlyClosed());
         }
-    }
-
-    public static void go(ChildJvm child) throws IOException {
-        OutputStream in = child.input();
-        in.write('\n');
-        in.flush();
     }
 }

@@ -1,5 +1,6 @@
 package io.mapsketch.membership;
 
+import static io.mapsketch.enginetesting.FalsePositives.measuredFalsePositiveRate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

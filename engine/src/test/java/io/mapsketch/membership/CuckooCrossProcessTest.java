@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.enginetesting.SeededKeys;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.RegionLock;
 import io.mapsketch.testing.ChildJvm;
@@ -42,7 +43,7 @@ class CuckooCrossProcessTest {
                 assertEquals("ready", child.readLine());
             }
             for (ChildJvm child : children) {
-                BlockedBloomCrossProcessTest.go(child);
+                child.go();
             }
             for (ChildJvm child : children) {
                 assertEquals("done", child.readLine());
@@ -55,7 +56,7 @@ class CuckooCrossProcessTest {
              CuckooFilter sequential = builder().createAnonymous(OpenMode.EXCLUSIVE)) {
             long kept = 0;
             for (long seed : new long[] {1, 2}) {
-                long[] keys = FilterWorker.keys(seed, KEYS_PER_CHILD);
+                long[] keys = SeededKeys.of(seed, KEYS_PER_CHILD);
                 sequential.addAll(keys);
                 for (long key : CuckooWorker.removed(keys)) {
                     sequential.remove(key);
@@ -78,7 +79,7 @@ class CuckooCrossProcessTest {
     @Test
     void aWriterKilledHoldingTheLockIsRecoveredFrom() throws Exception {
         Path file = dir.resolve("recovered.cuckoo");
-        long[] keys = FilterWorker.keys(3, 1_000);
+        long[] keys = SeededKeys.of(3, 1_000);
         try (CuckooFilter filter = CuckooFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
                 .create(file, OpenMode.SHARED)) {
             filter.addAll(keys);

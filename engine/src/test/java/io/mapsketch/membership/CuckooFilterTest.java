@@ -1,6 +1,8 @@
 package io.mapsketch.membership;
 
 import io.mapsketch.internal.SketchInternals;
+import static io.mapsketch.enginetesting.FalsePositives.measuredFalsePositiveRate;
+import static io.mapsketch.enginetesting.Payloads.bytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,5 +1,6 @@
 package io.mapsketch.membership;
 
+import io.mapsketch.enginetesting.SeededKeys;
 import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.RegionLock;
@@ -12,7 +13,7 @@ import java.util.stream.IntStream;
  *
  * <ul>
  *   <li>{@code churn FILE SEED COUNT}: opens SHARED, says {@code ready}, waits for a line on standard
- *       input, adds the COUNT keys of SEED ({@link FilterWorker#keys}; every other key singly, the rest
+ *       input, adds the COUNT keys of SEED ({@link SeededKeys}; every other key singly, the rest
  *       in one batch), removes every third of them ({@link #removed}), says {@code done}.</li>
  *   <li>{@code die-holding FILE KEY}: opens SHARED, takes the filter's lock and copies KEY's fingerprint
  *       into a free slot of its other bucket, as a move does before it overwrites the old slot, says
@@ -27,7 +28,7 @@ public final class CuckooWorker {
     public static void main(String[] args) throws Exception {
         try (CuckooFilter filter = CuckooFilter.open(Path.of(args[1]), OpenMode.SHARED)) {
             switch (args[0]) {
-                case "churn" -> churn(filter, FilterWorker.keys(Long.parseLong(args[2]), Integer.parseInt(args[3])));
+                case "churn" -> churn(filter, SeededKeys.of(Long.parseLong(args[2]), Integer.parseInt(args[3])));
                 case "die-holding" -> {
                     new RegionLock(SketchInternals.payload(filter), CuckooTable.LOCK).lock();
                     copyToOtherBucket(filter.table(), SketchInternals.hasher(filter).hash(Long.parseLong(args[2])));

@@ -2,7 +2,7 @@ package io.mapsketch.membership;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.frequency.CountMinLayoutTest;
+import io.mapsketch.enginetesting.CountMinColumns;
 import io.mapsketch.internal.DoubleHashing;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
@@ -36,7 +36,7 @@ class IndexIndependenceTest {
             for (int pair = 0; pair < PAIRS; pair++) {
                 long a = random.nextLong();
                 long b = random.nextLong();
-                independent += allShared(a, b, width, depth, CountMinLayoutTest.INDEPENDENT_ROWS_VERSION) ? 1 : 0;
+                independent += allShared(a, b, width, depth, CountMinColumns.INDEPENDENT_ROWS_VERSION) ? 1 : 0;
                 doubleHashed += allShared(a, b, width, depth, SketchFileLayout.FIRST_FORMAT_VERSION) ? 1 : 0;
             }
             double expected = Math.pow(width, -depth);
@@ -50,8 +50,8 @@ class IndexIndependenceTest {
     }
 
     private static boolean allShared(long a, long b, int width, int depth, int version) {
-        long[] columnsOfA = CountMinLayoutTest.columns(a, width, depth, version);
-        long[] columnsOfB = CountMinLayoutTest.columns(b, width, depth, version);
+        long[] columnsOfA = CountMinColumns.columns(a, width, depth, version);
+        long[] columnsOfB = CountMinColumns.columns(b, width, depth, version);
         for (int row = 0; row < depth; row++) {
             if (columnsOfA[row] != columnsOfB[row]) {
                 return false;

@@ -1,14 +1,17 @@
 package io.mapsketch.membership;
 
+import static io.mapsketch.enginetesting.KeyGenerators.keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
-import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.enginetesting.FalsePositives;
+import io.mapsketch.enginetesting.FilterWorker;
+import io.mapsketch.enginetesting.SeededKeys;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.CreateOption;
 import io.mapsketch.memory.HashScheme;
@@ -56,7 +59,7 @@ class ScalableBloomFilterTest {
             for (int i = 0; i < keys.length; i++) {
                 assertTrue(found[i] && filter.mightContain(keys[i]));
             }
-            double measured = MembershipFilterContract.measuredFalsePositiveRate(filter, 1_000_000, 2);
+            double measured = FalsePositives.measuredFalsePositiveRate(filter, 1_000_000, 2);
             assertTrue(measured < 0.01, "measured " + measured);
             assertEquals(filter.expectedFalsePositiveRate(), measured, 0.001);
             assertTrue(filter.expectedFalsePositiveRate() < 0.01);
@@ -70,7 +73,7 @@ class ScalableBloomFilterTest {
         try (ScalableBloomFilter filter = builder(100_000, 0.02).createAnonymous(OpenMode.EXCLUSIVE)) {
             filter.addAll(new SplittableRandom(3).longs(100_000).toArray());
             assertEquals(1, filter.links());
-            double measured = MembershipFilterContract.measuredFalsePositiveRate(filter, 1_000_000, 4);
+            double measured = FalsePositives.measuredFalsePositiveRate(filter, 1_000_000, 4);
             assertEquals(0.01, measured, 0.001, "link 0 gets P (1 - r) = 1%");
         }
     }
@@ -78,11 +81,10 @@ class ScalableBloomFilterTest {
     @Test
     void noFalseNegativesEverWhileGrowing() {
         qt().withFixedSeed(19L).withExamples(60)
-                .forAll(integers().between(1, 20_000), longs().all(), integers().between(1, 50))
-                .checkAssert((count, seed, initial) -> {
+                .forAll(keys(1, 20_000), integers().between(1, 50))
+                .checkAssert((keys, initial) -> {
                     try (ScalableBloomFilter filter = builder(initial, 0.05).createAnonymous(OpenMode.SHARED)) {
-                        long[] keys = new SplittableRandom(seed).longs(count).toArray();
-                        for (int i = 0; i < count; i++) {
+                        for (int i = 0; i < keys.length; i++) {
                             if (i % 3 == 0) {
                                 filter.add(keys[i]);
                             } else {
@@ -133,11 +135,11 @@ class ScalableBloomFilterTest {
             try (ChildJvm child = ChildJvm.start(dir, FilterWorker.class, "scalable", directory.toString(), "12",
                     "20000")) {
                 assertEquals("ready", child.readLine());
-                BlockedBloomCrossProcessTest.go(child);
+                child.go();
                 assertEquals("done", child.readLine());
                 assertEquals(0, child.waitFor(Duration.ofMinutes(1)));
             }
-            for (long key : FilterWorker.keys(12, 20_000)) {
+            for (long key : SeededKeys.of(12, 20_000)) {
                 assertTrue(filter.mightContain(key), "a key the other process added to a link it created");
             }
             assertTrue(filter.links() >= 5, "links: " + filter.links());

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.membership.BlockedBloomCrossProcessTest;
-import io.mapsketch.membership.FilterWorker;
-import io.mapsketch.membership.MembershipFilterContract;
+import io.mapsketch.enginetesting.MinHashWorker;
+import io.mapsketch.enginetesting.Payloads;
+import io.mapsketch.enginetesting.SeededKeys;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.file.Path;
@@ -39,7 +39,7 @@ class MinHashCrossProcessTest {
                 assertEquals("ready", child.readLine());
             }
             for (ChildJvm child : children) {
-                BlockedBloomCrossProcessTest.go(child);
+                child.go();
             }
             for (ChildJvm child : children) {
                 assertEquals("done", child.readLine());
@@ -51,9 +51,9 @@ class MinHashCrossProcessTest {
         try (MinHash shared = MinHash.open(file, OpenMode.READ_ONLY);
              MinHash sequential = builder.createAnonymous(OpenMode.EXCLUSIVE)) {
             for (long seed = 1; seed <= 3; seed++) {
-                MinHashWorker.addStream(sequential, FilterWorker.keys(seed, KEYS_PER_SEED));
+                MinHashWorker.addStream(sequential, SeededKeys.of(seed, KEYS_PER_SEED));
             }
-            assertArrayEquals(MembershipFilterContract.bytes(sequential), MembershipFilterContract.bytes(shared));
+            assertArrayEquals(Payloads.bytes(sequential), Payloads.bytes(shared));
             assertEquals(4L * KEYS_PER_SEED, shared.itemsAdded());
             assertTrue(shared.wasCleanlyClosed());
         }

@@ -1,13 +1,13 @@
 package io.mapsketch.similarity;
 
+import static io.mapsketch.enginetesting.KeyGenerators.keys;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
-import static org.quicktheories.generators.SourceDSL.longs;
 
-import io.mapsketch.membership.MembershipFilterContract;
+import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.Arrays;
@@ -61,15 +61,13 @@ class MinHashPropertiesTest {
         assertEquals(0, sumOfErrors / 9, 3 * Math.sqrt(sumOfVariances) / 9, "mean error over J = 0.1 .. 0.9");
     }
 
+    /** Set b is the second half of set a and more keys: the two overlap. */
     @Test
     void mergeIsTheSignatureOfTheUnionInEveryForm() {
         qt().withFixedSeed(61L).withExamples(60)
-                .forAll(longs().all(), integers().between(0, 3_000), integers().between(0, 3_000),
-                        integers().between(1, 300))
-                .checkAssert((seed, left, right, k) -> {
-                    long[] keys = new SplittableRandom(seed).longs(left + right).toArray();
-                    long[] a = Arrays.copyOfRange(keys, 0, left);
-                    long[] b = Arrays.copyOfRange(keys, left / 2, left + right);
+                .forAll(keys(0, 3_000), keys(0, 3_000), integers().between(1, 300))
+                .checkAssert((a, more, k) -> {
+                    long[] b = LongStream.concat(Arrays.stream(a, a.length / 2, a.length), Arrays.stream(more)).toArray();
                     try (MinHash exclusive = sketch(3, k, OpenMode.EXCLUSIVE);
                          MinHash shared = sketch(3, k, OpenMode.SHARED);
                          MinHash other = sketch(3, k, OpenMode.EXCLUSIVE);
@@ -97,7 +95,7 @@ class MinHashPropertiesTest {
                             assertEquals(union, target.signature(2), mode + " file into file");
                             assertTrue(target.isEmpty(2) == union.isEmpty());
                         }
-                        assertArrayEquals(MembershipFilterContract.bytes(exclusive), MembershipFilterContract.bytes(shared),
+                        assertArrayEquals(Payloads.bytes(exclusive), Payloads.bytes(shared),
                                 "SIMD and compare-and-set paths agree byte for byte, padding included");
                     } catch (IOException e) {
                         throw new AssertionError(e);
@@ -132,7 +130,7 @@ class MinHashPropertiesTest {
             for (int t = 0; t < threads; t++) {
                 writeShare(sequential, other, keys, t, threads);
             }
-            assertArrayEquals(MembershipFilterContract.bytes(sequential), MembershipFilterContract.bytes(concurrent));
+            assertArrayEquals(Payloads.bytes(sequential), Payloads.bytes(concurrent));
             assertEquals(sequential.itemsAdded(), concurrent.itemsAdded());
         }
     }

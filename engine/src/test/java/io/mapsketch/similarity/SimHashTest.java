@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.mapsketch.memory.CorruptSketchFileException;
@@ -21,6 +22,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
@@ -29,6 +31,7 @@ import java.util.concurrent.Future;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.quicktheories.core.Gen;
 
 /** The SimHash table: appends and puts, the within-d lookup against brute force, files and errors. */
 class SimHashTest {
@@ -54,6 +57,34 @@ class SimHashTest {
         return fingerprints;
     }
 
+    /**
+     * A fingerprint to store, the query or (a third of the time) a random {@code value} with the bits of
+     * {@code flips} flipped, and the slot a put stores it in (modulo the capacity).
+     */
+    private record Entry(boolean random, long value, long flips, int slot) {
+
+        long fingerprint(long query) {
+            return (random ? value : query) ^ flips;
+        }
+    }
+
+    /** A query and the entries of a table filled around it. */
+    private record Filling(long query, List<Entry> entries) {
+    }
+
+    private static Gen<Filling> fillings() {
+        Gen<Long> flips = integers().between(0, 9).zip(longs().all(), (count, positions) -> {
+            long mask = 0;
+            for (int f = 0; f < count; f++) {
+                mask ^= 1L << (positions >>> 6 * f & 63);
+            }
+            return mask;
+        });
+        Gen<Entry> entries = integers().between(0, 2).zip(longs().all(), flips, integers().between(0, 9_999),
+                (roll, value, mask, slot) -> new Entry(roll == 0, value, mask, slot));
+        return longs().all().zip(lists().of(entries).ofSizeBetween(0, 10_000), Filling::new);
+    }
+
     private static long[] bruteForce(long[] stored, boolean[] present, long query, int d) {
         return LongStream.range(0, stored.length)
                 .filter(i -> present[(int) i] && SimHash.distance(stored[(int) i], query) <= d).toArray();
@@ -62,24 +93,24 @@ class SimHashTest {
     @Test
     void withinEqualsBruteForce() {
         qt().withFixedSeed(71L).withExamples(80)
-                .forAll(longs().all(), integers().between(1, 10_000), integers().between(0, 64), integers().between(0, 3))
-                .checkAssert((seed, capacity, d, how) -> {
-                    SplittableRandom random = new SplittableRandom(seed);
-                    long query = random.nextLong();
-                    long[] candidates = fingerprints(seed, capacity, query);
+                .forAll(fillings(), integers().between(1, 10_000), integers().between(0, 64), integers().between(0, 3))
+                .checkAssert((filling, capacity, d, how) -> {
+                    long query = filling.query();
                     long[] stored = new long[capacity];
                     boolean[] present = new boolean[capacity];
                     boolean appends = how < 2;
                     try (SimHash table = table(capacity, how % 2 == 0 ? OpenMode.EXCLUSIVE : OpenMode.SHARED)) {
-                        int filled = appends ? random.nextInt(capacity + 1) : capacity / 2;
+                        int filled = Math.min(filling.entries().size(), appends ? capacity : capacity / 2);
+                        Entry[] entries = filling.entries().subList(0, filled).toArray(Entry[]::new);
                         for (int i = 0; i < filled; i++) {
-                            int index = appends ? i : random.nextInt(capacity);
+                            long fingerprint = entries[i].fingerprint(query);
+                            int index = appends ? i : entries[i].slot() % capacity;
                             if (appends) {
-                                assertEquals(index, table.append(candidates[i]));
+                                assertEquals(index, table.append(fingerprint));
                             } else {
-                                table.put(index, candidates[i]);
+                                table.put(index, fingerprint);
                             }
-                            stored[index] = candidates[i];
+                            stored[index] = fingerprint;
                             present[index] = true;
                         }
                         long size = 0;

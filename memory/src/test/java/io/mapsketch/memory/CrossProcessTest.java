@@ -123,8 +123,7 @@ class CrossProcessTest {
                 assertEquals("ready", child.readLine());
             }
             for (ChildJvm child : children) {
-                child.input().write('\n');
-                child.input().flush();
+                child.go();
             }
             for (ChildJvm child : children) {
                 assertEquals("done", child.readLine());

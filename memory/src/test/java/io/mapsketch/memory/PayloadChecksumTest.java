@@ -344,8 +344,7 @@ class PayloadChecksumTest {
                 assertEquals("ready", children[i].readLine());
             }
             for (ChildJvm child : children) {
-                child.input().write('\n');
-                child.input().flush();
+                child.go();
             }
             int[] seen = new int[State.values().length];
             try (SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {

@@ -53,8 +53,7 @@ class ReplacementTest {
             assertTrue(refused.getMessage().contains("CreateOption.REPLACE_IN_USE"), refused.getMessage());
             assertEquals(List.of(file.getFileName().toString()), names(), "the new file's temporary file is gone");
             assertArrayEquals(before, Files.readAllBytes(file), "the file is untouched");
-            writer.input().write('\n');
-            writer.input().flush();
+            writer.go();
             assertEquals("ok", writer.readLine(), "force");
             assertEquals("ok", writer.readLine(), "close");
         }
@@ -101,8 +100,7 @@ class ReplacementTest {
         try (ChildJvm writer = ChildJvm.start(dir, RegionWorker.class, "hold-then-close", file.toString(), "SHARED")) {
             writer.readLine();
             overwrite(CreateOption.REPLACE_IN_USE);
-            writer.input().write('\n');
-            writer.input().flush();
+            writer.go();
             String force = writer.readLine();
             assertTrue(force.startsWith("failed " + SketchFileReplacedException.class.getName() + ": sketch file "
                     + file + ": another file is at this path now"), force);

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * A child JVM running a test main class on the same JDK and class path as this test JVM, with a
  * line-oriented conversation over its standard output. Its standard error goes to a file (the JVM
- * may print warnings there; nothing asserts that it is empty). Shared with other modules' tests
+ * prints its warnings there; nothing asserts that it is empty). Shared with other modules' tests
  * through this module's test jar.
  */
 public final class ChildJvm implements AutoCloseable {
@@ -70,6 +70,9 @@ public final class ChildJvm implements AutoCloseable {
         if (!vectorFlag.isBlank()) {
             command.add(vectorFlag);
         }
+        // The JVM's own warnings go to stdout by default, where one (say, that the perf-data file of its
+        // pid is locked by another process) would take the place of the child's first answer.
+        command.addAll(List.of("-Xlog:disable", "-Xlog:all=warning:stderr"));
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
@@ -169,6 +172,18 @@ public final class ChildJvm implements AutoCloseable {
      */
     public OutputStream input() {
         return process.getOutputStream();
+    }
+
+    /**
+     * Writes one line to the child's standard input: the go-ahead a worker waits for after it says
+     * {@code ready}, so that several children start their work at about the same moment.
+     *
+     * @throws IOException if the child's input is closed
+     */
+    public void go() throws IOException {
+        OutputStream in = process.getOutputStream();
+        in.write('\n');
+        in.flush();
     }
 
     /**

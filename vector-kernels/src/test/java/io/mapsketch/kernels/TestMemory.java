@@ -1,6 +1,8 @@
 package io.mapsketch.kernels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.quicktheories.generators.SourceDSL.lists;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,13 +13,14 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
  * Memory and inputs for the twin tests: regions of an anonymous and of a file-mapped segment,
- * seeded fills, and the QuickTheories generator of slices.
+ * seeded fills, and the QuickTheories generators of slices and of hashes.
  */
 final class TestMemory {
 
@@ -104,7 +107,18 @@ final class TestMemory {
         return Math.min(64, 8 + Long.numberOfLeadingZeros(random.nextLong() | 1) + random.nextInt(4));
     }
 
-    /** Generated slices: lengths 0 to {@value #MAX_LENGTH}, byte offsets 0 to 127 or 8k not 64k. */
+    /** Generated arrays of {@code minSize} to {@code maxSize} 64-bit words: keys, or the hashes of keys. */
+    static Gen<long[]> words(int minSize, int maxSize) {
+        return lists().of(longs().all()).ofSizeBetween(minSize, maxSize)
+                .map(list -> list.stream().mapToLong(Long::longValue).toArray())
+                .describedAs(words -> words.length + " words " + Arrays.toString(words));
+    }
+
+    /**
+     * Generated slices: lengths 0 to {@value #MAX_LENGTH}, byte offsets 0 to 127 or 8k not 64k. What the
+     * slices hold is drawn from the case's seed ({@link #fill}): each case fills four regions of
+     * {@value #REGION_BYTES} bytes, and the lengths, offsets and kinds of fill that shrink are generated.
+     */
     static Gen<Case> cases() {
         Gen<Integer> lengths = Generate.range(0, MAX_LENGTH);
         Gen<Integer> offsets = Generate.range(0, 255).map(r -> r < 128 ? r : 8 * (1 + r % 7) + 64 * (r & 1));

@@ -1,13 +1,13 @@
-package io.mapsketch;
+package io.mapsketch.enginetesting;
 
-import io.mapsketch.internal.SketchInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.cardinality.HyperLogLog;
-import io.mapsketch.cardinality.HyperLogLogSummaryLineTest;
+import io.mapsketch.cardinality.SummaryLineChecks;
 import io.mapsketch.internal.RegionSketch;
+import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.membership.MembershipFilter;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.PayloadVerification;
@@ -23,12 +23,12 @@ import java.util.SplittableRandom;
 
 /**
  * The reliability scenarios over the five {@link SharedSketchFiles}, each one round, shared by the
- * CI tests ({@link KilledWriterTest}, {@link ManyProcessesTest}) and the long {@link SoakTest}.
+ * CI tests (the killed-writer and many-processes tests) and the long soak test.
  */
-final class ReliabilityScenarios {
+public final class ReliabilityScenarios {
 
-    static final int CHILDREN = 4;
-    static final int THREADS = 2;
+    public static final int CHILDREN = 4;
+    public static final int THREADS = 2;
     private static final Duration TIMEOUT = Duration.ofMinutes(3);
 
     private ReliabilityScenarios() {
@@ -41,7 +41,7 @@ final class ReliabilityScenarios {
      *
      * @return the last acknowledged batch, once this writer is killed
      */
-    static long killRound(Path dir, long acknowledged, OpenMode mode, SplittableRandom random, String when)
+    public static long killRound(Path dir, long acknowledged, OpenMode mode, SplittableRandom random, String when)
             throws Exception {
         long lastAck = acknowledged;
         try (ChildJvm writer = ChildJvm.start(dir, SharedSketchWorker.class, "add", dir.toString(), mode.name(),
@@ -70,7 +70,7 @@ final class ReliabilityScenarios {
      * Opens every file and checks it holds at least batches 0..acknowledged, that the HyperLogLog
      * estimates what its registers hold, and that every payload checksum says it is stale.
      */
-    static void verifyAcknowledged(Path dir, long acknowledged, String when) throws IOException {
+    public static void verifyAcknowledged(Path dir, long acknowledged, String when) throws IOException {
         try (SharedSketchFiles files = SharedSketchFiles.open(dir, OpenMode.READ_ONLY);
              HyperLogLog expectedRegisters = HyperLogLog.builder().precision(14).seed(3)
                      .createAnonymous(OpenMode.EXCLUSIVE)) {
@@ -103,7 +103,7 @@ final class ReliabilityScenarios {
                 int want = Byte.toUnsignedInt(expected.get(ValueLayout.JAVA_BYTE, r));
                 assertTrue(have >= want, when + ": HyperLogLog register " + r + " is " + have + ", below " + want);
             }
-            assertEquals(Double.doubleToLongBits(HyperLogLogSummaryLineTest.passEstimate(files.hyperLogLog())),
+            assertEquals(Double.doubleToLongBits(SummaryLineChecks.passEstimate(files.hyperLogLog())),
                     Double.doubleToLongBits(files.hyperLogLog().estimate()),
                     when + ": the HyperLogLog estimate, trusted line or not, is the pass's");
         }
@@ -116,7 +116,7 @@ final class ReliabilityScenarios {
      *
      * @return the keys added, over all writers and files
      */
-    static long manyWritersRound(Path dir) throws Exception {
+    public static long manyWritersRound(Path dir) throws Exception {
         SharedSketchFiles.create(dir, OpenMode.SHARED).close();
         List<ChildJvm> children = new ArrayList<>();
         long checkedBatches = 0;
@@ -129,8 +129,7 @@ final class ReliabilityScenarios {
                 assertEquals("ready", child.readLine());
             }
             for (ChildJvm child : children) {
-                child.input().write('\n');
-                child.input().flush();
+                child.go();
             }
             boolean[] found = new boolean[SharedSketchFiles.BATCH];
             for (ChildJvm child : children) {

@@ -1,14 +1,16 @@
-package io.mapsketch.membership;
+package io.mapsketch.enginetesting;
 
+import io.mapsketch.membership.BlockedBloomFilter;
+import io.mapsketch.membership.MembershipFilter;
+import io.mapsketch.membership.ScalableBloomFilter;
 import io.mapsketch.memory.OpenMode;
 import java.nio.file.Path;
-import java.util.SplittableRandom;
 
 /**
  * Main class of the child JVMs of the cross-process filter tests:
  * {@code blocked|scalable PATH SEED COUNT} opens the blocked filter file (or scalable filter
- * directory) SHARED, says {@code ready}, waits for a line on standard input, adds COUNT keys drawn
- * from SEED (every other key singly, the rest in batches), and says {@code done}.
+ * directory) SHARED, says {@code ready}, waits for a line on standard input, adds the COUNT
+ * {@link SeededKeys} of SEED (every other key singly, the rest in one batch), and says {@code done}.
  */
 public final class FilterWorker {
 
@@ -17,7 +19,7 @@ public final class FilterWorker {
 
     public static void main(String[] args) throws Exception {
         Path path = Path.of(args[1]);
-        long[] keys = keys(Long.parseLong(args[2]), Integer.parseInt(args[3]));
+        long[] keys = SeededKeys.of(Long.parseLong(args[2]), Integer.parseInt(args[3]));
         try (MembershipFilter filter = args[0].equals("scalable") ? ScalableBloomFilter.open(path, OpenMode.SHARED)
                 : BlockedBloomFilter.open(path, OpenMode.SHARED)) {
             System.out.println("ready");
@@ -35,9 +37,5 @@ public final class FilterWorker {
             filter.addAll(batch);
             System.out.println("done");
         }
-    }
-
-    public static long[] keys(long seed, int count) {
-        return new SplittableRandom(seed).longs(count).toArray();
     }
 }

@@ -1,14 +1,14 @@
-package io.mapsketch.similarity;
+package io.mapsketch.enginetesting;
 
-import io.mapsketch.membership.FilterWorker;
 import io.mapsketch.memory.OpenMode;
+import io.mapsketch.similarity.MinHash;
 import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * Main class of the child JVMs of {@link MinHashCrossProcessTest}: {@code PATH COUNT SEED...} opens
- * the MinHash file SHARED, says {@code ready}, waits for a line on standard input, then adds COUNT keys
- * drawn from each SEED in turn with {@link #addStream}, and says {@code done}.
+ * Main class of the child JVMs of the MinHash cross-process test: {@code PATH COUNT SEED...} opens
+ * the MinHash file SHARED, says {@code ready}, waits for a line on standard input, then adds the COUNT
+ * {@link SeededKeys} of each SEED in turn with {@link #addStream}, and says {@code done}.
  */
 public final class MinHashWorker {
 
@@ -22,14 +22,14 @@ public final class MinHashWorker {
                 return;
             }
             for (int s = 2; s < args.length; s++) {
-                addStream(minHash, FilterWorker.keys(Long.parseLong(args[s]), Integer.parseInt(args[1])));
+                addStream(minHash, SeededKeys.of(Long.parseLong(args[s]), Integer.parseInt(args[1])));
             }
             System.out.println("done");
         }
     }
 
     /** Adds each key to row {@code key mod rows}: every other key singly, the rest in one batch per row. */
-    static void addStream(MinHash minHash, long[] keys) {
+    public static void addStream(MinHash minHash, long[] keys) {
         int rows = minHash.rows();
         long[][] batches = new long[rows][keys.length];
         int[] filled = new int[rows];

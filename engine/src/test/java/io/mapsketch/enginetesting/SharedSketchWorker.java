@@ -1,4 +1,4 @@
-package io.mapsketch;
+package io.mapsketch.enginetesting;
 
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.memory.CreateOption;
@@ -6,8 +6,8 @@ import io.mapsketch.memory.OpenMode;
 import java.nio.file.Path;
 
 /**
- * Main class of the child JVMs of {@link KilledWriterTest}, which SIGKILLs them at random moments,
- * and of {@link ManyProcessesTest}.
+ * Main class of the child JVMs of the {@link ReliabilityScenarios}, which SIGKILL them at random
+ * moments or run many of them at once, and of the test of killed creations.
  *
  * <ul>
  *   <li>{@code add DIR MODE FIRST}: opens the five sketches of {@link SharedSketchFiles} in DIR in
@@ -23,7 +23,7 @@ import java.nio.file.Path;
 public final class SharedSketchWorker {
 
     /** Batches per writer thread in {@code hammer} are 2 x STRIDE: each overlaps the next writer's half. */
-    static final int STRIDE = 25;
+    public static final int STRIDE = 25;
 
     private SharedSketchWorker() {
     }

@@ -1,11 +1,12 @@
-package io.mapsketch.frequency;
+package io.mapsketch.enginetesting;
 
+import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.memory.OpenMode;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 
 /**
- * Main class of the child JVMs of {@link CountMinCrossProcessTest}: {@code PLAIN CONSERVATIVE SEED
+ * Main class of the child JVMs of the Count-Min cross-process test: {@code PLAIN CONSERVATIVE SEED
  * COUNT} opens both Count-Min files SHARED, says {@code ready}, waits for a line on standard
  * input, adds the {@link #stream} of SEED to both (every other event singly with its count, the
  * keys of the rest in one batch of count 1 each), and says {@code done}.
@@ -13,7 +14,7 @@ import java.util.SplittableRandom;
 public final class CountMinWorker {
 
     /** Distinct keys of every stream: few, so that the processes keep hitting the same counters. */
-    static final int KEYS = 2_000;
+    public static final int KEYS = 2_000;
 
     private CountMinWorker() {
     }
@@ -33,7 +34,7 @@ public final class CountMinWorker {
     }
 
     /** Adds events 0, 2, 4, ... singly with their counts, and the keys of 1, 3, 5, ... in one batch (count 1). */
-    static void addAll(CountMinSketch sketch, long[][] events) {
+    public static void addAll(CountMinSketch sketch, long[][] events) {
         long[] batch = new long[events.length / 2];
         for (int i = 0; i < events.length; i++) {
             if (i % 2 == 0) {
@@ -46,7 +47,7 @@ public final class CountMinWorker {
     }
 
     /** The events of a seed: (key in [0, KEYS), count in [1, 10]). */
-    static long[][] stream(long seed, int count) {
+    public static long[][] stream(long seed, int count) {
         SplittableRandom random = new SplittableRandom(seed);
         long[][] events = new long[count][];
         for (int i = 0; i < count; i++) {
@@ -56,7 +57,7 @@ public final class CountMinWorker {
     }
 
     /** The true count of every key after {@link #addAll} of these events. */
-    static void countInto(long[] exact, long[][] events) {
+    public static void countInto(long[] exact, long[][] events) {
         for (int i = 0; i < events.length; i++) {
             exact[(int) events[i][0]] += i % 2 == 0 ? events[i][1] : 1;
         }

@@ -1,5 +1,7 @@
-package io.mapsketch;
+package io.mapsketch.enginetesting;
 
+import io.mapsketch.Sketch;
+import io.mapsketch.SketchBuilder;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.internal.RegionSketch;
@@ -13,18 +15,17 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The five sketch files that {@link KilledWriterTest} and {@link ManyProcessesTest} have child JVMs
- * fill: classic, blocked and counting Bloom filters, a plain Count-Min sketch and a HyperLogLog,
+ * The five sketch files that the {@link ReliabilityScenarios} have child JVMs fill: classic, blocked and counting Bloom filters, a plain Count-Min sketch and a HyperLogLog,
  * with the keys and counts of every batch, and the one way to add a batch to all five.
  */
-record SharedSketchFiles(BloomFilter classic, BlockedBloomFilter blocked, CountingBloomFilter counting,
+public record SharedSketchFiles(BloomFilter classic, BlockedBloomFilter blocked, CountingBloomFilter counting,
         CountMinSketch countMin, HyperLogLog hyperLogLog) implements AutoCloseable {
 
-    static final int BATCH = 512;
+    public static final int BATCH = 512;
     private static final long CAPACITY = 1_000_000;
 
     /** The five sketches, created in {@code dir} or, when it is {@code null}, anonymous. */
-    static SharedSketchFiles create(Path dir, OpenMode mode) throws IOException {
+    public static SharedSketchFiles create(Path dir, OpenMode mode) throws IOException {
         return new SharedSketchFiles(
                 make(BloomFilter.builder().expectedItems(CAPACITY).falsePositiveRate(0.01), dir, "classic", mode),
                 make(BlockedBloomFilter.builder().expectedItems(CAPACITY).falsePositiveRate(0.01), dir, "blocked", mode),
@@ -40,7 +41,7 @@ record SharedSketchFiles(BloomFilter classic, BlockedBloomFilter blocked, Counti
         return dir == null ? builder.createAnonymous(mode) : builder.create(dir.resolve(name + ".sketch"), mode);
     }
 
-    static SharedSketchFiles open(Path dir, OpenMode mode) throws IOException {
+    public static SharedSketchFiles open(Path dir, OpenMode mode) throws IOException {
         return new SharedSketchFiles(BloomFilter.open(dir.resolve("classic.sketch"), mode),
                 BlockedBloomFilter.open(dir.resolve("blocked.sketch"), mode),
                 CountingBloomFilter.open(dir.resolve("counting.sketch"), mode),
@@ -48,16 +49,16 @@ record SharedSketchFiles(BloomFilter classic, BlockedBloomFilter blocked, Counti
                 HyperLogLog.open(dir.resolve("hll.sketch"), mode));
     }
 
-    List<MembershipFilter> filters() {
+    public List<MembershipFilter> filters() {
         return List.of(classic, blocked, counting);
     }
 
-    List<RegionSketch> all() {
+    public List<RegionSketch> all() {
         return List.of(classic, blocked, counting, countMin, hyperLogLog);
     }
 
     /** The keys of batch {@code batch}: distinct across batches (a bijection of the key's index). */
-    static long[] keys(long batch) {
+    public static long[] keys(long batch) {
         long[] keys = new long[BATCH];
         for (int i = 0; i < BATCH; i++) {
             long z = (batch * BATCH + i + 1) * 0x9E37_79B9_7F4A_7C15L;
@@ -72,7 +73,7 @@ record SharedSketchFiles(BloomFilter classic, BlockedBloomFilter blocked, Counti
      * Adds batch {@code batch} to all five: its keys one at a time when the batch number is even,
      * through the batch methods when it is odd; each key {@link #count(int)} times to Count-Min.
      */
-    void add(long batch) {
+    public void add(long batch) {
         long[] keys = keys(batch);
         boolean singly = batch % 2 == 0;
         for (MembershipFilter filter : filters()) {
@@ -97,7 +98,7 @@ record SharedSketchFiles(BloomFilter classic, BlockedBloomFilter blocked, Counti
     }
 
     /** The count the Count-Min sketch adds for key {@code i} of a batch. */
-    static long count(int i) {
+    public static long count(int i) {
         return 1 + i % 5;
     }
 
