@@ -1,8 +1,5 @@
 package io.mapsketch;
 
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.PayloadVerification;
-import io.mapsketch.memory.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -52,8 +49,8 @@ public interface Sketch extends AutoCloseable {
      * an add method counts its items, repeats included). Every writer counts in the file at once:
      * {@code SHARED} writers atomically, the {@code EXCLUSIVE} writer with a plain store, which other
      * processes see promptly though not ordered with its payload stores. The count saturates, never
-     * wraps: from {@link io.mapsketch.memory.LiveCounters#LIMIT} (2^63 - 2^55 - 1) on it is
-     * {@code Long.MAX_VALUE}, merges included. Cost: one acquire load.
+     * wraps: from 2^63 - 2^55 - 1 on it is {@code Long.MAX_VALUE}, merges included. Cost: one acquire
+     * load.
      *
      * @return the items added so far, or {@code Long.MAX_VALUE} once saturated
      */

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.frequency.CountMinSketch;
-import io.mapsketch.memory.CreateOption;
-import io.mapsketch.memory.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;

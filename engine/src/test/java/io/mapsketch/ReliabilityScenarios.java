@@ -9,8 +9,6 @@ import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.cardinality.HyperLogLogSummaryLineTest;
 import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.PayloadVerification;
 import io.mapsketch.testing.ChildJvm;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

@@ -7,7 +7,6 @@ import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

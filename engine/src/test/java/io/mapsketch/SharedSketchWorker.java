@@ -1,8 +1,6 @@
 package io.mapsketch;
 
 import io.mapsketch.frequency.CountMinSketch;
-import io.mapsketch.memory.CreateOption;
-import io.mapsketch.memory.OpenMode;
 import java.nio.file.Path;
 
 /**

@@ -2,7 +2,6 @@ package io.mapsketch;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.mapsketch.memory.OpenMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.FilterBuilder;
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.EnumSet;

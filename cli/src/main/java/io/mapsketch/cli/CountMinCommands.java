@@ -2,8 +2,8 @@ package io.mapsketch.cli;
 
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.FrequencySketch;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.similarity.MinHash;
 import java.io.IOException;
 import java.io.PrintWriter;

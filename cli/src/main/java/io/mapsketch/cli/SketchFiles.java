@@ -2,8 +2,9 @@ package io.mapsketch.cli;
 
 import io.mapsketch.Sketch;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
+import io.mapsketch.internal.Regions;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,8 +40,8 @@ final class SketchFiles {
 
     /** The kind stored in the header of the sketch at {@code path}. */
     static SketchKind kind(Path path) throws IOException {
-        try (SketchRegion region = SketchRegion.open(headerFile(path), OpenMode.READ_ONLY)) {
-            return region.header().kind();
+        try (SketchRegion region = Regions.open(headerFile(path), OpenMode.READ_ONLY, null, null)) {
+            return Regions.kind(region.header());
         }
     }
 }

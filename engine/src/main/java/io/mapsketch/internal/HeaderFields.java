@@ -1,6 +1,6 @@
 package io.mapsketch.internal;
 
-import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.memory.SketchRegion;
 
 /**

@@ -4,9 +4,9 @@ import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchSizing;
 import io.mapsketch.kernels.BlockedBloomKernels;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -68,7 +68,7 @@ public final class BlockedBloomFilter extends MembershipFilter {
      * @param file the filter file
      * @param mode read-only, shared writer or exclusive writer
      * @return the open filter
-     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid blocked Bloom
+     * @throws io.mapsketch.SketchFileException if the file is not a valid blocked Bloom
      *     filter, or is locked against this mode
      * @throws IOException if the file cannot be read
      */
@@ -202,6 +202,7 @@ public final class BlockedBloomFilter extends MembershipFilter {
     }
 
     /** Builds a blocked Bloom filter from the expected items and the false-positive rate. */
+    @SuppressWarnings("exports")
     public static final class Builder extends FilterBuilder<Builder, BlockedBloomFilter> {
 
         private Builder() {

@@ -1,10 +1,11 @@
 package io.mapsketch.membership;
 
 import io.mapsketch.internal.KeyedSketch;
+import io.mapsketch.internal.Regions;
 import io.mapsketch.kernels.BitSetKernels;
-import io.mapsketch.memory.IncompatibleSketchFileException;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.IncompatibleSketchFileException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -47,7 +48,7 @@ public abstract sealed class MembershipFilter extends KeyedSketch
      * @param mode read-only, shared writer or exclusive writer
      * @return the open filter
      * @throws IncompatibleSketchFileException if the file holds a sketch that is not a membership filter
-     * @throws io.mapsketch.memory.SketchFileException if the file is not valid or is locked
+     * @throws io.mapsketch.SketchFileException if the file is not valid or is locked
      * @throws IOException if the file cannot be read
      */
     public static MembershipFilter open(Path path, OpenMode mode) throws IOException {
@@ -55,8 +56,8 @@ public abstract sealed class MembershipFilter extends KeyedSketch
             return ScalableBloomFilter.open(path, mode);
         }
         SketchKind kind;
-        try (SketchRegion peek = SketchRegion.open(path, OpenMode.READ_ONLY)) {
-            kind = peek.header().kind();
+        try (SketchRegion peek = Regions.open(path, OpenMode.READ_ONLY, null, null)) {
+            kind = Regions.kind(peek.header());
         }
         return switch (kind) {
             case BLOOM -> BloomFilter.open(path, mode);

@@ -3,7 +3,7 @@ package io.mapsketch.membership;
 import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.RegionSketch;
-import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.memory.SketchRegion;
 
 /**

@@ -3,12 +3,12 @@ package io.mapsketch.membership;
 import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchSizing;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.CreateOption;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.PayloadVerification;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.CreateOption;
+import io.mapsketch.OpenMode;
+import io.mapsketch.PayloadVerification;
 import io.mapsketch.memory.SketchFileLayout;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -90,7 +90,7 @@ public final class ScalableBloomFilter extends MembershipFilter {
      * @param directory the filter's directory
      * @param mode read-only, shared writer or exclusive writer (links are opened in the same mode)
      * @return the open filter
-     * @throws io.mapsketch.memory.SketchFileException if the manifest or a link is not valid, or is
+     * @throws io.mapsketch.SketchFileException if the manifest or a link is not valid, or is
      *     locked against this mode, or the path is not a scalable filter's directory ({@link #manifestOf})
      * @throws IOException if a file cannot be read
      */
@@ -481,6 +481,7 @@ public final class ScalableBloomFilter extends MembershipFilter {
     }
 
     /** Builds a scalable Bloom filter: first-link capacity, compound rate, ratio and growth. */
+    @SuppressWarnings("exports")
     public static final class Builder extends FilterBuilder<Builder, ScalableBloomFilter> {
 
         private double tighteningRatio = 0.5;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.SketchSizing;
 import io.mapsketch.membership.MembershipFilterContract;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

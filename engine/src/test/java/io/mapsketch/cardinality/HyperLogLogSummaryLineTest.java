@@ -13,8 +13,8 @@ import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.membership.MembershipFilterContract;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;

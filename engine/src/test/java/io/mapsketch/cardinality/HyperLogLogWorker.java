@@ -3,7 +3,7 @@ package io.mapsketch.cardinality;
 import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.internal.KeyHasher;
 import io.mapsketch.membership.FilterWorker;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.mapsketch.frequency;
 
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 

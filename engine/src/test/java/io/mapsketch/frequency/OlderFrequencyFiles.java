@@ -1,9 +1,11 @@
 package io.mapsketch.frequency;
 
 import io.mapsketch.memory.HashScheme;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.RegionMode;
+import io.mapsketch.memory.SketchRegions;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -39,8 +41,8 @@ final class OlderFrequencyFiles {
 
     private static void create(Path file, SketchKind kind, int version, long[] parameters, long payloadBytes,
             long seed) throws IOException {
-        SketchHeader header = SketchHeader.forNewSketch(kind, HashScheme.XXH3_64, seed, parameters, payloadBytes)
+        SketchHeader header = SketchHeader.forNewSketch(kind.id(), HashScheme.XXH3_64, seed, parameters, payloadBytes)
                 .withFormatVersion(version);
-        SketchRegion.create(file, header, OpenMode.EXCLUSIVE).close();
+        SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
     }
 }

@@ -2,7 +2,7 @@ package io.mapsketch.frequency;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

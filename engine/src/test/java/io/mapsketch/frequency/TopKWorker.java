@@ -1,7 +1,7 @@
 package io.mapsketch.frequency;
 
 import io.mapsketch.internal.SketchInternals;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.RegionLock;
 import java.nio.file.Path;
 

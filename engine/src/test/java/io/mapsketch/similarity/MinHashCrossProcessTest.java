@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mapsketch.membership.BlockedBloomCrossProcessTest;
 import io.mapsketch.membership.FilterWorker;
 import io.mapsketch.membership.MembershipFilterContract;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package io.mapsketch.similarity;
 
 import io.mapsketch.membership.FilterWorker;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.nio.file.Path;
 import java.util.Arrays;
 
