@@ -1,6 +1,9 @@
 /** The {@code mapsketch} command: create, inspect, update, query and merge sketch files, and the demo. */
 module io.mapsketch.cli {
     requires io.mapsketch.engine;
+    // info and verify read a file's header, live line and checksum below the API: the memory module and the
+    // engine's shared mechanics are exported to this module alone.
+    requires io.mapsketch.memory;
     requires info.picocli;
     requires java.logging;
 

@@ -1,10 +1,13 @@
 /**
  * The sketches: Bloom filters, Count-Min and Top-K, HyperLogLog, cuckoo filters, MinHash and
- * SimHash, each stored in a {@code io.mapsketch.memory} region.
+ * SimHash, each stored in a file mapped into memory. The API package {@code io.mapsketch} holds what
+ * every user names (the sketch type, the open mode, the create options, the file exceptions); the
+ * memory module beneath is not part of it.
  */
-@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
+// The command, to which the shared mechanics are exported for its info verb, is built after this module.
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic", "module"})
 module io.mapsketch.engine {
-    requires transitive io.mapsketch.memory;
+    requires io.mapsketch.memory;
     requires io.mapsketch.kernels;
     // Keys may arrive as Agrona DirectBuffers; Agrona is an automatic module (no descriptor).
     requires transitive org.agrona;
@@ -14,4 +17,5 @@ module io.mapsketch.engine {
     exports io.mapsketch.frequency;
     exports io.mapsketch.cardinality;
     exports io.mapsketch.similarity;
+    exports io.mapsketch.internal to io.mapsketch.cli;
 }

@@ -1,9 +1,9 @@
 package io.mapsketch;
 
 import io.mapsketch.internal.SketchOpener;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.PayloadVerification;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.OpenMode;
+import io.mapsketch.PayloadVerification;
+import io.mapsketch.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -32,9 +32,9 @@ public interface Sketch extends AutoCloseable {
      * @param path a sketch file, or a scalable Bloom filter's directory
      * @param mode read-only, shared writer or exclusive writer
      * @return the open sketch
-     * @throws io.mapsketch.memory.IncompatibleSketchFileException if the kind is unknown to this build,
+     * @throws io.mapsketch.IncompatibleSketchFileException if the kind is unknown to this build,
      *     or the file is a scalable Bloom filter's manifest (open its directory)
-     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid sketch of its kind, or
+     * @throws io.mapsketch.SketchFileException if the file is not a valid sketch of its kind, or
      *     is locked against this mode
      * @throws java.nio.file.NoSuchFileException if there is no such file
      * @throws IOException if the file cannot be read
@@ -78,8 +78,8 @@ public interface Sketch extends AutoCloseable {
      * an add method counts its items, repeats included). Every writer counts in the file at once:
      * {@code SHARED} writers atomically, the {@code EXCLUSIVE} writer with a plain store, which other
      * processes see promptly though not ordered with its payload stores. The count saturates, never
-     * wraps: from {@link io.mapsketch.memory.LiveCounters#LIMIT} (2^63 - 2^55 - 1) on it is
-     * {@code Long.MAX_VALUE}, merges included. Cost: one acquire load.
+     * wraps: from 2^63 - 2^55 - 1 on it is {@code Long.MAX_VALUE}, merges included. Cost: one acquire
+     * load.
      *
      * @return the items added so far, or {@code Long.MAX_VALUE} once saturated
      */

@@ -6,9 +6,10 @@ import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.membership.FilterBuilder;
 import io.mapsketch.similarity.MinHash;
 import io.mapsketch.similarity.SimHash;
-import io.mapsketch.memory.CreateOption;
+import io.mapsketch.internal.Regions;
 import io.mapsketch.memory.HashScheme;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
+import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
@@ -22,7 +23,8 @@ import java.nio.file.Path;
  * @param <B> the concrete builder, returned by the chaining methods
  * @param <S> the sketch it builds
  */
-// The header format a builder sizes is the unexported package's; builders' protected members are not API.
+// The protected members name the unexported header format and the memory module's region: they are
+// not API, since the hierarchy is sealed to this module's builders.
 @SuppressWarnings("exports")
 public abstract sealed class SketchBuilder<B extends SketchBuilder<B, S>, S extends Sketch>
         permits FilterBuilder, CountMinBuilder, HyperLogLog.Builder, MinHash.Builder, SimHash.Builder {
@@ -58,19 +60,18 @@ public abstract sealed class SketchBuilder<B extends SketchBuilder<B, S>, S exte
      *     tells its readers which identifiers were probably added)
      * @return the open sketch, empty
      * @throws java.nio.file.FileAlreadyExistsException if the file exists and overwriting was not asked for
-     * @throws io.mapsketch.memory.SketchFileLockedException if overwriting was asked for and writers have the
-     *     existing file open
+     * @throws SketchFileLockedException if overwriting was asked for and writers have the existing file open
      * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}, or the parameters cannot be sized
      *     (naming the parameter, its value and the valid range); nothing was written
      * @throws IllegalStateException if a required parameter was not set
      * @throws IOException if the file cannot be written
      */
     public S create(Path file, OpenMode mode, CreateOption... options) throws IOException {
-        SketchRegion region = SketchRegion.create(file, header(), payloadFill(), mode, options);
+        SketchRegion region = Regions.create(file, header(), payloadFill(), mode, options);
         try {
             return wrap(region);
         } catch (IOException | RuntimeException e) {
-            region.close();
+            Regions.close(region);
             throw e;
         }
     }
@@ -85,7 +86,7 @@ public abstract sealed class SketchBuilder<B extends SketchBuilder<B, S>, S exte
      * @throws IllegalStateException if a required parameter was not set
      */
     public S createAnonymous(OpenMode mode) {
-        SketchRegion region = SketchRegion.anonymous(header(), mode);
+        SketchRegion region = Regions.anonymous(header(), mode);
         try {
             if (payloadFill() != 0) {
                 region.payload().segment().fill(payloadFill());
@@ -113,7 +114,7 @@ public abstract sealed class SketchBuilder<B extends SketchBuilder<B, S>, S exte
      */
     protected final SketchHeader header() {
         HeaderFormat format = format();
-        return SketchHeader.forNewSketch(format.kind(), HashScheme.XXH3_64, seed, format.encode(), format.payloadBytes())
+        return SketchHeader.forNewSketch(format.kind().id(), HashScheme.XXH3_64, seed, format.encode(), format.payloadBytes())
                 .withFormatVersion(format.versions().written());
     }
 

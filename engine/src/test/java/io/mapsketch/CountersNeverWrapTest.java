@@ -12,8 +12,9 @@ import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.MembershipFilter;
 import io.mapsketch.membership.ScalableBloomFilter;
 import io.mapsketch.memory.LiveCounters;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.RegionMode;
 import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.SketchRegions;
 import io.mapsketch.similarity.MinHash;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -129,7 +130,7 @@ class CountersNeverWrapTest {
     /** Adds {@code items} to the counter of the file that holds it (a scalable filter's manifest). */
     private static void raiseItems(Mergeable kind, Path file, long items) throws IOException {
         Path counted = kind.name().equals("scalable") ? file.resolve(ScalableBloomFilter.MANIFEST) : file;
-        try (SketchRegion region = SketchRegion.open(counted, OpenMode.EXCLUSIVE)) {
+        try (SketchRegion region = SketchRegions.open(counted, RegionMode.EXCLUSIVE)) {
             region.addItems(items);
         }
     }

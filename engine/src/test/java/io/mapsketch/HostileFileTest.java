@@ -16,8 +16,6 @@ import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.membership.MembershipFilter;
 import io.mapsketch.memory.LiveCounters;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchFileException;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.similarity.MinHash;
 import io.mapsketch.similarity.SimHash;

@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.CountingBloomFilter;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.RegionMode;
 import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.SketchRegions;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,7 @@ class ItemsCounterTest {
         Path file = dir.resolve("counted.cbf");
         try (CountingBloomFilter writer = CountingBloomFilter.builder().expectedItems(10_000).falsePositiveRate(0.01)
                 .create(file, OpenMode.EXCLUSIVE);
-             SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             for (long key = 0; key < 5_000; key++) {
                 writer.add(key);
             }
@@ -35,7 +36,7 @@ class ItemsCounterTest {
             assertEquals(4_990, writer.itemsAdded());
             assertEquals(4_990, reader.itemsAdded(), "removes are counted down as they happen");
         }
-        try (SketchRegion reopened = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+        try (SketchRegion reopened = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             assertEquals(4_990, reopened.itemsAdded());
         }
     }
@@ -45,7 +46,7 @@ class ItemsCounterTest {
         Path file = dir.resolve("weighted.cms");
         try (CountMinSketch writer = CountMinSketch.builder().epsilon(0.01).delta(0.01)
                 .create(file, OpenMode.EXCLUSIVE);
-             SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             for (long key = 0; key < 5_000; key++) {
                 writer.add(key, 3);
             }
@@ -60,7 +61,7 @@ class ItemsCounterTest {
             reopened.add(8, 10);
             assertEquals(15_015, reopened.totalWeight());
         }
-        try (SketchRegion reopened = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+        try (SketchRegion reopened = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             assertEquals(15_015, reopened.totalWeight());
         }
     }
@@ -70,7 +71,7 @@ class ItemsCounterTest {
         Path file = dir.resolve("shared.bbf");
         try (BlockedBloomFilter writer = BlockedBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
                 .create(file, OpenMode.SHARED);
-             SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             writer.add(1);
             writer.addAll(new long[] {2, 3});
             assertEquals(3, reader.itemsAdded());

@@ -8,8 +8,6 @@ import io.mapsketch.enginetesting.ReliabilityScenarios;
 import io.mapsketch.enginetesting.SharedSketchFiles;
 import io.mapsketch.enginetesting.SharedSketchWorker;
 import io.mapsketch.frequency.CountMinSketch;
-import io.mapsketch.memory.CreateOption;
-import io.mapsketch.memory.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -22,7 +22,7 @@ import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.membership.MembershipFilter;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.similarity.MinHash;
 import io.mapsketch.similarity.SimHash;
 import java.io.IOException;

@@ -8,14 +8,14 @@ import static org.quicktheories.generators.SourceDSL.doubles;
 import static org.quicktheories.generators.SourceDSL.integers;
 
 import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.internal.Regions;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.PayloadVerification.State;
-import io.mapsketch.memory.PayloadVerification;
-import io.mapsketch.memory.SketchFileException;
+import io.mapsketch.PayloadVerification.State;
+import io.mapsketch.memory.RegionMode;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.SketchRegions;
 import io.mapsketch.testing.ScalableLinkFiles;
 import java.io.IOException;
 import java.io.InputStream;
@@ -57,8 +57,8 @@ class PayloadVerificationTest {
         try (Sketch sketch = kind.opener().open(file, OpenMode.READ_ONLY)) {
             return sketch.verify();
         } catch (SketchFileException refusedByTheKind) {
-            try (SketchRegion region = SketchRegion.open(file, OpenMode.READ_ONLY)) {
-                return region.verify();
+            try (SketchRegion region = SketchRegions.open(file, RegionMode.READ_ONLY)) {
+                return Regions.verify(region);
             }
         }
     }

@@ -3,7 +3,6 @@ package io.mapsketch;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.membership.BlockedBloomFilter;
-import io.mapsketch.memory.OpenMode;
 import io.mapsketch.similarity.MinHash;
 import io.mapsketch.similarity.SimHash;
 import java.io.ByteArrayOutputStream;

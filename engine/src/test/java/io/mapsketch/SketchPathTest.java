@@ -9,8 +9,6 @@ import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.MembershipFilter;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.OpenMode;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;

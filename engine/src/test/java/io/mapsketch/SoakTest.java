@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.mapsketch.enginetesting.ReliabilityScenarios;
 import io.mapsketch.enginetesting.SharedSketchFiles;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.cardinality.HyperLogLog;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchFileStorageException;
 import io.mapsketch.testing.SmallDisk;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

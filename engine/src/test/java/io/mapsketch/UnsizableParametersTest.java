@@ -12,7 +12,6 @@ import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.FilterBuilder;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package io.mapsketch.cli;
 
 import io.mapsketch.Sketch;
 import io.mapsketch.SketchBuilder;
-import io.mapsketch.memory.CreateOption;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.CreateOption;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -8,7 +8,7 @@ import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

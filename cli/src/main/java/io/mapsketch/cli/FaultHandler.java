@@ -1,7 +1,7 @@
 package io.mapsketch.cli;
 
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.memory.SketchFileException;
+import io.mapsketch.SketchFileException;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;

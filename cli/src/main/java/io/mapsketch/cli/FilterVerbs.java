@@ -6,7 +6,7 @@ import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.membership.MembershipFilter;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package io.mapsketch.cli;
 
 import io.mapsketch.Sketch;
 import io.mapsketch.cardinality.HyperLogLog;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

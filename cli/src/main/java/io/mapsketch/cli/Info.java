@@ -1,8 +1,9 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
+import io.mapsketch.internal.Regions;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import io.mapsketch.memory.WriterLockHolders;
 import java.io.IOException;
@@ -33,9 +34,9 @@ final class Info {
         facts.put("file", path.toString());
         SketchKind kind;
         Path headerFile = SketchFiles.headerFile(path);
-        try (SketchRegion region = SketchRegion.open(headerFile, OpenMode.READ_ONLY)) {
+        try (SketchRegion region = Regions.open(headerFile, OpenMode.READ_ONLY, null, null)) {
             SketchHeader header = region.header();
-            kind = header.kind();
+            kind = Regions.kind(header);
             facts.put("kind", kind.name());
             facts.put("format version", header.formatVersion());
             facts.put("hash scheme", header.hashScheme().name());

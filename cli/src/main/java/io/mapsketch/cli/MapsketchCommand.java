@@ -1,5 +1,6 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

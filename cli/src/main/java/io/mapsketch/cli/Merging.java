@@ -2,7 +2,7 @@ package io.mapsketch.cli;
 
 import io.mapsketch.Mergeable;
 import io.mapsketch.Sketch;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.mapsketch.cli;
 
 import io.mapsketch.Sketch;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.mapsketch.cli;
 
 import io.mapsketch.Sketch;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.similarity.SimHash;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -2,7 +2,10 @@ package io.mapsketch.cli;
 
 import io.mapsketch.Sketch;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
+import io.mapsketch.internal.Regions;
+import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

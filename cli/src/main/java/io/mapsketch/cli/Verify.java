@@ -2,8 +2,9 @@ package io.mapsketch.cli;
 
 import io.mapsketch.Sketch;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.PayloadVerification;
+import io.mapsketch.OpenMode;
+import io.mapsketch.PayloadVerification;
+import io.mapsketch.internal.Regions;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -58,8 +59,8 @@ final class Verify {
                 return sketch.verify();
             }
         }
-        try (SketchRegion region = SketchRegion.open(path, OpenMode.READ_ONLY)) {
-            return region.verify();
+        try (SketchRegion region = Regions.open(path, OpenMode.READ_ONLY, null, null)) {
+            return Regions.verify(region);
         }
     }
 

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package io.mapsketch.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.io.IOException;
 import java.io.OutputStream;

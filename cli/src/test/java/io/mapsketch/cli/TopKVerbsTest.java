@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.frequency.TopK;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

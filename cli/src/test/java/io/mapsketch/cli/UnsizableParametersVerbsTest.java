@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.RegionMode;
 import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.SketchRegions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,7 +97,7 @@ class UnsizableParametersVerbsTest {
             assertEquals(0, InProcess.run("hll", "create", hll, "--precision", "10").status());
             assertEquals(0, InProcess.run("hll", "add", hll, "a", "b").status());
         }
-        try (SketchRegion region = SketchRegion.open(Path.of(near), OpenMode.EXCLUSIVE)) {
+        try (SketchRegion region = SketchRegions.open(Path.of(near), RegionMode.EXCLUSIVE)) {
             region.addItems(Long.MAX_VALUE / 3 * 2);
         }
         for (int merge = 0; merge < 3; merge++) {

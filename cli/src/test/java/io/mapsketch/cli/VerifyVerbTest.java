@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.membership.ScalableBloomFilter;
 import io.mapsketch.memory.HashScheme;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.RegionMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.SketchRegions;
 import io.mapsketch.testing.ScalableLinkFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -73,8 +75,8 @@ class VerifyVerbTest {
         }
 
         Path old = dir.resolve("old.sketch");
-        SketchRegion.create(old, SketchHeader.forNewSketch(SketchKind.BLOOM, HashScheme.XXH3_64, 0, new long[0], 64),
-                OpenMode.SHARED).close();
+        SketchRegions.create(old, SketchHeader.forNewSketch(SketchKind.BLOOM.id(), HashScheme.XXH3_64, 0, new long[0],
+                64), RegionMode.SHARED).close();
         InProcess.Result unproven = InProcess.run("verify", counts, old.toString());
         assertEquals(Verify.NOT_PROVEN, unproven.status());
         assertEquals(List.of(counts + ": ok", old + ": no checksum: format version 1"), unproven.lines());
@@ -109,7 +111,7 @@ class VerifyVerbTest {
     }
 
     private static long linkPayload(Path file) throws IOException {
-        try (SketchRegion link = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+        try (SketchRegion link = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             return Math.min(link.header().payloadLength(), SketchFileLayout.MIN_CHUNK_BYTES);
         }
     }

@@ -12,10 +12,11 @@ import io.mapsketch.Sketch;
 import io.mapsketch.SketchBuilder;
 import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.KeyedSketch;
+import io.mapsketch.internal.Regions;
 import io.mapsketch.kernels.RegisterKernels;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -142,7 +143,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         this.registers = 1 << precision;
         this.registerBytes = payload.segment();
         this.line = summaryLine(region, precision);
-        this.soleWriter = line != null && region.mode() == OpenMode.EXCLUSIVE;
+        this.soleWriter = line != null && mode() == OpenMode.EXCLUSIVE;
         if (soleWriter) {
             line.attach();
             long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
@@ -152,7 +153,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
 
     private static HyperLogLogSummaryLine summaryLine(SketchRegion region, int precision) {
         return region.header().hasSummaryLine() ? new HyperLogLogSummaryLine(region.summaryLine(),
-                region.mode(), 1L << precision, maxRank(precision)) : null;
+                Regions.openMode(region), 1L << precision, maxRank(precision)) : null;
     }
 
     /**
@@ -180,7 +181,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      *     the size it implies, a register holds more than the largest rank {@code 65 - p}, the summary
      *     line's reserved bytes are not zero, or the line disagrees with the registers while no change
      *     is in flight (unless this opener is the only writer and the file was not closed cleanly)
-     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid HyperLogLog file or
+     * @throws io.mapsketch.SketchFileException if the file is not a valid HyperLogLog file or
      *     is locked against this mode
      * @throws IOException if the file cannot be read
      */

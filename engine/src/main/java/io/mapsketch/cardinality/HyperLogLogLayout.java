@@ -1,7 +1,7 @@
 package io.mapsketch.cardinality;
 
 import io.mapsketch.kernels.RegisterKernels;
-import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.CorruptSketchFileException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;

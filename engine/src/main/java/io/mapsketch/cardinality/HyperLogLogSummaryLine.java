@@ -2,8 +2,8 @@ package io.mapsketch.cardinality;
 
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.AtomicSegment;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package io.mapsketch.frequency;
 
 import io.mapsketch.internal.KeyHasher;
+import io.mapsketch.internal.Regions;
 import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.memory.RegionLock;
 import java.lang.foreign.MemorySegment;
@@ -194,7 +195,7 @@ final class CandidateTable {
     }
 
     private void lockAndRepair() {
-        if (lock.lock()) {
+        if (Regions.lock(lock)) {
             rebuild();
         }
     }

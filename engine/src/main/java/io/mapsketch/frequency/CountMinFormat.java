@@ -6,9 +6,9 @@ import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.HeaderValue;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.SketchFileException;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.SketchFileException;
+import io.mapsketch.SketchKind;
 import java.util.List;
 import java.util.function.IntSupplier;
 

@@ -3,9 +3,9 @@ package io.mapsketch.frequency;
 import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -46,7 +46,7 @@ public final class CountMinSketch extends FrequencySketch implements Mergeable<C
      * @return the open sketch
      * @throws CorruptSketchFileException if a parameter is out of range, the width or depth do not
      *     follow from epsilon and delta, or the payload is not the size they imply
-     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid Count-Min file or
+     * @throws io.mapsketch.SketchFileException if the file is not a valid Count-Min file or
      *     is locked against this mode
      * @throws IOException if the file cannot be read
      */
@@ -89,6 +89,7 @@ public final class CountMinSketch extends FrequencySketch implements Mergeable<C
     }
 
     /** Builds a Count-Min sketch from epsilon and delta. */
+    @SuppressWarnings("exports")
     public static final class Builder extends CountMinBuilder<Builder, CountMinSketch> {
 
         private Builder() {

@@ -2,7 +2,6 @@ package io.mapsketch.frequency;
 
 import io.mapsketch.internal.KeyHasher;
 import io.mapsketch.internal.RegionSketch;
-import io.mapsketch.memory.LiveCounters;
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -27,7 +26,7 @@ import org.agrona.DirectBuffer;
  * there. Estimates are returned as a {@code long}, at most {@link #maxEstimate()} ({@code 2^32 - 1},
  * or {@code 2^63 - 1}); an estimate at that value is saturated, the one case in which it may be
  * below the truth, and {@link #isSaturated(long)} says so. N itself never wraps: an add that would take
- * it past {@link LiveCounters#LIMIT} ({@code 2^63 - 2^55 - 1}) is refused before it changes anything.
+ * it past {@code 2^63 - 2^55 - 1} is refused before it changes anything.
  *
  * <p>Conservative update (a builder option) raises only the counters below {@code estimate + count},
  * to that value, instead of adding to all d: estimates are never below the truth and overestimate
@@ -126,7 +125,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * @param count occurrences, in [1, 2^63 - 1]
      * @return the key's estimate right after this add as this writer's updates left it: at least
      *     the truth (unless saturated); concurrent adds may since have raised it
-     * @throws IllegalArgumentException if {@code count} is out of range or would take N past {@link LiveCounters#LIMIT}
+     * @throws IllegalArgumentException if {@code count} is out of range or would take N past 2^63 - 2^55 - 1
      * @throws IllegalStateException if the sketch is read-only or closed
      */
     public long add(long key, long count) {
@@ -258,7 +257,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * batches of {@value #BATCH}, then each costs d counter updates.
      *
      * @param keys the keys
-     * @throws IllegalArgumentException if the keys would take N past {@link LiveCounters#LIMIT}
+     * @throws IllegalArgumentException if the keys would take N past 2^63 - 2^55 - 1
      * @throws IllegalStateException if the sketch is read-only or closed
      */
     public void addAll(long[] keys) {
@@ -281,7 +280,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * @param offset byte offset of the first key
      * @param count number of keys
      * @throws IndexOutOfBoundsException if the keys are outside the segment
-     * @throws IllegalArgumentException if the keys would take N past {@link LiveCounters#LIMIT}
+     * @throws IllegalArgumentException if the keys would take N past 2^63 - 2^55 - 1
      * @throws IllegalStateException if the sketch is read-only or closed
      */
     public void addAll(MemorySegment keys, long offset, long count) {
@@ -311,7 +310,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * @param count how many keys, at most the length of both arrays
      * @throws IndexOutOfBoundsException if {@code count} exceeds an array or a key is outside {@code data}
      * @throws IllegalArgumentException if a key is longer than a Top-K sketch stores, or the keys would
-     *     take N past {@link LiveCounters#LIMIT}; nothing was added
+     *     take N past 2^63 - 2^55 - 1; nothing was added
      * @throws IllegalStateException if the sketch is read-only or closed
      */
     public void addAll(byte[] data, int[] offsets, int[] lengths, int count) {

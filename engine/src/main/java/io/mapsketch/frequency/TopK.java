@@ -3,9 +3,9 @@ package io.mapsketch.frequency;
 import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -33,11 +33,11 @@ import java.util.Objects;
  * <p>Concurrency: the counters are updated lock-free exactly as a Count-Min sketch's. The candidate
  * table is changed under a lock that lives in the mapped region and excludes threads and processes;
  * a holder killed while holding it is detected by the next writer, which rebuilds the table from its
- * intact slots (see {@link io.mapsketch.memory.RegionLock}). Reading the candidates takes no lock. An
+ * intact slots. Reading the candidates takes no lock. An
  * add racing with another add of the same key may skip the candidate check it would have done; the
  * key's next add does it. An add that finds the lock held by a live process for longer than
- * {@link io.mapsketch.memory.RegionLock#DEFAULT_TIMEOUT} throws
- * {@link io.mapsketch.memory.RegionLockTimeoutException} after its count has been added: the
+ * 10 seconds throws
+ * {@link io.mapsketch.RegionLockTimeoutException} after its count has been added: the
  * estimates stay exact, only that add's candidate check did not happen.
  *
  * <p>Cost: an add is a Count-Min add plus, on the common path, a load of the threshold and a probe
@@ -91,7 +91,7 @@ public final class TopK extends FrequencySketch implements Mergeable<TopK> {
      * @return the open sketch
      * @throws CorruptSketchFileException if a parameter is out of range, the payload is not the size
      *     they imply, or the candidate table's size, heap or index holds an entry outside its range
-     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid Top-K file or is
+     * @throws io.mapsketch.SketchFileException if the file is not a valid Top-K file or is
      *     locked against this mode
      * @throws IOException if the file cannot be read
      */
@@ -230,6 +230,7 @@ public final class TopK extends FrequencySketch implements Mergeable<TopK> {
     }
 
     /** Builds a Top-K sketch from k, epsilon and delta. */
+    @SuppressWarnings("exports")
     public static final class Builder extends CountMinBuilder<Builder, TopK> {
 
         private int k;

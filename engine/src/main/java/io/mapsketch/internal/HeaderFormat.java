@@ -1,7 +1,7 @@
 package io.mapsketch.internal;
 
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.SketchKind;
 import java.util.List;
 
 /**

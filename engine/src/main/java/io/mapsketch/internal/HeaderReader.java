@@ -1,7 +1,7 @@
 package io.mapsketch.internal;
 
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.IncompatibleSketchFileException;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.IncompatibleSketchFileException;
 import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchRegion;
 import java.nio.file.Path;
@@ -44,7 +44,7 @@ public record HeaderReader(SketchHeader header, Path file) {
     public void requireVersion(FormatVersions versions) throws IncompatibleSketchFileException {
         if (!versions.reads(version())) {
             throw new IncompatibleSketchFileException(file, "header field 'format version' is " + version()
-                    + ", expected " + versions.oldest() + ".." + versions.newest() + " for a " + header.kind()
+                    + ", expected " + versions.oldest() + ".." + versions.newest() + " for a " + Regions.kind(header)
                     + " sketch; this build does not read that version of the kind");
         }
     }

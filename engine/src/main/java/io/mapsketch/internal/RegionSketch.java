@@ -1,15 +1,16 @@
 package io.mapsketch.internal;
 
 import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.PayloadVerification;
 import io.mapsketch.Sketch;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.AtomicSegment;
-import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.LiveCounters;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.PayloadVerification;
+import io.mapsketch.memory.RegionMode;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.SketchRegions;
 import io.mapsketch.memory.SoleWriterCounters;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -24,6 +25,7 @@ public abstract class RegionSketch implements Sketch {
 
     protected final SketchRegion region;
     protected final AtomicSegment payload;
+    private final SketchKind kind;
     protected final KeyHasher hasher;
     /** Updates must be hardware atomics: other writers may update the same words concurrently. */
     protected final boolean sharedWriters;
@@ -34,20 +36,21 @@ public abstract class RegionSketch implements Sketch {
     protected RegionSketch(SketchRegion region) {
         this.region = region;
         this.payload = region.payload();
+        this.kind = Regions.kind(region.header());
         this.hasher = new KeyHasher(region.header().hashSeed());
-        this.sharedWriters = region.mode() == OpenMode.SHARED;
-        this.readOnly = region.mode() == OpenMode.READ_ONLY;
-        this.soleCounters = region.mode() == OpenMode.EXCLUSIVE ? region.soleWriterCounters() : null;
+        this.sharedWriters = region.mode() == RegionMode.SHARED;
+        this.readOnly = region.mode() == RegionMode.READ_ONLY;
+        this.soleCounters = region.mode() == RegionMode.EXCLUSIVE ? region.soleWriterCounters() : null;
     }
 
     @Override
     public SketchKind kind() {
-        return region.header().kind();
+        return kind;
     }
 
     @Override
     public OpenMode mode() {
-        return region.mode();
+        return Regions.openMode(region);
     }
 
     @Override
@@ -72,12 +75,12 @@ public abstract class RegionSketch implements Sketch {
 
     @Override
     public void force() {
-        region.force();
+        Regions.force(region);
     }
 
     @Override
     public PayloadVerification verify() throws IOException {
-        return region.verify();
+        return Regions.verify(region);
     }
 
     @Override
@@ -87,7 +90,7 @@ public abstract class RegionSketch implements Sketch {
 
     @Override
     public void close() throws IOException {
-        region.close();
+        Regions.close(region);
     }
 
     /**
@@ -190,8 +193,8 @@ public abstract class RegionSketch implements Sketch {
     protected final void requireCompatible(RegionSketch other, List<? extends HeaderParameter> shape) {
         SketchHeader mine = region.header();
         SketchHeader theirs = other.region.header();
-        if (mine.kind() != theirs.kind()) {
-            throw new IncompatibleSketchException("kind", mine.kind(), theirs.kind());
+        if (kind != other.kind) {
+            throw new IncompatibleSketchException("kind", kind, other.kind);
         }
         if (mine.hashScheme() != theirs.hashScheme()) {
             throw new IncompatibleSketchException("hash scheme", mine.hashScheme(), theirs.hashScheme());
@@ -219,16 +222,16 @@ public abstract class RegionSketch implements Sketch {
 
     /**
      * Opens a file of one kind, runs {@code check} before another writer can register (see
-     * {@link SketchRegion#open(Path, OpenMode, SketchKind, SketchRegion.OpenCheck)}), and hands the
+     * {@link Regions#open(Path, OpenMode, SketchKind, SketchRegions.OpenCheck)}), and hands the
      * region to the reader; the region is closed if the check or the reader refuses it.
      */
-    protected static <S> S open(Path file, OpenMode mode, SketchKind kind, SketchRegion.OpenCheck check,
+    protected static <S> S open(Path file, OpenMode mode, SketchKind kind, SketchRegions.OpenCheck check,
             RegionReader<S> reader) throws IOException {
-        SketchRegion region = SketchRegion.open(file, mode, kind, check);
+        SketchRegion region = Regions.open(file, mode, kind, check);
         try {
             return reader.read(region);
         } catch (IOException | RuntimeException e) {
-            region.close();
+            Regions.close(region);
             throw e;
         }
     }

@@ -9,9 +9,9 @@ import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.memory.IncompatibleSketchFileException;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.IncompatibleSketchFileException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import io.mapsketch.similarity.MinHash;
 import io.mapsketch.similarity.SimHash;
@@ -60,8 +60,8 @@ public final class SketchOpener {
     }
 
     private static SketchKind kindInHeader(Path file) throws IOException {
-        try (SketchRegion peek = SketchRegion.open(file, OpenMode.READ_ONLY)) {
-            return peek.header().kind();
+        try (SketchRegion peek = Regions.open(file, OpenMode.READ_ONLY, null, null)) {
+            return Regions.kind(peek.header());
         }
     }
 

@@ -5,8 +5,9 @@ import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchSizing;
 import io.mapsketch.kernels.BlockedBloomKernels;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
+import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -67,7 +68,7 @@ public final class BlockedBloomFilter extends MembershipFilter implements Mergea
      * @param file the filter file
      * @param mode read-only, shared writer or exclusive writer
      * @return the open filter
-     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid blocked Bloom
+     * @throws io.mapsketch.SketchFileException if the file is not a valid blocked Bloom
      *     filter, or is locked against this mode
      * @throws IOException if the file cannot be read
      */
@@ -198,6 +199,7 @@ public final class BlockedBloomFilter extends MembershipFilter implements Mergea
     }
 
     /** Builds a blocked Bloom filter from the expected items and the false-positive rate. */
+    @SuppressWarnings("exports")
     public static final class Builder extends FilterBuilder<Builder, BlockedBloomFilter> {
 
         private Builder() {

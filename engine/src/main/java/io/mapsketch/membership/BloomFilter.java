@@ -4,8 +4,8 @@ import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.internal.DoubleHashing;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -73,7 +73,7 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
      * @param file the filter file
      * @param mode read-only, shared writer or exclusive writer
      * @return the open filter
-     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid classic Bloom filter,
+     * @throws io.mapsketch.SketchFileException if the file is not a valid classic Bloom filter,
      *     or is locked against this mode
      * @throws IOException if the file cannot be read
      */
@@ -273,6 +273,7 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
     }
 
     /** Builds a classic Bloom filter from the expected items and the false-positive rate. */
+    @SuppressWarnings("exports")
     public static final class Builder extends FilterBuilder<Builder, BloomFilter> {
 
         private Builder() {

@@ -4,8 +4,8 @@ import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.internal.DoubleHashing;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -72,7 +72,7 @@ public final class CountingBloomFilter extends RemovableFilter implements Mergea
      * @param file the filter file
      * @param mode read-only, shared writer or exclusive writer
      * @return the open filter
-     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid counting Bloom
+     * @throws io.mapsketch.SketchFileException if the file is not a valid counting Bloom
      *     filter, or is locked against this mode
      * @throws IOException if the file cannot be read
      */
@@ -325,6 +325,7 @@ public final class CountingBloomFilter extends RemovableFilter implements Mergea
     }
 
     /** Builds a counting Bloom filter from the expected items and the false-positive rate. */
+    @SuppressWarnings("exports")
     public static final class Builder extends FilterBuilder<Builder, CountingBloomFilter> {
 
         private Builder() {

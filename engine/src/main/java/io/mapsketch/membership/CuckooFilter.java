@@ -1,11 +1,12 @@
 package io.mapsketch.membership;
 
 import io.mapsketch.internal.HeaderReader;
+import io.mapsketch.internal.Regions;
 import io.mapsketch.SketchSizing;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.RegionLock;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ import java.nio.file.Path;
  * per key at 95% load) are still read and written in their own layout, which the header names.
  *
  * <p>Concurrency: writers change the table one at a time. {@code SHARED} writers, in any thread of any
- * process, serialise through a {@link RegionLock} in the payload's first word; a writer that finds the
+ * process, serialise through a lock word in the payload's first word; a writer that finds the
  * lock held by a process that died takes it over ({@link #lockRecoveries()} counts this). No repair is
  * needed for the moves: every word is written whole, and a move copies a fingerprint to its new slot
  * before its old slot is overwritten, so a writer killed part-way through a path leaves at most one
@@ -79,7 +80,7 @@ public final class CuckooFilter extends RemovableFilter {
         this.fingerprintBits = format.fingerprintBits();
         this.table = new CuckooTable(payload, buckets, fingerprintBits, format.slotLayout());
         this.lock = new RegionLock(payload, CuckooTable.LOCK);
-        if (region.mode() == OpenMode.EXCLUSIVE) {
+        if (mode() == OpenMode.EXCLUSIVE) {
             table.clearStaleLock();
         }
     }
@@ -102,7 +103,7 @@ public final class CuckooFilter extends RemovableFilter {
      * @throws CorruptSketchFileException if a parameter is out of range (buckets not a power of two in
      *     [2, 2^32], a fingerprint width other than 8, 12 or 16, a slot layout other than 0, word-aligned,
      *     or 1, dense) or the payload is not the size they imply
-     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid cuckoo filter, or is
+     * @throws io.mapsketch.SketchFileException if the file is not a valid cuckoo filter, or is
      *     locked against this mode
      * @throws IOException if the file cannot be read
      */
@@ -197,7 +198,7 @@ public final class CuckooFilter extends RemovableFilter {
 
     /** Takes the lock (in {@code SHARED} mode), then repairs a write left unfinished by a writer that died. */
     private void beginWrite() {
-        if (sharedWriters && lock.lock()) {
+        if (sharedWriters && Regions.lock(lock)) {
             table.recordRecovery();
         }
         table.repairTornWrite();
@@ -290,6 +291,7 @@ public final class CuckooFilter extends RemovableFilter {
     }
 
     /** Builds a cuckoo filter from the expected items and the false-positive rate. */
+    @SuppressWarnings("exports")
     public static final class Builder extends FilterBuilder<Builder, CuckooFilter> {
 
         private Builder() {

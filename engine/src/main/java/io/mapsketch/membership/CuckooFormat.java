@@ -9,8 +9,8 @@ import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.HeaderValue;
-import io.mapsketch.memory.SketchFileException;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.SketchFileException;
+import io.mapsketch.SketchKind;
 import java.util.List;
 
 /**

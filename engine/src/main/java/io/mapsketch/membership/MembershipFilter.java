@@ -4,8 +4,10 @@ import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.KeyedSketch;
 import io.mapsketch.internal.SketchOpener;
 import io.mapsketch.kernels.BitSetKernels;
-import io.mapsketch.memory.IncompatibleSketchFileException;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.IncompatibleSketchFileException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.internal.Regions;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -48,7 +50,7 @@ public abstract sealed class MembershipFilter extends KeyedSketch
      * @param mode read-only, shared writer or exclusive writer
      * @return the open filter
      * @throws IncompatibleSketchFileException if the file holds a sketch that is not a membership filter
-     * @throws io.mapsketch.memory.SketchFileException if the file is not valid or is locked
+     * @throws io.mapsketch.SketchFileException if the file is not valid or is locked
      * @throws IOException if the file cannot be read
      */
     public static MembershipFilter open(Path path, OpenMode mode) throws IOException {

@@ -4,11 +4,12 @@ import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchSizing;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.CreateOption;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.PayloadVerification;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.CreateOption;
+import io.mapsketch.OpenMode;
+import io.mapsketch.PayloadVerification;
+import io.mapsketch.SketchKind;
+import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -81,7 +82,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
      * @param directory the filter's directory
      * @param mode read-only, shared writer or exclusive writer (links are opened in the same mode)
      * @return the open filter
-     * @throws io.mapsketch.memory.SketchFileException if the manifest or a link is not valid, or is
+     * @throws io.mapsketch.SketchFileException if the manifest or a link is not valid, or is
      *     locked against this mode, or the path is not a scalable filter's directory ({@link #manifestOf})
      * @throws IOException if a file cannot be read
      */
@@ -465,6 +466,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
     }
 
     /** Builds a scalable Bloom filter: first-link capacity, compound rate, ratio and growth. */
+    @SuppressWarnings("exports")
     public static final class Builder extends FilterBuilder<Builder, ScalableBloomFilter> {
 
         private double tighteningRatio = 0.5;

@@ -1,7 +1,7 @@
 package io.mapsketch.membership;
 
 import io.mapsketch.memory.AtomicSegment;
-import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.CorruptSketchFileException;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

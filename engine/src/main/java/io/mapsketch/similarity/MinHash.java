@@ -8,9 +8,9 @@ import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.kernels.MinHashKernels;
 import io.mapsketch.kernels.RegisterKernels;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -95,7 +95,7 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
      * @return the open sketch
      * @throws CorruptSketchFileException if a parameter is out of range or the payload is not the size
      *     they imply
-     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid MinHash file or is
+     * @throws io.mapsketch.SketchFileException if the file is not a valid MinHash file or is
      *     locked against this mode
      * @throws IOException if the file cannot be read
      */

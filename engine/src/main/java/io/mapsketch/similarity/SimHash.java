@@ -5,9 +5,9 @@ import io.mapsketch.SketchBuilder;
 import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.kernels.BitSetKernels;
 import io.mapsketch.kernels.SimHashKernels;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -93,7 +93,7 @@ public final class SimHash extends RegionSketch {
      * @return the open table
      * @throws CorruptSketchFileException if a parameter is out of range, the payload is not the size
      *     they imply, or the append cursor or high-water mark lies outside the table
-     * @throws io.mapsketch.memory.SketchFileException if the file is not a valid SimHash file or is
+     * @throws io.mapsketch.SketchFileException if the file is not a valid SimHash file or is
      *     locked against this mode
      * @throws IOException if the file cannot be read
      */

@@ -2,9 +2,9 @@ package io.mapsketch.cardinality;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.SketchSizing;
 import io.mapsketch.enginetesting.Payloads;
-import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

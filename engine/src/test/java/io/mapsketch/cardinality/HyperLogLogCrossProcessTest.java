@@ -1,14 +1,14 @@
 package io.mapsketch.cardinality;
 
-import io.mapsketch.internal.SketchInternals;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.enginetesting.SeededKeys;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.KeyGenerators;
 import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.enginetesting.SeededKeys;
-import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;

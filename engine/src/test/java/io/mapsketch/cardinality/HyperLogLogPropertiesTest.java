@@ -8,8 +8,8 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.booleans;
 import static org.quicktheories.generators.SourceDSL.integers;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.Payloads;
-import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,6 +1,5 @@
 package io.mapsketch.cardinality;
 
-import io.mapsketch.internal.SketchInternals;
 import static io.mapsketch.cardinality.SummaryLineChecks.assertLineIsRight;
 import static io.mapsketch.cardinality.SummaryLineChecks.fileLineIfTrusted;
 import static io.mapsketch.cardinality.SummaryLineChecks.line;
@@ -17,11 +16,12 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
 import static org.quicktheories.generators.SourceDSL.longs;
 
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.enginetesting.SeededKeys;
+import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.kernels.RegisterKernels;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;

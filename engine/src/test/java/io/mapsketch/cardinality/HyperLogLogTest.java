@@ -7,16 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.IncompatibleSketchFileException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.membership.BlockedBloomFilter;
-import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.HashScheme;
-import io.mapsketch.memory.IncompatibleSketchFileException;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.RegionMode;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.memory.SketchKind;
-import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.SketchRegions;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -266,9 +267,9 @@ class HyperLogLogTest {
 
     private String corruptMessage(long[] parameters, long payload) throws IOException {
         Path file = dir.resolve("corrupt-" + parameters[0] + "-" + payload + ".hll");
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.HYPERLOGLOG, HashScheme.XXH3_64, 0, parameters,
+        SketchHeader header = SketchHeader.forNewSketch(SketchKind.HYPERLOGLOG.id(), HashScheme.XXH3_64, 0, parameters,
                 payload);
-        SketchRegion.create(file, header, OpenMode.EXCLUSIVE).close();
+        SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
         String message = assertThrows(CorruptSketchFileException.class,
                 () -> HyperLogLog.open(file, OpenMode.SHARED)).getMessage();
         assertTrue(message.contains(file.toString()), message);

@@ -1,9 +1,9 @@
 package io.mapsketch.cardinality;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.SeededKeys;
-import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.internal.KeyHasher;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.internal.SketchInternals;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.kernels.RegisterKernels;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 
 /**
  * The summary line of a HyperLogLog as tests read and judge it: the registers' own summary, the

@@ -1,7 +1,7 @@
 package io.mapsketch.enginetesting;
 
 import io.mapsketch.frequency.CountMinSketch;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 

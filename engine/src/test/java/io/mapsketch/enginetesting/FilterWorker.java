@@ -3,7 +3,7 @@ package io.mapsketch.enginetesting;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.MembershipFilter;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.nio.file.Path;
 
 /**

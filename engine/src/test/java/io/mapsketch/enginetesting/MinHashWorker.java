@@ -1,6 +1,6 @@
 package io.mapsketch.enginetesting;
 
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.similarity.MinHash;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.OpenMode;
+import io.mapsketch.PayloadVerification;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.cardinality.SummaryLineChecks;
 import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.PayloadVerification;
 import io.mapsketch.testing.ChildJvm;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

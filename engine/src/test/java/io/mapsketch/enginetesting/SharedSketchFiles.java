@@ -1,5 +1,6 @@
 package io.mapsketch.enginetesting;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.Sketch;
 import io.mapsketch.SketchBuilder;
 import io.mapsketch.cardinality.HyperLogLog;
@@ -9,7 +10,6 @@ import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

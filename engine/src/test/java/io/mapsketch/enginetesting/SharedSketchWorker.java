@@ -1,8 +1,8 @@
 package io.mapsketch.enginetesting;
 
+import io.mapsketch.CreateOption;
+import io.mapsketch.OpenMode;
 import io.mapsketch.frequency.CountMinSketch;
-import io.mapsketch.memory.CreateOption;
-import io.mapsketch.memory.OpenMode;
 import java.nio.file.Path;
 
 /**

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.CountMinWorker;
 import io.mapsketch.enginetesting.Payloads;
-import io.mapsketch.memory.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;

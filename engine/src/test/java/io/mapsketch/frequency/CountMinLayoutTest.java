@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.dynatrace.hash4j.hashing.Hashing;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

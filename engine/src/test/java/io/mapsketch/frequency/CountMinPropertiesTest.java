@@ -8,8 +8,8 @@ import static org.quicktheories.generators.SourceDSL.booleans;
 import static org.quicktheories.generators.SourceDSL.lists;
 import static org.quicktheories.generators.SourceDSL.longs;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.Payloads;
-import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchBuilder;
 import io.mapsketch.enginetesting.CountMinColumns;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

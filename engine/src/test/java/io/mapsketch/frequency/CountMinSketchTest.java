@@ -1,6 +1,5 @@
 package io.mapsketch.frequency;
 
-import io.mapsketch.internal.SketchInternals;
 import static io.mapsketch.enginetesting.Zipf.zipfKey;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,18 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.IncompatibleSketchFileException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.enginetesting.Zipf;
-import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.memory.HashScheme;
-import io.mapsketch.memory.IncompatibleSketchFileException;
 import io.mapsketch.memory.LiveCounters;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.RegionMode;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.memory.SketchKind;
-import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.SketchRegions;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -374,9 +375,9 @@ class CountMinSketchTest {
 
     private String corruptMessage(long[] parameters, long payload) throws IOException {
         Path file = dir.resolve("corrupt-" + java.util.Arrays.hashCode(parameters) + ".cms");
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.COUNT_MIN, HashScheme.XXH3_64, 0, parameters,
+        SketchHeader header = SketchHeader.forNewSketch(SketchKind.COUNT_MIN.id(), HashScheme.XXH3_64, 0, parameters,
                 payload);
-        SketchRegion.create(file, header, OpenMode.EXCLUSIVE).close();
+        SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
         String message = assertThrows(CorruptSketchFileException.class,
                 () -> CountMinSketch.open(file, OpenMode.SHARED)).getMessage();
         assertTrue(message.contains(file.toString()), message);

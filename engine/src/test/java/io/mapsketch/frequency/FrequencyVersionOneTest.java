@@ -1,12 +1,12 @@
 package io.mapsketch.frequency;
 
-import io.mapsketch.internal.SketchInternals;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.Payloads;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.memory.SketchFileLayout;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,8 +2,11 @@ package io.mapsketch.frequency;
 
 import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.memory.HashScheme;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.RegionMode;
+import io.mapsketch.memory.SketchRegions;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchHeader;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -33,8 +36,8 @@ final class OlderFrequencyFiles {
     }
 
     private static void create(Path file, int version, HeaderFormat format, long seed) throws IOException {
-        SketchHeader header = SketchHeader.forNewSketch(format.kind(), HashScheme.XXH3_64, seed, format.encode(),
+        SketchHeader header = SketchHeader.forNewSketch(format.kind().id(), HashScheme.XXH3_64, seed, format.encode(),
                 format.payloadBytes()).withFormatVersion(version);
-        SketchRegion.create(file, header, OpenMode.EXCLUSIVE).close();
+        SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
     }
 }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.mapsketch.enginetesting.TopKChecks;
 import io.mapsketch.enginetesting.Zipf;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -7,7 +7,7 @@ import static org.quicktheories.generators.SourceDSL.integers;
 
 import io.mapsketch.enginetesting.KeyGenerators;
 import io.mapsketch.enginetesting.TopKChecks;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -11,11 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.IncompatibleSketchFileException;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.IncompatibleSketchFileException;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.SketchKind;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -2,7 +2,7 @@ package io.mapsketch.frequency;
 
 import io.mapsketch.enginetesting.Zipf;
 import io.mapsketch.internal.SketchInternals;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.RegionLock;
 import java.nio.file.Path;
 

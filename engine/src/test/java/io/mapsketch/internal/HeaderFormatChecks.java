@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 
-import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.SketchFileException;
 import io.mapsketch.memory.HashScheme;
-import io.mapsketch.memory.SketchFileException;
 import io.mapsketch.memory.SketchHeader;
 import java.nio.file.Path;
 import java.util.List;
@@ -94,7 +94,7 @@ public final class HeaderFormatChecks {
 
     /** The header of a file holding these slots for the description's kind, created now. */
     public static HeaderReader reader(long[] slots, HeaderFormat format, long payloadBytes, int version) {
-        return new HeaderReader(SketchHeader.forNewSketch(format.kind(), HashScheme.XXH3_64, 0, slots, payloadBytes)
+        return new HeaderReader(SketchHeader.forNewSketch(format.kind().id(), HashScheme.XXH3_64, 0, slots, payloadBytes)
                 .withFormatVersion(version), FILE);
     }
 

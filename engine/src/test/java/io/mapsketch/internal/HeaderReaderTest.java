@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.memory.IncompatibleSketchFileException;
-import io.mapsketch.memory.SketchFileException;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.IncompatibleSketchFileException;
+import io.mapsketch.SketchFileException;
+import io.mapsketch.SketchKind;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

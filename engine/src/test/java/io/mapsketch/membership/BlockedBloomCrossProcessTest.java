@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mapsketch.enginetesting.FilterWorker;
 import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.enginetesting.SeededKeys;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchSizing;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.SplittableRandom;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.enginetesting.SeededKeys;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.RegionLock;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.file.Path;

@@ -11,12 +11,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.mapsketch.SketchSizing;
-import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.memory.HashScheme;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.RegionMode;
+import io.mapsketch.memory.SketchRegions;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.RegionLock;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -360,8 +362,8 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
 
     private String corruptMessage(long[] parameters, long payload) throws IOException {
         Path file = dir.resolve("corrupt-" + System.nanoTime() + ".cuckoo");
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.CUCKOO, HashScheme.XXH3_64, 0, parameters, payload);
-        SketchRegion.create(file, header, OpenMode.EXCLUSIVE).close();
+        SketchHeader header = SketchHeader.forNewSketch(SketchKind.CUCKOO.id(), HashScheme.XXH3_64, 0, parameters, payload);
+        SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
         String message = assertThrows(CorruptSketchFileException.class,
                 () -> MembershipFilter.open(file, OpenMode.SHARED)).getMessage();
         assertTrue(message.contains(file.toString()), message);

@@ -10,9 +10,11 @@ import static org.quicktheories.generators.SourceDSL.lists;
 
 import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.memory.HashScheme;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.RegionMode;
+import io.mapsketch.memory.SketchRegions;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -229,9 +231,9 @@ class CuckooTableTest {
     void filesOfTheWordAlignedLayoutStayInIt() throws IOException {
         Path file = dir.resolve("word-aligned.cuckoo");
         long[] parameters = {1024, 12, 3_000, Double.doubleToLongBits(0.01), CuckooTable.WORD_ALIGNED};
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.CUCKOO, HashScheme.XXH3_64, 7, parameters,
+        SketchHeader header = SketchHeader.forNewSketch(SketchKind.CUCKOO.id(), HashScheme.XXH3_64, 7, parameters,
                 CuckooTable.payloadBytes(1024, 12, CuckooTable.WORD_ALIGNED));
-        SketchRegion.create(file, header, OpenMode.EXCLUSIVE).close();
+        SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
         long[] keys = new SplittableRandom(4).longs(3_000).toArray();
         try (CuckooFilter filter = CuckooFilter.open(file, OpenMode.SHARED)) {
             assertEquals(64 + 6_592, filter.memoryBytes(), "4,096 slots five to a word: 820 words in 103 lines");

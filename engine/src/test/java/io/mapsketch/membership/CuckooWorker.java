@@ -2,7 +2,7 @@ package io.mapsketch.membership;
 
 import io.mapsketch.enginetesting.SeededKeys;
 import io.mapsketch.internal.SketchInternals;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.RegionLock;
 import java.io.IOException;
 import java.nio.file.Path;

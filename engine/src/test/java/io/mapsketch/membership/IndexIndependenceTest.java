@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.enginetesting.CountMinColumns;
 import io.mapsketch.internal.DoubleHashing;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import java.io.IOException;
 import java.util.SplittableRandom;

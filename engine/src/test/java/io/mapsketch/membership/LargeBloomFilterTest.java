@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.enginetesting.FalsePositives;
 import io.mapsketch.kernels.BitSetKernels;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;

@@ -14,9 +14,11 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.memory.IncompatibleSketchFileException;
-import io.mapsketch.memory.OpenMode;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.IncompatibleSketchFileException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
+import io.mapsketch.internal.RegionSketch;
+import io.mapsketch.internal.Regions;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -313,7 +315,7 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
             assertThrows(IllegalStateException.class, () -> reopened.addAll(new long[] {1}));
         }
         assertThrows(IncompatibleSketchFileException.class,
-                () -> SketchRegion.open(file, OpenMode.READ_ONLY, SketchKind.HYPERLOGLOG));
+                () -> Regions.open(file, OpenMode.READ_ONLY, SketchKind.HYPERLOGLOG, null));
     }
 
     @Test

@@ -8,10 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.internal.DoubleHashing;
 import io.mapsketch.memory.HashScheme;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.RegionMode;
+import io.mapsketch.memory.SketchRegions;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -193,8 +195,8 @@ class ProbeCellsTest {
     private Path olderFile(SketchKind kind, String name, long payloadBytes) throws IOException {
         Path file = dir.resolve(name);
         long[] parameters = {95_851, 7, 10_000, Double.doubleToLongBits(0.01)};
-        SketchHeader header = SketchHeader.forNewSketch(kind, HashScheme.XXH3_64, 3, parameters, payloadBytes);
-        SketchRegion.create(file, header, OpenMode.EXCLUSIVE).close();
+        SketchHeader header = SketchHeader.forNewSketch(kind.id(), HashScheme.XXH3_64, 3, parameters, payloadBytes);
+        SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
         return file;
     }
 

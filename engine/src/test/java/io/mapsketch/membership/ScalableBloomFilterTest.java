@@ -12,13 +12,15 @@ import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.enginetesting.FalsePositives;
 import io.mapsketch.enginetesting.FilterWorker;
 import io.mapsketch.enginetesting.SeededKeys;
-import io.mapsketch.memory.CorruptSketchFileException;
-import io.mapsketch.memory.CreateOption;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.CreateOption;
 import io.mapsketch.memory.HashScheme;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.RegionMode;
+import io.mapsketch.memory.SketchRegions;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import io.mapsketch.testing.ChildJvm;
 import io.mapsketch.testing.HeaderSeal;
@@ -243,9 +245,9 @@ class ScalableBloomFilterTest {
         Files.createDirectories(directory);
         long[] parameters = {1_000, Double.doubleToLongBits(0.01), Double.doubleToLongBits(0.5),
             Double.doubleToLongBits(2.0)};
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.SCALABLE_BLOOM, HashScheme.XXH3_64, 5, parameters,
+        SketchHeader header = SketchHeader.forNewSketch(SketchKind.SCALABLE_BLOOM.id(), HashScheme.XXH3_64, 5, parameters,
                 64).withFormatVersion(SketchFileLayout.FIRST_FORMAT_VERSION);
-        SketchRegion.create(directory.resolve(ScalableBloomFilter.MANIFEST), header, OpenMode.EXCLUSIVE).close();
+        SketchRegions.create(directory.resolve(ScalableBloomFilter.MANIFEST), header, RegionMode.EXCLUSIVE).close();
         long[] keys = new SplittableRandom(41).longs(2_500).toArray();
         try (ScalableBloomFilter filter = ScalableBloomFilter.open(directory, OpenMode.EXCLUSIVE)) {
             filter.addAll(keys);

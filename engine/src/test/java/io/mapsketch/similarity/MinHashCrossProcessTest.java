@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.MinHashWorker;
 import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.enginetesting.SeededKeys;
-import io.mapsketch.memory.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;

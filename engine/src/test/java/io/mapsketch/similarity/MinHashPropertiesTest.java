@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.Payloads;
-import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.SplittableRandom;

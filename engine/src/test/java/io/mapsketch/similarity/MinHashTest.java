@@ -11,12 +11,14 @@ import io.mapsketch.SketchSizing;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.kernels.HashKernels;
 import io.mapsketch.kernels.MinHashKernels;
-import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.memory.HashScheme;
-import io.mapsketch.memory.IncompatibleSketchFileException;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.RegionMode;
+import io.mapsketch.memory.SketchRegions;
+import io.mapsketch.IncompatibleSketchFileException;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -208,9 +210,9 @@ class MinHashTest {
     private String corruptMessage(long[] parameters, long payload) throws IOException {
         Path file = dir.resolve("corrupt-" + String.join("-", Arrays.stream(parameters)
                 .mapToObj(Long::toString).toList()) + "-" + payload + ".minhash");
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.MINHASH, HashScheme.XXH3_64, 0, parameters,
+        SketchHeader header = SketchHeader.forNewSketch(SketchKind.MINHASH.id(), HashScheme.XXH3_64, 0, parameters,
                 payload);
-        SketchRegion.create(file, header, OpenMode.EXCLUSIVE).close();
+        SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
         String message = assertThrows(CorruptSketchFileException.class,
                 () -> MinHash.open(file, OpenMode.SHARED)).getMessage();
         assertTrue(message.startsWith("sketch file " + file + ": "), message);

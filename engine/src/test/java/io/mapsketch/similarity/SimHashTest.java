@@ -9,11 +9,13 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
 import static org.quicktheories.generators.SourceDSL.longs;
 
-import io.mapsketch.memory.CorruptSketchFileException;
+import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.memory.HashScheme;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.memory.RegionMode;
+import io.mapsketch.memory.SketchRegions;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.memory.SketchKind;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -245,8 +247,8 @@ class SimHashTest {
 
     private String corruptMessage(String name, long[] parameters, long payload) throws IOException {
         Path file = dir.resolve(name + ".simhash");
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.SIMHASH, HashScheme.XXH3_64, 0, parameters, payload);
-        SketchRegion.create(file, header, OpenMode.EXCLUSIVE).close();
+        SketchHeader header = SketchHeader.forNewSketch(SketchKind.SIMHASH.id(), HashScheme.XXH3_64, 0, parameters, payload);
+        SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
         String message = assertThrows(CorruptSketchFileException.class,
                 () -> SimHash.open(file, OpenMode.SHARED)).getMessage();
         assertTrue(message.startsWith("sketch file " + file + ": "), message);

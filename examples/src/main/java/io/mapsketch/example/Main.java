@@ -2,7 +2,7 @@ package io.mapsketch.example;
 
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.membership.BlockedBloomFilter;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import io.mapsketch.SketchSizing;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.SplittableRandom;

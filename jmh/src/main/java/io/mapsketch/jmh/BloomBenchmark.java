@@ -7,7 +7,7 @@ import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
 import com.google.common.hash.Funnels;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.lang.reflect.Constructor;
 import org.apache.datasketches.filters.bloomfilter.BloomFilterBuilder;
 import org.fastfilter.bloom.BlockedBloom;

@@ -1,7 +1,7 @@
 package io.mapsketch.jmh;
 
 import io.mapsketch.membership.BloomFilter;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.SplittableRandom;

@@ -7,7 +7,7 @@ import static io.mapsketch.jmh.BenchmarkSettings.frequencyStream;
 
 import io.mapsketch.SketchSizing;
 import io.mapsketch.frequency.CountMinSketch;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;

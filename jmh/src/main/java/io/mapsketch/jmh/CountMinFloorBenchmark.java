@@ -7,7 +7,7 @@ import static io.mapsketch.jmh.BenchmarkSettings.frequencyStream;
 
 import io.mapsketch.SketchSizing;
 import io.mapsketch.kernels.HashKernels;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -5,7 +5,7 @@ import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
 
 import io.mapsketch.SketchSizing;
 import io.mapsketch.membership.CuckooFilter;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import org.fastfilter.cuckoo.Cuckoo16;
 import org.openjdk.jmh.annotations.Param;
 

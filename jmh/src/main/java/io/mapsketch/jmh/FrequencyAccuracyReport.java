@@ -3,7 +3,7 @@ package io.mapsketch.jmh;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.HeavyHitter;
 import io.mapsketch.frequency.TopK;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.Comparator;

@@ -4,7 +4,7 @@ import com.dynatrace.hash4j.distinctcount.UltraLogLog;
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
 import io.mapsketch.cardinality.HyperLogLog;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;

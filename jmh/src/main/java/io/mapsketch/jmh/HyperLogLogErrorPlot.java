@@ -3,7 +3,7 @@ package io.mapsketch.jmh;
 import com.dynatrace.hash4j.distinctcount.UltraLogLog;
 import io.mapsketch.SketchSizing;
 import io.mapsketch.cardinality.HyperLogLog;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Paint;

@@ -28,7 +28,7 @@ import io.mapsketch.frequency.TopK;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.CuckooFilter;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.similarity.MinHash;
 import io.mapsketch.similarity.SimHash;

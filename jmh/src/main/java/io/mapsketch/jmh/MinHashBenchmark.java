@@ -8,7 +8,7 @@ import com.dynatrace.hash4j.similarity.ElementHashProvider;
 import com.dynatrace.hash4j.similarity.SimilarityHashPolicy;
 import com.dynatrace.hash4j.similarity.SimilarityHasher;
 import com.dynatrace.hash4j.similarity.SimilarityHashing;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.similarity.MinHash;
 import io.mapsketch.similarity.MinHashSignature;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import com.google.common.hash.Funnels;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;

@@ -9,7 +9,7 @@ import com.dynatrace.hash4j.similarity.SimilarityHasher;
 import com.dynatrace.hash4j.similarity.SimilarityHashing;
 import io.mapsketch.kernels.KernelImplementation;
 import io.mapsketch.kernels.Kernels;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.similarity.SimHash;
 import io.mapsketch.similarity.SimHashFeatures;
 import java.io.IOException;

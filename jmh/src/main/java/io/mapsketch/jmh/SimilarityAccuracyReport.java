@@ -1,7 +1,7 @@
 package io.mapsketch.jmh;
 
 import io.mapsketch.SketchSizing;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import io.mapsketch.similarity.MinHash;
 import io.mapsketch.similarity.SimHash;
 import io.mapsketch.similarity.SimHashFeatures;

@@ -8,7 +8,7 @@ import com.clearspring.analytics.stream.Counter;
 import com.clearspring.analytics.stream.StreamSummary;
 import io.mapsketch.frequency.HeavyHitter;
 import io.mapsketch.frequency.TopK;
-import io.mapsketch.memory.OpenMode;
+import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

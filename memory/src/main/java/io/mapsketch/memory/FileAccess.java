@@ -26,7 +26,7 @@ abstract sealed class FileAccess permits NativeFileAccess, JavaFileAccess {
      * @param file the path; symbolic links are followed
      * @param writable whether the region will write
      * @return the opened file
-     * @throws CorruptSketchFileException if the path names a directory, FIFO, socket or device
+     * @throws FileFault {@code CORRUPT} if the path names a directory, FIFO, socket or device
      * @throws java.nio.file.NoSuchFileException if there is no such file
      * @throws java.nio.file.AccessDeniedException if permission is denied
      * @throws IOException if it cannot be opened for another reason

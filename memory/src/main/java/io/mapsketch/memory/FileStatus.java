@@ -54,12 +54,12 @@ record FileStatus(Type type, Object identity, long size, long allocatedBytes) {
      * Refuses anything but a regular file, before anything is read from it or mapped.
      *
      * @param file the path, for the message
-     * @throws CorruptSketchFileException naming the path and what it is instead
+     * @throws FileFault {@code CORRUPT}, naming the path and what it is instead
      */
-    void requireRegularFile(Path file) throws CorruptSketchFileException {
+    void requireRegularFile(Path file) throws FileFault {
         if (type != Type.REGULAR) {
-            throw new CorruptSketchFileException(file, "is " + type + ", not a regular file; a sketch file is a"
-                    + " regular file" + (type == Type.DIRECTORY ? " (a scalable Bloom filter is a directory: open it"
+            throw new FileFault(FileFault.Reason.CORRUPT, file, "is " + type + ", not a regular file; a sketch file"
+                    + " is a regular file" + (type == Type.DIRECTORY ? " (a scalable Bloom filter is a directory: open it"
                     + " as one)" : ""));
         }
     }

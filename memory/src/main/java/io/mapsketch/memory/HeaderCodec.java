@@ -1,7 +1,10 @@
 package io.mapsketch.memory;
 
+import static io.mapsketch.memory.FileFault.Reason.CORRUPT;
+import static io.mapsketch.memory.FileFault.Reason.INCOMPATIBLE;
 import static io.mapsketch.memory.SketchFileLayout.*;
 
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -26,7 +29,7 @@ final class HeaderCodec {
         page.set(LONG, MAGIC_OFFSET, MAGIC);
         page.set(INT, VERSION_OFFSET, header.formatVersion());
         page.set(INT, HEADER_LENGTH_OFFSET, HEADER_LENGTH);
-        page.set(INT, KIND_OFFSET, header.kind().id());
+        page.set(INT, KIND_OFFSET, header.kindId());
         page.set(INT, HASH_SCHEME_OFFSET, header.hashScheme().id());
         page.set(LONG, HASH_SEED_OFFSET, header.hashSeed());
         page.set(LONG, PAYLOAD_OFFSET_OFFSET, header.payloadOffset());
@@ -65,12 +68,14 @@ final class HeaderCodec {
      * @param page the first {@code min(fileLength, 4096)} bytes of the file
      * @param file the file, for messages
      * @param fileLength the file's real length
-     * @param expectedKind the kind the caller expects, or {@code null} for any
+     * @param kinds accepts or refuses the header's kind id, once the header's checksum is verified
+     * @throws FileFault if the header is damaged or of a newer format
+     * @throws IOException if {@code kinds} refuses the kind
      */
-    static SketchHeader read(MemorySegment page, Path file, long fileLength, SketchKind expectedKind)
-            throws SketchFileException {
+    static SketchHeader read(MemorySegment page, Path file, long fileLength, SketchRegions.KindCheck kinds)
+            throws IOException {
         if (fileLength < HEADER_LENGTH) {
-            throw new CorruptSketchFileException(file, "file length is " + fileLength
+            throw new FileFault(CORRUPT, file, "file length is " + fileLength
                     + " bytes, expected at least " + HEADER_LENGTH + " (the header page)"
                     + (fileLength == 0 ? "; the file is empty" : "; the file is truncated or not a sketch file"));
         }
@@ -81,7 +86,7 @@ final class HeaderCodec {
         }
         int version = page.get(INT, VERSION_OFFSET);
         if (version > FORMAT_VERSION) {
-            throw new IncompatibleSketchFileException(file, "header field 'format version' (offset " + VERSION_OFFSET
+            throw new FileFault(INCOMPATIBLE, file, "header field 'format version' (offset " + VERSION_OFFSET
                     + ") is " + version + ", expected at most " + FORMAT_VERSION
                     + "; the file was written by a newer mapsketch");
         }
@@ -100,18 +105,11 @@ final class HeaderCodec {
             throw corrupt(file, "header CRC32C", CRC_OFFSET, hex(actualCrc) + " (computed over the header)",
                     hex(storedCrc), "the header is damaged");
         }
-        SketchKind kind = SketchKind.byId(page.get(INT, KIND_OFFSET));
-        if (kind == null) {
-            throw new IncompatibleSketchFileException(file, "header field 'sketch kind' (offset " + KIND_OFFSET
-                    + ") is " + page.get(INT, KIND_OFFSET) + ", which this build does not know");
-        }
-        if (expectedKind != null && kind != expectedKind) {
-            throw new IncompatibleSketchFileException(file, "header field 'sketch kind' (offset " + KIND_OFFSET
-                    + ") is " + kind + ", expected " + expectedKind);
-        }
+        int kind = page.get(INT, KIND_OFFSET);
+        kinds.check(file, kind);
         HashScheme scheme = HashScheme.byId(page.get(INT, HASH_SCHEME_OFFSET));
         if (scheme == null) {
-            throw new IncompatibleSketchFileException(file, "header field 'hash scheme' (offset " + HASH_SCHEME_OFFSET
+            throw new FileFault(INCOMPATIBLE, file, "header field 'hash scheme' (offset " + HASH_SCHEME_OFFSET
                     + ") is " + page.get(INT, HASH_SCHEME_OFFSET) + ", which this build does not know");
         }
         long payloadOffset = page.get(LONG, PAYLOAD_OFFSET_OFFSET);
@@ -137,7 +135,7 @@ final class HeaderCodec {
                 payloadLength, page.get(LONG, CREATED_OFFSET), version);
     }
 
-    private static void checkLiveLine(MemorySegment page, Path file) throws CorruptSketchFileException {
+    private static void checkLiveLine(MemorySegment page, Path file) throws FileFault {
         long items = page.get(LONG, ITEMS_OFFSET);
         if (items < 0) {
             throw corrupt(file, "items added", ITEMS_OFFSET, "a count >= 0", Long.toString(items));
@@ -158,14 +156,13 @@ final class HeaderCodec {
         }
     }
 
-    static CorruptSketchFileException corrupt(Path file, String field, int offset, String expected,
-                                              String actual) {
+    static FileFault corrupt(Path file, String field, int offset, String expected, String actual) {
         return corrupt(file, field, offset, expected, actual, null);
     }
 
-    private static CorruptSketchFileException corrupt(Path file, String field, int offset, String expected,
-                                                      String actual, String hint) {
-        return new CorruptSketchFileException(file, "header field '" + field + "' (offset " + offset + ") is "
+    private static FileFault corrupt(Path file, String field, int offset, String expected, String actual,
+                                     String hint) {
+        return new FileFault(CORRUPT, file, "header field '" + field + "' (offset " + offset + ") is "
                 + actual + ", expected " + expected + (hint == null ? "" : "; " + hint));
     }
 

@@ -88,15 +88,15 @@ final class NativeFileAccess extends FileAccess {
             int errno = calls.allocate(fd, length);
             if (errno == Errno.ENOSPC || errno == Errno.EDQUOT) {
                 long allocated = calls.status(fd, path).allocatedBytes();
-                throw new SketchFileStorageException(path, "only " + allocated + " of its " + length + " bytes have"
-                        + " storage (the file has holes, as a sparse copy does) and the rest cannot be reserved:"
+                throw new FileFault(FileFault.Reason.STORAGE, path, "only " + allocated + " of its " + length
+                        + " bytes have storage (the file has holes, as a sparse copy does) and the rest cannot be reserved:"
                         + " fallocate(2) failed: " + Errno.describe(errno) + "; free space, or copy the file"
                         + " without holes");
             }
             if (errno == Errno.EOPNOTSUPP) {
                 long allocated = calls.status(fd, path).allocatedBytes();
                 if (allocated < length) {
-                    Notices.warn(SketchFileException.describe(path) + ": its file system cannot reserve blocks"
+                    Notices.warn(FileFault.describe(path) + ": its file system cannot reserve blocks"
                             + " (fallocate(2): " + Errno.describe(errno) + ") and only " + allocated + " of its "
                             + length + " bytes have storage; if the disk fills, a store into the rest kills this"
                             + " JVM with SIGBUS");

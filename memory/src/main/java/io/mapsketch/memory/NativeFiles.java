@@ -201,7 +201,7 @@ final class NativeFiles {
      * without waiting: shared, exclusive, or (with {@code type} {@link LockType#NONE}) none.
      *
      * @return {@code false} if another open file description holds a conflicting lock
-     * @throws SketchFileLockedException naming the errno if the lock cannot be taken for another reason
+     * @throws FileFault {@code LOCKED}, naming the errno, if the lock cannot be taken for another reason
      */
     boolean setLock(int fd, Path file, LockType type, long start, long length) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
@@ -216,8 +216,8 @@ final class NativeFiles {
                     return false;
                 }
                 if (errno != Errno.EINTR) {
-                    throw new SketchFileLockedException(file, "fcntl(2) F_OFD_SETLK " + type + " of bytes " + start
-                            + " to " + (start + length - 1) + " failed: " + Errno.describe(errno)
+                    throw new FileFault(FileFault.Reason.LOCKED, file, "fcntl(2) F_OFD_SETLK " + type + " of bytes "
+                            + start + " to " + (start + length - 1) + " failed: " + Errno.describe(errno)
                             + (errno == Errno.EINVAL ? "; the kernel may be older than Linux 3.15, which added"
                             + " open file description locks" : ""));
                 }

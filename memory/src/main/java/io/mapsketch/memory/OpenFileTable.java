@@ -1,5 +1,7 @@
 package io.mapsketch.memory;
 
+import static io.mapsketch.memory.FileFault.Reason.LOCKED;
+
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
@@ -49,12 +51,11 @@ final class OpenFileTable {
      * the gate until {@link #endRegistration}, which the caller must call once it has registered in
      * the live line (or {@link #detach} if opening fails).
      *
-     * @throws CorruptSketchFileException if the path does not name a regular file
-     * @throws SketchFileLockedException if the mode is excluded by a writer in this or another process,
-     *     another writer kept the gate for {@value #GATE_WAIT_MILLIS} ms, or the path was replaced
+     * @throws FileFault {@code CORRUPT} if the path does not name a regular file; {@code LOCKED} if the
+     *     mode is excluded by a writer in this or another process, another writer kept the gate for {@value #GATE_WAIT_MILLIS} ms, or the path was replaced
      *     {@value #OPEN_ATTEMPTS} times while this writer opened it
      */
-    static Attachment attach(Path file, OpenMode mode) throws IOException {
+    static Attachment attach(Path file, RegionMode mode) throws IOException {
         FileAccess access = FileAccess.get();
         for (int attempt = 1; ; attempt++) {
             Attachment attachment = attach(file, mode, access.open(file, mode.isWritable()));
@@ -63,7 +64,7 @@ final class OpenFileTable {
             }
             detach(attachment);
             if (attempt == OPEN_ATTEMPTS) {
-                throw new SketchFileLockedException(file, "another file was put at this path " + attempt
+                throw new FileFault(LOCKED, file, "another file was put at this path " + attempt
                         + " times while this writer opened it");
             }
         }
@@ -78,7 +79,7 @@ final class OpenFileTable {
         }
     }
 
-    private static Attachment attach(Path file, OpenMode mode, OpenedFile opened) throws IOException {
+    private static Attachment attach(Path file, RegionMode mode, OpenedFile opened) throws IOException {
         Object key = opened.status.identity();
         OpenFile open;
         synchronized (MONITOR) {
@@ -134,8 +135,34 @@ final class OpenFileTable {
      * @param channel its channel, to read the header from and to map
      * @param soleWriter {@code true} when no other writer, in any process, has the file
      */
-    record Attachment(Object key, OpenFile file, OpenMode mode, OpenedFile opened, FileChannel channel,
+    record Attachment(Object key, OpenFile file, RegionMode mode, OpenedFile opened, FileChannel channel,
                       boolean soleWriter) {
+
+        /**
+         * Tells what became of a writer's file since it was validated and mapped: {@code null} if it still
+         * has its length and is the file at its path; {@code CORRUPT} if its length changed (an access past
+         * the new end would kill the JVM: never truncate a mapped sketch file), {@code REPLACED} if the path
+         * names another file or none. Cost: two {@code stat} calls.
+         */
+        FileFault changedSince(Path file, long mappedLength) throws IOException {
+            long length = channel.size();
+            if (length != mappedLength) {
+                return new FileFault(FileFault.Reason.CORRUPT, file, "file length is " + length + " bytes, but "
+                        + mappedLength + " are mapped: the file was truncated or extended while open, which"
+                        + " mapsketch never does; an access past its end would kill the JVM (SIGBUS)");
+            }
+            try {
+                if (FileAccess.get().status(file).identity().equals(key)) {
+                    return null;
+                }
+            } catch (NoSuchFileException gone) {
+                return new FileFault(FileFault.Reason.REPLACED, file, "no file is at this path any more (deleted"
+                        + " or renamed); what this writer added is only in the file it still maps");
+            }
+            return new FileFault(FileFault.Reason.REPLACED, file, "another file is at this path now (replaced, for"
+                    + " example by a create with CreateOption.REPLACE_IN_USE); what this writer added is only in"
+                    + " the file it still maps, which no new opener of the path sees");
+        }
 
         /** Reserves the storage of the file's first {@code length} bytes ({@link OpenedFile#reserve}). */
         void reserve(long length) throws IOException {
@@ -161,7 +188,7 @@ final class OpenFileTable {
             this.key = key;
         }
 
-        synchronized Attachment attach(OpenMode mode, OpenedFile opened) throws IOException {
+        synchronized Attachment attach(RegionMode mode, OpenedFile opened) throws IOException {
             OpenedFile side = adopt(opened, mode.isWritable());
             if (!mode.isWritable()) {
                 return new Attachment(key, this, mode, side, side.channel(), false);
@@ -170,11 +197,11 @@ final class OpenFileTable {
                 enterGate(side);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new SketchFileLockedException(path, "interrupted while waiting for another writer to finish"
+                throw new FileFault(LOCKED, path, "interrupted while waiting for another writer to finish"
                         + " opening the file");
             }
             try {
-                Attachment attachment = mode == OpenMode.SHARED ? attachShared(side) : attachExclusive(side);
+                Attachment attachment = mode == RegionMode.SHARED ? attachShared(side) : attachExclusive(side);
                 gateHolder = attachment;
                 return attachment;
             } catch (IOException | RuntimeException e) {
@@ -213,7 +240,7 @@ final class OpenFileTable {
             while (gateHolder != null || !side.tryLock(GATE, 1, false)) {
                 long left = deadline - System.currentTimeMillis();
                 if (left <= 0) {
-                    throw new SketchFileLockedException(path, "another writer has been opening the file for "
+                    throw new FileFault(LOCKED, path, "another writer has been opening the file for "
                             + GATE_WAIT_MILLIS + " ms; it may be stopped");
                 }
                 wait(Math.min(left, 1));
@@ -233,40 +260,40 @@ final class OpenFileTable {
 
         private Attachment attachShared(OpenedFile side) throws IOException {
             if (exclusiveWriter) {
-                throw new SketchFileLockedException(path, "an EXCLUSIVE writer in this process holds the file;"
+                throw new FileFault(LOCKED, path, "an EXCLUSIVE writer in this process holds the file;"
                         + " SHARED writers must wait until it is closed");
             }
             boolean sole = false;
             if (sharedWriters == 0) {
                 sole = side.tryLock(0, GATE, false);
                 if (!sole && !side.tryLock(0, GATE, true)) {
-                    throw new SketchFileLockedException(path,
+                    throw new FileFault(LOCKED, path,
                             "an EXCLUSIVE writer in another process holds the file; cannot open it SHARED");
                 }
             }
             sharedWriters++;
-            return new Attachment(key, this, OpenMode.SHARED, side, side.channel(), sole);
+            return new Attachment(key, this, RegionMode.SHARED, side, side.channel(), sole);
         }
 
         private Attachment attachExclusive(OpenedFile side) throws IOException {
             if (exclusiveWriter || sharedWriters > 0) {
-                throw new SketchFileLockedException(path, "another writer in this process ("
+                throw new FileFault(LOCKED, path, "another writer in this process ("
                         + (exclusiveWriter ? "EXCLUSIVE" : sharedWriters + " SHARED")
                         + ") holds the file; cannot open it EXCLUSIVE");
             }
             if (!side.tryLock(0, GATE, false)) {
-                throw new SketchFileLockedException(path,
+                throw new FileFault(LOCKED, path,
                         "another process holds the file as a writer; cannot open it EXCLUSIVE");
             }
             exclusiveWriter = true;
-            return new Attachment(key, this, OpenMode.EXCLUSIVE, side, side.channel(), true);
+            return new Attachment(key, this, RegionMode.EXCLUSIVE, side, side.channel(), true);
         }
 
         synchronized void endRegistration(Attachment attachment) throws IOException {
             try {
-                if (attachment.mode() == OpenMode.SHARED && attachment.soleWriter()
+                if (attachment.mode() == RegionMode.SHARED && attachment.soleWriter()
                         && !writer.tryLock(0, GATE, true)) {
-                    throw new SketchFileLockedException(path, "the shared writer lock was refused"
+                    throw new FileFault(LOCKED, path, "the shared writer lock was refused"
                             + " while this process held the gate; another program locks the file");
                 }
             } finally {
@@ -278,10 +305,10 @@ final class OpenFileTable {
             if (gateHolder == attachment) {
                 leaveGate();
             }
-            if (attachment.mode() == OpenMode.EXCLUSIVE) {
+            if (attachment.mode() == RegionMode.EXCLUSIVE) {
                 exclusiveWriter = false;
                 writer.unlock(0, GATE);
-            } else if (attachment.mode() == OpenMode.SHARED && --sharedWriters == 0) {
+            } else if (attachment.mode() == RegionMode.SHARED && --sharedWriters == 0) {
                 writer.unlock(0, GATE);
             }
         }

@@ -49,7 +49,7 @@ abstract sealed class OpenedFile implements Closeable permits NativeFileAccess.D
      * Reserves storage for every byte of {@code [0, length)}, so that a store through a mapping cannot
      * meet a full disk.
      *
-     * @throws SketchFileStorageException if the file system has not the space
+     * @throws FileFault {@code STORAGE} if the file system has not the space
      */
     abstract void reserve(long length) throws IOException;
 

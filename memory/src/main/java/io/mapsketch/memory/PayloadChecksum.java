@@ -2,6 +2,7 @@ package io.mapsketch.memory;
 
 import static io.mapsketch.memory.SketchFileLayout.*;
 
+import io.mapsketch.memory.PayloadComparison.Finding;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -67,7 +68,7 @@ final class PayloadChecksum {
      * digest of a chunk the payload does not have. (A stamp ahead of the generation is left to
      * {@link #verify}: the page is read while writers may update both words.)
      */
-    static void checkLine(MemorySegment page, Path file, long payloadLength) throws CorruptSketchFileException {
+    static void checkLine(MemorySegment page, Path file, long payloadLength) throws FileFault {
         long generation = page.get(HeaderCodec.LONG, GENERATION_OFFSET);
         if (generation < 0) {
             throw HeaderCodec.corrupt(file, "writer generation", GENERATION_OFFSET, "a count >= 0",
@@ -179,7 +180,7 @@ final class PayloadChecksum {
         RegionLock lock = new RegionLock(page, DIGEST_LOCK_OFFSET);
         try {
             lock.lock();
-        } catch (RegionLockTimeoutException busy) {
+        } catch (LockTimeoutFault busy) {
             return;
         }
         try {
@@ -206,7 +207,7 @@ final class PayloadChecksum {
      * Compares the payload with its digests: one pass over a mapping of its own, between two readings of the
      * checksum state.
      */
-    static PayloadVerification verify(AtomicSegment page, FileChannel channel, SketchHeader header, Path file)
+    static PayloadComparison verify(AtomicSegment page, FileChannel channel, SketchHeader header, Path file)
             throws IOException {
         State before = State.read(page);
         int[] recorded = new int[chunkCount(header.payloadLength())];
@@ -221,22 +222,22 @@ final class PayloadChecksum {
         State after = State.read(page);
         int bad = Arrays.mismatch(recorded, actual);
         if (bad < 0) {
-            return new PayloadVerification(PayloadVerification.State.OK, file, 0, 0, header.formatVersion(),
+            return new PayloadComparison(Finding.OK, file, 0, 0, header.formatVersion(),
                     after.writers);
         }
         long chunk = chunkBytes(header.payloadLength());
         long from = bad * chunk;
         long to = Math.min(header.payloadLength(), from + chunk);
         int writers = Math.max(before.writers, after.writers);
-        PayloadVerification.State state;
+        Finding finding;
         if (writers != 0 || !before.equals(after)) {
-            state = PayloadVerification.State.STALE_WRITERS_ATTACHED;
+            finding = Finding.STALE_WRITERS_ATTACHED;
         } else if (!after.sealedAndClean()) {
-            state = PayloadVerification.State.STALE_CLOSED_UNCLEANLY;
+            finding = Finding.STALE_CLOSED_UNCLEANLY;
         } else {
-            state = PayloadVerification.State.CORRUPT;
+            finding = Finding.CORRUPT;
         }
-        return new PayloadVerification(state, file, from, to, header.formatVersion(), writers);
+        return new PayloadComparison(finding, file, from, to, header.formatVersion(), writers);
     }
 
     /**
@@ -247,7 +248,7 @@ final class PayloadChecksum {
             Arena arena) throws IOException {
         long length = channel.size();
         if (length != header.fileLength()) {
-            throw new CorruptSketchFileException(file, "file length is " + length + " bytes, expected "
+            throw new FileFault(FileFault.Reason.CORRUPT, file, "file length is " + length + " bytes, expected "
                     + header.fileLength() + "; the file was truncated or extended while open, so its checksum"
                     + " cannot be computed");
         }

@@ -23,7 +23,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Liveness is judged by process id, so every process sharing the file must see the same pid
  * namespace (one host, or one container). A process that is alive but stopped while holding the
- * lock keeps it: waiters give up after the timeout with a {@link RegionLockTimeoutException}.
+ * lock keeps it: waiters give up after the timeout with a {@link LockTimeoutFault}.
  *
  * <p>Memory ordering: acquiring is a volatile compare-and-set and releasing a release store, so
  * everything the previous holder wrote before {@link #unlock()} is visible to the next holder.
@@ -84,7 +84,7 @@ public final class RegionLock {
      *
      * @return {@code true} if the lock was taken over from a holder that died holding it, so the
      *     guarded structure may be half-updated and must be repaired; {@code false} otherwise
-     * @throws RegionLockTimeoutException if a live holder kept it for longer than the timeout
+     * @throws LockTimeoutFault if a live holder kept it for longer than the timeout
      * @throws IllegalStateException if the region was closed
      */
     public boolean lock() {
@@ -109,7 +109,7 @@ public final class RegionLock {
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new RegionLockTimeoutException(describe(holder), Duration.ofNanos(timeoutNanos));
+                throw new LockTimeoutFault(describe(holder), Duration.ofNanos(timeoutNanos));
             }
             LockSupport.parkNanos(Math.min(left, Math.min(MAX_PARK_NANOS, 1_000L << Math.min(attempt - SPINS, 10))));
         }

@@ -10,7 +10,7 @@ package io.mapsketch.memory;
  *      0     8  magic, ASCII "MAPSKTCH"
  *      8     4  format version                   (FIRST_FORMAT_VERSION..FORMAT_VERSION)
  *     12     4  header length in bytes (4096)
- *     16     4  sketch kind id                     (SketchKind)
+ *     16     4  sketch kind id                     (the engine's SketchKind)
  *     20     4  hash scheme id                     (HashScheme)
  *     24     8  hash seed
  *     32     8  payload offset (multiple of 64, at least the header length)

@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * creation of the same name deletes the leftovers of creators that are no longer alive. Permissions
  * are set on the temporary file before it gets its name, so the file never appears with other
  * permissions than those asked for. A file that writers have open is not replaced unless the caller
- * says so ({@link CreateOption#REPLACE_IN_USE}).
+ * says so ({@link CreateFlag#REPLACE_IN_USE}).
  */
 final class SketchFileWriter {
 
@@ -41,10 +41,10 @@ final class SketchFileWriter {
     private SketchFileWriter() {
     }
 
-    static void writeNew(Path file, SketchHeader header, byte payloadFill, CreateOption... options)
+    static void writeNew(Path file, SketchHeader header, byte payloadFill, CreateFlag... options)
             throws IOException {
-        boolean replaceInUse = Arrays.asList(options).contains(CreateOption.REPLACE_IN_USE);
-        boolean overwrite = replaceInUse || Arrays.asList(options).contains(CreateOption.OVERWRITE_EXISTING);
+        boolean replaceInUse = Arrays.asList(options).contains(CreateFlag.REPLACE_IN_USE);
+        boolean overwrite = replaceInUse || Arrays.asList(options).contains(CreateFlag.OVERWRITE_EXISTING);
         Path target = file.toAbsolutePath();
         if (!overwrite && Files.exists(target)) {
             throw alreadyExists(file);
@@ -55,7 +55,7 @@ final class SketchFileWriter {
         try {
             write(temporary, header, payloadFill, file);
             if (Files.getFileStore(temporary).supportsFileAttributeView(PosixFileAttributeView.class)) {
-                Files.setPosixFilePermissions(temporary, Arrays.asList(options).contains(CreateOption.OWNER_ONLY)
+                Files.setPosixFilePermissions(temporary, Arrays.asList(options).contains(CreateFlag.OWNER_ONLY)
                         ? OWNER_ONLY : READABLE_BY_ALL);
             }
             if (overwrite) {
@@ -143,11 +143,14 @@ final class SketchFileWriter {
     /** Attaches to the file being replaced as its only writer, or returns {@code null} if there is none to guard. */
     private static OpenFileTable.Attachment guardExisting(Path target, Path file) throws IOException {
         try {
-            return OpenFileTable.attach(target, OpenMode.EXCLUSIVE);
+            return OpenFileTable.attach(target, RegionMode.EXCLUSIVE);
         } catch (NoSuchFileException | AccessDeniedException noWriterCanHaveIt) {
             return null;
-        } catch (SketchFileLockedException inUse) {
-            throw new SketchFileLockedException(file, "cannot replace it while writers have it open ("
+        } catch (FileFault fault) {
+            if (fault.reason() != FileFault.Reason.LOCKED) {
+                throw fault;
+            }
+            throw new FileFault(FileFault.Reason.LOCKED, file, "cannot replace it while writers have it open ("
                     + WriterLockHolders.describe(target) + "): their later updates would go to the replaced file."
                     + " Close them first, or pass CreateOption.REPLACE_IN_USE to replace it anyway; each of them"
                     + " then fails at its next force() or close()");

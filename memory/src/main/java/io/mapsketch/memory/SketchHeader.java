@@ -7,7 +7,8 @@ import java.util.Objects;
  * The immutable part of a sketch file's header: what the payload is and how to read it. The
  * live counters are read from the {@link SketchRegion}, not from here.
  *
- * @param kind the sketch kind
+ * @param kindId the id of the sketch kind, which the engine defines (its {@code SketchKind}); this module
+ *     stores it and leaves its meaning to the opener ({@link SketchRegions.KindCheck})
  * @param hashScheme the hash function the sketch's positions come from
  * @param hashSeed the seed of that hash function
  * @param parameters the kind-specific parameters, exactly {@value SketchFileLayout#PARAMETER_COUNT}
@@ -20,7 +21,7 @@ import java.util.Objects;
  *     the header has a summary line, from {@value SketchFileLayout#PAYLOAD_CHECKSUM_VERSION} on a checksum of
  *     the payload
  */
-public record SketchHeader(SketchKind kind, HashScheme hashScheme, long hashSeed, long[] parameters,
+public record SketchHeader(int kindId, HashScheme hashScheme, long hashSeed, long[] parameters,
                            long payloadOffset, long payloadLength, long createdMillis, int formatVersion) {
 
     /** Largest payload: the file must stay addressable by a single mapping. */
@@ -30,10 +31,9 @@ public record SketchHeader(SketchKind kind, HashScheme hashScheme, long hashSeed
      * Validates and copies the fields.
      *
      * @throws IllegalArgumentException naming the field, its value and the valid range
-     * @throws NullPointerException if kind, hashScheme or parameters is null
+     * @throws NullPointerException if hashScheme or parameters is null
      */
     public SketchHeader {
-        Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(hashScheme, "hashScheme");
         Objects.requireNonNull(parameters, "parameters");
         if (parameters.length != SketchFileLayout.PARAMETER_COUNT) {
@@ -59,7 +59,7 @@ public record SketchHeader(SketchKind kind, HashScheme hashScheme, long hashSeed
      * A header for a new sketch of format version {@value SketchFileLayout#FIRST_FORMAT_VERSION}: the
      * payload right after the header page, created now.
      *
-     * @param kind the sketch kind
+     * @param kindId the id of the sketch kind
      * @param hashScheme the hash function
      * @param hashSeed its seed
      * @param parameters kind-specific parameters, at most 16 (the rest are zero)
@@ -67,13 +67,13 @@ public record SketchHeader(SketchKind kind, HashScheme hashScheme, long hashSeed
      * @return the header
      * @throws IllegalArgumentException if there are more than 16 parameters or the length is negative
      */
-    public static SketchHeader forNewSketch(SketchKind kind, HashScheme hashScheme, long hashSeed,
+    public static SketchHeader forNewSketch(int kindId, HashScheme hashScheme, long hashSeed,
                                             long[] parameters, long payloadLength) {
         if (parameters.length > SketchFileLayout.PARAMETER_COUNT) {
             throw new IllegalArgumentException("parameters.length = " + parameters.length + ", must be in [0, "
                     + SketchFileLayout.PARAMETER_COUNT + "]");
         }
-        return new SketchHeader(kind, hashScheme, hashSeed,
+        return new SketchHeader(kindId, hashScheme, hashSeed,
                 Arrays.copyOf(parameters, SketchFileLayout.PARAMETER_COUNT),
                 SketchFileLayout.HEADER_LENGTH, payloadLength, System.currentTimeMillis(),
                 SketchFileLayout.FIRST_FORMAT_VERSION);
@@ -89,7 +89,7 @@ public record SketchHeader(SketchKind kind, HashScheme hashScheme, long hashSeed
      * @throws IllegalArgumentException if the version is out of range
      */
     public SketchHeader withFormatVersion(int version) {
-        return new SketchHeader(kind, hashScheme, hashSeed, parameters, payloadOffset, payloadLength, createdMillis,
+        return new SketchHeader(kindId, hashScheme, hashSeed, parameters, payloadOffset, payloadLength, createdMillis,
                 version);
     }
 
@@ -135,7 +135,7 @@ public record SketchHeader(SketchKind kind, HashScheme hashScheme, long hashSeed
     @Override
     public boolean equals(Object other) {
         return other instanceof SketchHeader that
-                && kind == that.kind && hashScheme == that.hashScheme && hashSeed == that.hashSeed
+                && kindId == that.kindId && hashScheme == that.hashScheme && hashSeed == that.hashSeed
                 && Arrays.equals(parameters, that.parameters) && payloadOffset == that.payloadOffset
                 && payloadLength == that.payloadLength && createdMillis == that.createdMillis
                 && formatVersion == that.formatVersion;
@@ -143,13 +143,13 @@ public record SketchHeader(SketchKind kind, HashScheme hashScheme, long hashSeed
 
     @Override
     public int hashCode() {
-        return Objects.hash(kind, hashScheme, hashSeed, Arrays.hashCode(parameters), payloadOffset, payloadLength,
+        return Objects.hash(kindId, hashScheme, hashSeed, Arrays.hashCode(parameters), payloadOffset, payloadLength,
                 createdMillis, formatVersion);
     }
 
     @Override
     public String toString() {
-        return "SketchHeader[kind=" + kind + ", hashScheme=" + hashScheme + ", hashSeed=" + hashSeed
+        return "SketchHeader[kindId=" + kindId + ", hashScheme=" + hashScheme + ", hashSeed=" + hashSeed
                 + ", parameters=" + Arrays.toString(parameters) + ", payloadOffset=" + payloadOffset
                 + ", payloadLength=" + payloadLength + ", createdMillis=" + createdMillis
                 + ", formatVersion=" + formatVersion + "]";

@@ -5,7 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * The live counters of a file (items added, total weight) as its {@link OpenMode#EXCLUSIVE}
+ * The live counters of a file (items added, total weight) as its {@link RegionMode#EXCLUSIVE}
  * writer updates them: the writer keeps a copy of each counter in a field, read when it opens, and
  * every call adds to the copy and stores the sum in the header with a plain store, with no fence
  * and no locked instruction. No other writer exists while it holds the file, so the copies stay

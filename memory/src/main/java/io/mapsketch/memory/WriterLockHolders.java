@@ -33,10 +33,10 @@ public final class WriterLockHolders {
      * One holder of the writer lock.
      *
      * @param pid its process id, or -1 if this process cannot see it
-     * @param mode {@link OpenMode#SHARED} for a shared lock, {@link OpenMode#EXCLUSIVE} for an
+     * @param mode {@link RegionMode#SHARED} for a shared lock, {@link RegionMode#EXCLUSIVE} for an
      *     exclusive one
      */
-    public record Holder(long pid, OpenMode mode) {
+    public record Holder(long pid, RegionMode mode) {
 
         @Override
         public String toString() {
@@ -60,7 +60,7 @@ public final class WriterLockHolders {
             return Optional.empty();
         }
         List<Holder> holders = new ArrayList<>();
-        List<OpenMode> unnamed = new ArrayList<>();
+        List<RegionMode> unnamed = new ArrayList<>();
         for (String line : Files.readAllLines(table)) {
             LockLine lock = LockLine.parse(line);
             if (lock != null && lock.isWriterLockOf(identity)) {
@@ -129,7 +129,7 @@ public final class WriterLockHolders {
      * One line of {@code /proc/locks}: {@code ID: CLASS ADVISORY TYPE PID MAJOR:MINOR:INODE START END}
      * (a waiter's line has {@code ->} after the id and is skipped).
      */
-    private record LockLine(long pid, OpenMode mode, long major, long minor, long inode, long start) {
+    private record LockLine(long pid, RegionMode mode, long major, long minor, long inode, long start) {
 
         static LockLine parse(String line) {
             String[] fields = line.trim().split("\\s+");
@@ -141,9 +141,9 @@ public final class WriterLockHolders {
                 return null;
             }
             try {
-                OpenMode mode = switch (fields[3]) {
-                    case "READ" -> OpenMode.SHARED;
-                    case "WRITE" -> OpenMode.EXCLUSIVE;
+                RegionMode mode = switch (fields[3]) {
+                    case "READ" -> RegionMode.SHARED;
+                    case "WRITE" -> RegionMode.EXCLUSIVE;
                     default -> null;
                 };
                 return mode == null ? null : new LockLine(Long.parseLong(fields[4]), mode,

@@ -32,7 +32,7 @@ public final class CounterWorker {
     public static void main(String[] args) throws Exception {
         boolean weight = args[0].equals("weight");
         int rounds = Integer.parseInt(args[2]);
-        try (SketchRegion region = SketchRegion.open(Path.of(args[1]), OpenMode.SHARED)) {
+        try (SketchRegion region = SketchRegions.open(Path.of(args[1]), RegionMode.SHARED)) {
             System.out.println("ready");
             while (region.payload().getLongAcquire(GO) == 0) {
                 Thread.onSpinWait();

@@ -1,5 +1,7 @@
 package io.mapsketch.memory;
 
+import static io.mapsketch.memory.Faults.assertFault;
+import static io.mapsketch.memory.FileFault.Reason.LOCKED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -25,8 +27,8 @@ class CrossProcessTest {
 
     private Path newFile() throws Exception {
         Path file = dir.resolve("shared.sketch");
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.COUNT_MIN, HashScheme.XXH3_64, 7, new long[0], 4096);
-        SketchRegion.create(file, header, OpenMode.SHARED).close();
+        SketchHeader header = SketchHeader.forNewSketch(TestKinds.COUNT_MIN, HashScheme.XXH3_64, 7, new long[0], 4096);
+        SketchRegions.create(file, header, RegionMode.SHARED).close();
         return file;
     }
 
@@ -34,7 +36,7 @@ class CrossProcessTest {
     void atomicUpdatesFromSeveralProcessesAreExact() throws Exception {
         Path file = newFile();
         List<ChildJvm> children = new ArrayList<>();
-        try (SketchRegion parent = SketchRegion.open(file, OpenMode.SHARED)) {
+        try (SketchRegion parent = SketchRegions.open(file, RegionMode.SHARED)) {
             for (int child = 0; child < CHILDREN; child++) {
                 children.add(ChildJvm.start(dir, RegionWorker.class, "hammer", file.toString(),
                         Integer.toString(child), Integer.toString(ITERATIONS)));
@@ -68,13 +70,13 @@ class CrossProcessTest {
     @Test
     void exclusiveWriterExcludesWritersOfOtherProcesses() throws Exception {
         Path file = newFile();
-        try (SketchRegion exclusive = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
-            assertTrue(exclusive.mode() == OpenMode.EXCLUSIVE);
-            assertTrue(tryOpenInChild(file, OpenMode.EXCLUSIVE).startsWith("locked"));
-            assertTrue(tryOpenInChild(file, OpenMode.SHARED).startsWith("locked"));
-            assertEquals("opened READ_ONLY", tryOpenInChild(file, OpenMode.READ_ONLY));
+        try (SketchRegion exclusive = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
+            assertTrue(exclusive.mode() == RegionMode.EXCLUSIVE);
+            assertTrue(tryOpenInChild(file, RegionMode.EXCLUSIVE).startsWith("locked"));
+            assertTrue(tryOpenInChild(file, RegionMode.SHARED).startsWith("locked"));
+            assertEquals("opened READ_ONLY", tryOpenInChild(file, RegionMode.READ_ONLY));
         }
-        assertEquals("opened EXCLUSIVE", tryOpenInChild(file, OpenMode.EXCLUSIVE));
+        assertEquals("opened EXCLUSIVE", tryOpenInChild(file, RegionMode.EXCLUSIVE));
     }
 
     @Test
@@ -82,9 +84,9 @@ class CrossProcessTest {
         Path file = newFile();
         try (ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "hold", file.toString(), "SHARED")) {
             assertEquals("held SHARED", holder.readLine());
-            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.EXCLUSIVE));
-            try (SketchRegion shared = SketchRegion.open(file, OpenMode.SHARED)) {
-                assertEquals(OpenMode.SHARED, shared.mode());
+            assertFault(LOCKED, () -> SketchRegions.open(file, RegionMode.EXCLUSIVE));
+            try (SketchRegion shared = SketchRegions.open(file, RegionMode.SHARED)) {
+                assertEquals(RegionMode.SHARED, shared.mode());
             }
         }
     }
@@ -101,7 +103,7 @@ class CrossProcessTest {
             for (ChildJvm holder : holders) {
                 assertEquals("held SHARED", holder.readLine());
             }
-            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.EXCLUSIVE));
+            assertFault(LOCKED, () -> SketchRegions.open(file, RegionMode.EXCLUSIVE));
         } finally {
             holders.forEach(ChildJvm::close);
         }
@@ -132,7 +134,7 @@ class CrossProcessTest {
         } finally {
             children.forEach(ChildJvm::close);
         }
-        try (SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+        try (SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             assertTrue(reader.wasCleanlyClosed(), "every writer closed, so the last close set the flag");
             assertEquals(0, reader.attachedWriters(), "attached writers after all closed");
         }
@@ -142,13 +144,13 @@ class CrossProcessTest {
     @Test
     void closingOneOfTwoRegionsOfTheSameFileKeepsTheLock() throws Exception {
         Path file = newFile();
-        try (SketchRegion first = SketchRegion.open(file, OpenMode.SHARED)) {
-            SketchRegion.open(file, OpenMode.READ_ONLY).close();
-            SketchRegion.open(file, OpenMode.SHARED).close();
-            assertTrue(tryOpenInChild(file, OpenMode.EXCLUSIVE).startsWith("locked"));
+        try (SketchRegion first = SketchRegions.open(file, RegionMode.SHARED)) {
+            SketchRegions.open(file, RegionMode.READ_ONLY).close();
+            SketchRegions.open(file, RegionMode.SHARED).close();
+            assertTrue(tryOpenInChild(file, RegionMode.EXCLUSIVE).startsWith("locked"));
             assertFalse(first.isClosed());
         }
-        assertEquals("opened EXCLUSIVE", tryOpenInChild(file, OpenMode.EXCLUSIVE));
+        assertEquals("opened EXCLUSIVE", tryOpenInChild(file, RegionMode.EXCLUSIVE));
     }
 
     /**
@@ -159,14 +161,14 @@ class CrossProcessTest {
     @Test
     void aWritersLockSurvivesItsJvmReadingTheFile() throws Exception {
         Path file = newFile();
-        for (OpenMode mode : new OpenMode[] {OpenMode.SHARED, OpenMode.EXCLUSIVE}) {
+        for (RegionMode mode : new RegionMode[] {RegionMode.SHARED, RegionMode.EXCLUSIVE}) {
             try (ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "hold-and-read", file.toString(),
                     mode.name())) {
                 assertTrue(holder.readLine().startsWith("held "));
-                assertTrue(tryOpenInChild(file, OpenMode.EXCLUSIVE).startsWith("locked"), mode + " holder");
-                assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.EXCLUSIVE));
-                if (mode == OpenMode.EXCLUSIVE) {
-                    assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.SHARED));
+                assertTrue(tryOpenInChild(file, RegionMode.EXCLUSIVE).startsWith("locked"), mode + " holder");
+                assertFault(LOCKED, () -> SketchRegions.open(file, RegionMode.EXCLUSIVE));
+                if (mode == RegionMode.EXCLUSIVE) {
+                    assertFault(LOCKED, () -> SketchRegions.open(file, RegionMode.SHARED));
                 }
             }
         }
@@ -182,7 +184,7 @@ class CrossProcessTest {
         try (ChildJvm holder = ChildJvm.start(dir, List.of(), RegionWorker.class, "hold-and-read", file.toString(),
                 "SHARED")) {
             assertTrue(holder.readLine().startsWith("held "));
-            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.EXCLUSIVE));
+            assertFault(LOCKED, () -> SketchRegions.open(file, RegionMode.EXCLUSIVE));
             String warning = holder.errors();
             assertEquals(1, warning.split("WARNING: A restricted method in java.lang.foreign.Linker has been called",
                     -1).length - 1, warning);
@@ -200,15 +202,15 @@ class CrossProcessTest {
         try (ChildJvm holder = ChildJvm.start(dir, List.of("--illegal-native-access=deny"), RegionWorker.class,
                 "hold", file.toString(), "SHARED")) {
             assertEquals("held SHARED", holder.readLine());
-            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.EXCLUSIVE));
+            assertFault(LOCKED, () -> SketchRegions.open(file, RegionMode.EXCLUSIVE));
             String notice = holder.errors();
             assertEquals(1, notice.split("sketch files use Java's file locks", -1).length - 1, notice);
             assertTrue(notice.contains("native access is denied") && notice.contains("--enable-native-access="
                     + "ALL-UNNAMED"), notice);
         }
-        try (SketchRegion exclusive = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
-            assertEquals(OpenMode.EXCLUSIVE, exclusive.mode());
-            assertTrue(tryOpenInChild(file, OpenMode.SHARED).startsWith("locked"));
+        try (SketchRegion exclusive = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
+            assertEquals(RegionMode.EXCLUSIVE, exclusive.mode());
+            assertTrue(tryOpenInChild(file, RegionMode.SHARED).startsWith("locked"));
         }
     }
 
@@ -219,18 +221,18 @@ class CrossProcessTest {
             assertEquals("held SHARED", holder.readLine());
             holder.kill();
         }
-        try (SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+        try (SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             assertFalse(reader.wasCleanlyClosed(), "the clean-close flag stays clear after a killed writer");
         }
-        try (SketchRegion next = SketchRegion.open(file, OpenMode.SHARED)) {
+        try (SketchRegion next = SketchRegions.open(file, RegionMode.SHARED)) {
             assertFalse(next.wasCleanlyClosed(), "the next sole writer finds the dead writer's registration");
         }
-        try (SketchRegion after = SketchRegion.open(file, OpenMode.SHARED)) {
+        try (SketchRegion after = SketchRegions.open(file, RegionMode.SHARED)) {
             assertTrue(after.wasCleanlyClosed(), "a clean close by the recovering writer clears the record");
         }
     }
 
-    private String tryOpenInChild(Path file, OpenMode mode) throws Exception {
+    private String tryOpenInChild(Path file, RegionMode mode) throws Exception {
         try (ChildJvm child = ChildJvm.start(dir, RegionWorker.class, "try-open", file.toString(), mode.name())) {
             String answer = child.readLine();
             assertEquals(0, child.waitFor(TIMEOUT));

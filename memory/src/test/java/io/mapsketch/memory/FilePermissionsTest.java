@@ -32,18 +32,18 @@ class FilePermissionsTest {
     Path dir;
 
     private static SketchHeader header() {
-        return SketchHeader.forNewSketch(SketchKind.HYPERLOGLOG, HashScheme.XXH3_64, 1, new long[] {6}, 64);
+        return SketchHeader.forNewSketch(TestKinds.HYPERLOGLOG, HashScheme.XXH3_64, 1, new long[] {6}, 64);
     }
 
     @Test
     void newFilesAreReadableByAllOrByTheirOwnerOnly() throws IOException {
         Path shared = dir.resolve("shared.sketch");
         Path personal = dir.resolve("personal.sketch");
-        SketchRegion.create(shared, header(), OpenMode.EXCLUSIVE).close();
-        SketchRegion.create(personal, header(), OpenMode.EXCLUSIVE, CreateOption.OWNER_ONLY).close();
+        SketchRegions.create(shared, header(), RegionMode.EXCLUSIVE).close();
+        SketchRegions.create(personal, header(), RegionMode.EXCLUSIVE, CreateFlag.OWNER_ONLY).close();
         assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(shared)));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(personal)));
-        SketchRegion.create(personal, header(), OpenMode.EXCLUSIVE, CreateOption.OVERWRITE_EXISTING).close();
+        SketchRegions.create(personal, header(), RegionMode.EXCLUSIVE, CreateFlag.OVERWRITE_EXISTING).close();
         assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(personal)),
                 "a replacement gets the permissions asked for it");
     }
@@ -51,9 +51,9 @@ class FilePermissionsTest {
     @Test
     void aReadOnlyOpenerCannotChangeAByte() throws IOException {
         Path file = dir.resolve("read-only.sketch");
-        SketchRegion.create(file, header(), OpenMode.EXCLUSIVE).close();
+        SketchRegions.create(file, header(), RegionMode.EXCLUSIVE).close();
         byte[] before = Files.readAllBytes(file);
-        try (SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+        try (SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             RuntimeException store = assertThrows(RuntimeException.class, () -> reader.payload().putLong(0, -1));
             assertTrue(store.getMessage().contains("read-only"), store.getMessage());
             assertThrows(RuntimeException.class, () -> reader.payload().compareAndSetLong(8, 0, 1));
@@ -74,7 +74,7 @@ class FilePermissionsTest {
         assumeTrue(setpriv != null, "needs setpriv to drop privileges");
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path file = dir.resolve("frozen.sketch");
-        SketchRegion.create(file, header(), OpenMode.EXCLUSIVE).close();
+        SketchRegions.create(file, header(), RegionMode.EXCLUSIVE).close();
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--r--r--"));
         Path classes = copyClassDirectories(dir.resolve("classes"));
         assertEquals("opened READ_ONLY", runAsNobody(setpriv, classes, file, "READ_ONLY").getFirst());

@@ -1,5 +1,7 @@
 package io.mapsketch.memory;
 
+import static io.mapsketch.memory.Faults.assertFault;
+import static io.mapsketch.memory.FileFault.Reason.STORAGE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -46,7 +48,7 @@ class FullDiskTest {
     }
 
     private static SketchHeader header(long payloadBytes) {
-        return SketchHeader.forNewSketch(SketchKind.COUNT_MIN, HashScheme.XXH3_64, 1, new long[0], payloadBytes);
+        return SketchHeader.forNewSketch(TestKinds.COUNT_MIN, HashScheme.XXH3_64, 1, new long[0], payloadBytes);
     }
 
     private List<String> names() throws IOException {
@@ -59,7 +61,7 @@ class FullDiskTest {
     void aFileLargerThanTheFreeSpaceFailsCleanlyAndLeavesNothing() throws IOException {
         Path big = disk.resolve("big.sketch");
         IOException full = assertThrows(IOException.class,
-                () -> SketchRegion.create(big, header(2 * SMALL_DISK), OpenMode.SHARED));
+                () -> SketchRegions.create(big, header(2 * SMALL_DISK), RegionMode.SHARED));
         assertTrue(full.getMessage().startsWith("cannot create " + big + ": writing its "), full.getMessage());
         assertTrue(full.getMessage().contains("No space left on device"), full.getMessage());
         assertEquals(List.of(), names(), "neither the file nor its temporary file is left");
@@ -73,15 +75,14 @@ class FullDiskTest {
     @Test
     void aSparseFileThatCannotBeBackedIsRefusedToWriters() throws Exception {
         Path valid = dir.resolve("valid.sketch");
-        SketchRegion.create(valid, header(2 * SMALL_DISK), OpenMode.SHARED).close();
+        SketchRegions.create(valid, header(2 * SMALL_DISK), RegionMode.SHARED).close();
         Path sparse = SmallDisk.sparseCopy(valid, disk.resolve("restored.sketch"));
-        for (OpenMode mode : new OpenMode[] {OpenMode.SHARED, OpenMode.EXCLUSIVE}) {
-            SketchFileStorageException refused = assertThrows(SketchFileStorageException.class,
-                    () -> SketchRegion.open(sparse, mode).close(), mode.name());
+        for (RegionMode mode : new RegionMode[] {RegionMode.SHARED, RegionMode.EXCLUSIVE}) {
+            FileFault refused = assertFault(STORAGE, () -> SketchRegions.open(sparse, mode).close(), mode.name());
             assertTrue(refused.getMessage().startsWith("sketch file " + sparse + ": only "), refused.getMessage());
             assertTrue(refused.getMessage().contains("ENOSPC (no space left on device)"), refused.getMessage());
         }
-        try (SketchRegion reader = SketchRegion.open(sparse, OpenMode.READ_ONLY)) {
+        try (SketchRegion reader = SketchRegions.open(sparse, RegionMode.READ_ONLY)) {
             assertEquals(0, reader.payload().getLong(2 * SMALL_DISK - 8));
             assertTrue(reader.wasCleanlyClosed(), "no writer registered");
         }
@@ -94,7 +95,7 @@ class FullDiskTest {
         while (true) {
             Path file = disk.resolve("part-" + created + ".sketch");
             try {
-                SketchRegion.create(file, header(payload), OpenMode.EXCLUSIVE).close();
+                SketchRegions.create(file, header(payload), RegionMode.EXCLUSIVE).close();
                 created++;
             } catch (IOException full) {
                 assertTrue(full.getMessage().contains("No space left on device"), full.getMessage());
@@ -105,7 +106,7 @@ class FullDiskTest {
         assertTrue(created >= 3 && created < 6, "1 MiB holds 3 to 5 files of 196 KiB: " + created);
         assertEquals(created, names().size(), "no temporary file is left: " + names());
         for (int i = 0; i < created; i++) {
-            try (SketchRegion region = SketchRegion.open(disk.resolve("part-" + i + ".sketch"), OpenMode.SHARED)) {
+            try (SketchRegion region = SketchRegions.open(disk.resolve("part-" + i + ".sketch"), RegionMode.SHARED)) {
                 for (long offset = 0; offset < payload; offset += 4096) {
                     region.payload().putLong(offset, -1);
                 }

@@ -34,8 +34,8 @@ class LiveCountersTest {
 
     private Path newFile(long items, long weight) throws Exception {
         Path file = dir.resolve("counted-" + System.nanoTime() + ".sketch");
-        SketchFiles.create(file, SketchFiles.header(SketchKind.COUNT_MIN, 4096));
-        try (SketchRegion writer = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
+        SketchFiles.create(file, SketchFiles.header(TestKinds.COUNT_MIN, 4096));
+        try (SketchRegion writer = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
             writer.addItems(items);
             writer.addWeight(weight);
         }
@@ -44,16 +44,16 @@ class LiveCountersTest {
 
     @Test
     void itemsSaturateAndStaySaturatedInEveryMode() throws Exception {
-        for (OpenMode mode : new OpenMode[] {OpenMode.EXCLUSIVE, OpenMode.SHARED}) {
+        for (RegionMode mode : new RegionMode[] {RegionMode.EXCLUSIVE, RegionMode.SHARED}) {
             Path file = newFile(LiveCounters.LIMIT - 5, 0);
-            try (SketchRegion region = SketchRegion.open(file, mode)) {
+            try (SketchRegion region = SketchRegions.open(file, mode)) {
                 assertEquals(LiveCounters.LIMIT - 2, region.addItems(3), mode.name());
                 assertEquals(Long.MAX_VALUE, region.addItems(2), "at the limit the counter is saturated");
                 assertEquals(Long.MAX_VALUE, region.addItems(Long.MAX_VALUE), "a delta of 2^63 - 1 does not wrap it");
                 assertEquals(Long.MAX_VALUE, region.removeItems(1_000), "a removal leaves it saturated");
                 assertEquals(Long.MAX_VALUE, region.itemsAdded());
             }
-            try (SketchRegion reopened = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+            try (SketchRegion reopened = SketchRegions.open(file, RegionMode.READ_ONLY)) {
                 assertEquals(Long.MAX_VALUE, reopened.itemsAdded(), "a saturated file opens and says so");
             }
         }
@@ -61,15 +61,15 @@ class LiveCountersTest {
 
     @Test
     void removalsNeverTakeTheItemsBelowZero() throws Exception {
-        for (OpenMode mode : new OpenMode[] {OpenMode.EXCLUSIVE, OpenMode.SHARED}) {
+        for (RegionMode mode : new RegionMode[] {RegionMode.EXCLUSIVE, RegionMode.SHARED}) {
             Path file = newFile(3, 0);
-            try (SketchRegion region = SketchRegion.open(file, mode)) {
+            try (SketchRegion region = SketchRegions.open(file, mode)) {
                 assertEquals(1, region.removeItems(2), mode.name());
                 assertEquals(0, region.removeItems(5));
                 assertEquals(0, region.removeItems(Long.MAX_VALUE));
                 assertEquals(4, region.addItems(4));
             }
-            try (SketchRegion reopened = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+            try (SketchRegion reopened = SketchRegions.open(file, RegionMode.READ_ONLY)) {
                 assertEquals(4, reopened.itemsAdded());
             }
         }
@@ -78,8 +78,8 @@ class LiveCountersTest {
     @Test
     void theSoleWritersPlainCountersSaturateFloorAndNeverWrap() throws Exception {
         Path file = newFile(LiveCounters.LIMIT - 1, LiveCounters.LIMIT - 10);
-        try (SketchRegion writer = SketchRegion.open(file, OpenMode.EXCLUSIVE);
-             SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+        try (SketchRegion writer = SketchRegions.open(file, RegionMode.EXCLUSIVE);
+             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             SoleWriterCounters counters = writer.soleWriterCounters();
             counters.addItemsAndWeight(5, 10);
             assertEquals(Long.MAX_VALUE, reader.itemsAdded());
@@ -90,7 +90,7 @@ class LiveCountersTest {
             assertEquals(LiveCounters.LIMIT, reader.totalWeight(), "a refused weight stores nothing");
         }
         Path small = newFile(2, 0);
-        try (SketchRegion writer = SketchRegion.open(small, OpenMode.EXCLUSIVE)) {
+        try (SketchRegion writer = SketchRegions.open(small, RegionMode.EXCLUSIVE)) {
             SoleWriterCounters counters = writer.soleWriterCounters();
             counters.addItems(-5);
             assertEquals(0, writer.itemsAdded(), "never below zero");
@@ -101,9 +101,9 @@ class LiveCountersTest {
 
     @Test
     void weightPastTheLimitIsRefusedAndChangesNothing() throws Exception {
-        for (OpenMode mode : new OpenMode[] {OpenMode.EXCLUSIVE, OpenMode.SHARED}) {
+        for (RegionMode mode : new RegionMode[] {RegionMode.EXCLUSIVE, RegionMode.SHARED}) {
             Path file = newFile(0, LiveCounters.LIMIT - 10);
-            try (SketchRegion region = SketchRegion.open(file, mode)) {
+            try (SketchRegion region = SketchRegions.open(file, mode)) {
                 assertEquals(LiveCounters.LIMIT - 2, region.addWeight(8), mode.name());
                 String message = assertThrows(IllegalArgumentException.class, () -> region.addWeight(3)).getMessage();
                 assertEquals("delta = 3 would take the total weight " + (LiveCounters.LIMIT - 2) + " past "
@@ -124,14 +124,14 @@ class LiveCountersTest {
         Path exact = newFile(LiveCounters.LIMIT - total - 1, LiveCounters.LIMIT - total);
         assertEquals(List.of(perThread, perThread, perThread, perThread), inThreads(exact, threads, true));
         inThreads(exact, threads, false);
-        try (SketchRegion region = SketchRegion.open(exact, OpenMode.READ_ONLY)) {
+        try (SketchRegion region = SketchRegions.open(exact, RegionMode.READ_ONLY)) {
             assertEquals(LiveCounters.LIMIT - 1, region.itemsAdded(), "every add counted, none lost");
             assertEquals(LiveCounters.LIMIT, region.totalWeight());
         }
         Path over = newFile(LiveCounters.LIMIT - total / 2, LiveCounters.LIMIT - total / 2);
         long accepted = inThreads(over, threads, true).stream().mapToLong(Long::longValue).sum();
         inThreads(over, threads, false);
-        try (SketchRegion region = SketchRegion.open(over, OpenMode.READ_ONLY)) {
+        try (SketchRegion region = SketchRegions.open(over, RegionMode.READ_ONLY)) {
             assertEquals(Long.MAX_VALUE, region.itemsAdded(), "saturated, not wrapped");
             assertEquals(LiveCounters.LIMIT - total / 2 + accepted, region.totalWeight(), "N is the accepted sum");
             assertTrue(accepted < total, "some were refused");
@@ -143,7 +143,7 @@ class LiveCountersTest {
     private static List<Long> inThreads(Path file, int threads, boolean weight) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads + 1);
         AtomicBoolean running = new AtomicBoolean(true);
-        try (SketchRegion region = SketchRegion.open(file, OpenMode.SHARED)) {
+        try (SketchRegion region = SketchRegions.open(file, RegionMode.SHARED)) {
             CyclicBarrier start = new CyclicBarrier(threads);
             Future<?> watcher = pool.submit(() -> {
                 while (running.get()) {
@@ -178,7 +178,7 @@ class LiveCountersTest {
         Path file = newFile(LiveCounters.LIMIT - 2 * perChild - 1, LiveCounters.LIMIT - perChild);
         List<Long> items = inChildren(file, "items");
         List<Long> weights = inChildren(file, "weight");
-        try (SketchRegion region = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+        try (SketchRegion region = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             assertEquals(List.of(perChild, perChild), items);
             assertEquals(LiveCounters.LIMIT - 1, region.itemsAdded(), "every add of both processes counted");
             long accepted = weights.get(0) + weights.get(1);
@@ -189,7 +189,7 @@ class LiveCountersTest {
 
     private List<Long> inChildren(Path file, String counter) throws Exception {
         List<ChildJvm> children = new ArrayList<>();
-        try (SketchRegion parent = SketchRegion.open(file, OpenMode.SHARED)) {
+        try (SketchRegion parent = SketchRegions.open(file, RegionMode.SHARED)) {
             for (int child = 0; child < 2; child++) {
                 children.add(ChildJvm.start(dir, CounterWorker.class, counter, file.toString(), Integer.toString(ROUNDS)));
             }

@@ -1,5 +1,7 @@
 package io.mapsketch.memory;
 
+import static io.mapsketch.memory.Faults.assertFault;
+import static io.mapsketch.memory.FileFault.Reason.CORRUPT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -36,23 +38,23 @@ class NonRegularFileTest {
         return fifo;
     }
 
-    private static void assertRefused(Path path, OpenMode mode, String what) {
-        CorruptSketchFileException refused = assertTimeoutPreemptively(PROMPTLY,
-                () -> assertThrows(CorruptSketchFileException.class, () -> SketchRegion.open(path, mode).close()));
+    private static void assertRefused(Path path, RegionMode mode, String what) {
+        FileFault refused = assertTimeoutPreemptively(PROMPTLY,
+                () -> assertFault(CORRUPT, () -> SketchRegions.open(path, mode).close()));
         assertEquals(path, refused.file());
         assertTrue(refused.getMessage().startsWith("sketch file " + path + ": is " + what + ", not a regular file"),
                 refused.getMessage());
     }
 
     @ParameterizedTest
-    @EnumSource(OpenMode.class)
-    void aFifoIsRefusedAtOnceInEveryMode(OpenMode mode) throws Exception {
+    @EnumSource(RegionMode.class)
+    void aFifoIsRefusedAtOnceInEveryMode(RegionMode mode) throws Exception {
         assertRefused(fifo(), mode, "a FIFO (named pipe)");
     }
 
     @ParameterizedTest
-    @EnumSource(OpenMode.class)
-    void aDirectoryIsRefusedInEveryMode(OpenMode mode) throws Exception {
+    @EnumSource(RegionMode.class)
+    void aDirectoryIsRefusedInEveryMode(RegionMode mode) throws Exception {
         Path directory = Files.createDirectory(dir.resolve("folder.sketch"));
         assertRefused(directory, mode, "a directory");
     }
@@ -61,17 +63,17 @@ class NonRegularFileTest {
     void aDeviceIsRefused() {
         Path device = Path.of("/dev/null");
         assumeTrue(Files.exists(device), "no /dev/null");
-        assertRefused(device, OpenMode.READ_ONLY, "a character device");
+        assertRefused(device, RegionMode.READ_ONLY, "a character device");
     }
 
     @Test
     void aLinkIsFollowedToWhatItNames() throws Exception {
         Path toFifo = Files.createSymbolicLink(dir.resolve("to-pipe.sketch"), fifo());
-        assertRefused(toFifo, OpenMode.READ_ONLY, "a FIFO (named pipe)");
-        Path file = SketchFiles.create(dir.resolve("real.sketch"), SketchFiles.header(SketchKind.BLOOM, 4096));
+        assertRefused(toFifo, RegionMode.READ_ONLY, "a FIFO (named pipe)");
+        Path file = SketchFiles.create(dir.resolve("real.sketch"), SketchFiles.header(TestKinds.BLOOM, 4096));
         Path toFile = Files.createSymbolicLink(dir.resolve("to-real.sketch"), file);
-        try (SketchRegion region = SketchRegion.open(toFile, OpenMode.SHARED)) {
-            assertEquals(SketchKind.BLOOM, region.header().kind());
+        try (SketchRegion region = SketchRegions.open(toFile, RegionMode.SHARED)) {
+            assertEquals(TestKinds.BLOOM, region.header().kindId());
         }
     }
 
@@ -79,9 +81,8 @@ class NonRegularFileTest {
     @Test
     void creationDoesNotReplaceADirectory() throws Exception {
         Path directory = Files.createDirectory(dir.resolve("occupied.sketch"));
-        CorruptSketchFileException refused = assertThrows(CorruptSketchFileException.class,
-                () -> SketchRegion.create(directory, SketchFiles.header(SketchKind.BLOOM, 4096), OpenMode.SHARED,
-                        CreateOption.OVERWRITE_EXISTING));
+        FileFault refused = assertFault(CORRUPT, () -> SketchRegions.create(directory, SketchFiles.header(TestKinds.BLOOM, 4096), RegionMode.SHARED,
+                        CreateFlag.OVERWRITE_EXISTING));
         assertTrue(refused.getMessage().contains("is a directory"), refused.getMessage());
         assertTrue(Files.isDirectory(directory));
     }
@@ -97,7 +98,7 @@ class NonRegularFileTest {
                 "try-open", fifo.toString(), "READ_ONLY")) {
             assertEquals(1, child.waitFor(Duration.ofSeconds(60)));
             String errors = child.errors();
-            assertTrue(errors.contains("CorruptSketchFileException: sketch file " + fifo
+            assertTrue(errors.contains("refused CORRUPT: sketch file " + fifo
                     + ": is a FIFO (named pipe), not a regular file"), errors);
         }
     }

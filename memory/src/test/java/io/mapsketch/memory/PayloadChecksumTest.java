@@ -1,5 +1,7 @@
 package io.mapsketch.memory;
 
+import static io.mapsketch.memory.Faults.assertFault;
+import static io.mapsketch.memory.FileFault.Reason.CORRUPT;
 import static io.mapsketch.memory.SketchFileLayout.*;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,7 +14,7 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.doubles;
 import static org.quicktheories.generators.SourceDSL.integers;
 
-import io.mapsketch.memory.PayloadVerification.State;
+import io.mapsketch.memory.PayloadComparison.Finding;
 import io.mapsketch.testing.ChildJvm;
 import io.mapsketch.testing.HeaderSeal;
 import java.io.IOException;
@@ -42,15 +44,15 @@ class PayloadChecksumTest {
     Path dir;
 
     private static SketchHeader header(long payloadLength) {
-        return SketchFiles.header(SketchKind.COUNT_MIN, payloadLength).withFormatVersion(FORMAT_VERSION);
+        return SketchFiles.header(TestKinds.COUNT_MIN, payloadLength).withFormatVersion(FORMAT_VERSION);
     }
 
     private Path newFile(String name, long payloadLength) throws IOException {
         return SketchFiles.create(dir.resolve(name), header(payloadLength));
     }
 
-    private static PayloadVerification verify(Path file) throws IOException {
-        try (SketchRegion region = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+    private static PayloadComparison verify(Path file) throws IOException {
+        try (SketchRegion region = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             return region.verify();
         }
     }
@@ -103,10 +105,9 @@ class PayloadChecksumTest {
     void aNewFileIsOkWhateverItsFill() throws IOException {
         for (byte fill : new byte[] {0, (byte) 0xFF}) {
             Path file = dir.resolve("filled-" + fill + ".sketch");
-            SketchRegion.create(file, header((3L << 20) + 4096 + 64), fill, OpenMode.EXCLUSIVE).close();
-            PayloadVerification result = verify(file);
-            assertEquals(State.OK, result.state(), result.describe());
-            assertEquals("ok", result.describe());
+            SketchRegions.create(file, header((3L << 20) + 4096 + 64), fill, RegionMode.EXCLUSIVE).close();
+            PayloadComparison result = verify(file);
+            assertEquals(Finding.OK, result.finding(), result.toString());
             assertEquals(file, result.file());
         }
     }
@@ -119,22 +120,20 @@ class PayloadChecksumTest {
                     try {
                         long length = 64L * lines;
                         Path file = newFile("flipped.sketch", length);
-                        try (SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED)) {
+                        try (SketchRegion writer = SketchRegions.open(file, RegionMode.SHARED)) {
                             writer.payload().getAndAddLong(8 * (long) (where * (length / 8 - 1)), 3);
                         }
                         long offset = Math.min(length - 1, (long) (where * length));
                         flip(file, offset, 1 << bit);
-                        PayloadVerification result = verify(file);
+                        PayloadComparison result = verify(file);
                         long chunk = documentedChunk(length);
                         long from = offset / chunk * chunk;
                         long to = Math.min(length, from + chunk);
-                        assertEquals(State.CORRUPT, result.state(), result.describe());
+                        assertEquals(Finding.CORRUPT, result.finding(), result.toString());
                         assertEquals(from, result.from());
                         assertEquals(to, result.to());
-                        assertEquals("corrupt: payload bytes [" + from + ", " + to + ") do not match their checksum",
-                                result.describe());
-                        SketchRegion.open(file, OpenMode.EXCLUSIVE).close();
-                        assertEquals(State.OK, verify(file).state(), "a clean close records the payload anew");
+                        SketchRegions.open(file, RegionMode.EXCLUSIVE).close();
+                        assertEquals(Finding.OK, verify(file).finding(), "a clean close records the payload anew");
                         Files.delete(file);
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
@@ -145,37 +144,35 @@ class PayloadChecksumTest {
     @Test
     void aMismatchWhileWritersAreAttachedIsStaleNotCorrupt() throws IOException {
         Path file = newFile("attached.sketch", 1 << 20);
-        try (SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED);
-             SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
-            assertEquals(State.OK, reader.verify().state(), "nothing written since the creation's checksum");
+        try (SketchRegion writer = SketchRegions.open(file, RegionMode.SHARED);
+             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
+            assertEquals(Finding.OK, reader.verify().finding(), "nothing written since the creation's checksum");
             writer.payload().getAndAddLong(300_000, 1);
             for (SketchRegion region : new SketchRegion[] {writer, reader}) {
-                PayloadVerification result = region.verify();
-                assertEquals(State.STALE_WRITERS_ATTACHED, result.state(), result.describe());
+                PayloadComparison result = region.verify();
+                assertEquals(Finding.STALE_WRITERS_ATTACHED, result.finding(), result.toString());
                 assertEquals(1, result.writers());
                 assertEquals(262_144, result.from());
                 assertEquals(327_680, result.to());
-                assertEquals("stale: 1 writer attached, or killed while open; payload bytes [262144, 327680) differ"
-                        + " from the checksum", result.describe());
             }
         }
-        assertEquals(State.OK, verify(file).state());
+        assertEquals(Finding.OK, verify(file).finding());
     }
 
     @Test
     void forceRecordsTheChecksumWhileNoOtherWriterWrites() throws IOException {
         Path file = newFile("forced.sketch", 5 << 20);
-        try (SketchRegion first = SketchRegion.open(file, OpenMode.SHARED);
-             SketchRegion second = SketchRegion.open(file, OpenMode.SHARED)) {
+        try (SketchRegion first = SketchRegions.open(file, RegionMode.SHARED);
+             SketchRegion second = SketchRegions.open(file, RegionMode.SHARED)) {
             first.payload().getAndAddLong(8, 1);
             second.payload().getAndAddLong(4 << 20, 1);
-            assertEquals(State.STALE_WRITERS_ATTACHED, first.verify().state());
+            assertEquals(Finding.STALE_WRITERS_ATTACHED, first.verify().finding());
             second.force();
-            assertEquals(State.OK, first.verify().state(), "force() records the payload of both writers");
-            assertEquals(State.OK, second.verify().state());
+            assertEquals(Finding.OK, first.verify().finding(), "force() records the payload of both writers");
+            assertEquals(Finding.OK, second.verify().finding());
             first.payload().getAndAddLong(8, 1);
-            PayloadVerification result = second.verify();
-            assertEquals(State.STALE_WRITERS_ATTACHED, result.state(), result.describe());
+            PayloadComparison result = second.verify();
+            assertEquals(Finding.STALE_WRITERS_ATTACHED, result.finding(), result.toString());
             assertEquals(2, result.writers());
             assertEquals(0, result.from());
         }
@@ -185,26 +182,26 @@ class PayloadChecksumTest {
     void filesBeforeVersionFourHaveNoChecksumAndKeepTheirReservedBytesZero() throws IOException {
         for (int version = FIRST_FORMAT_VERSION; version < PAYLOAD_CHECKSUM_VERSION; version++) {
             Path file = SketchFiles.create(dir.resolve("v" + version + ".sketch"),
-                    SketchFiles.header(SketchKind.COUNT_MIN, 1 << 20).withFormatVersion(version));
-            try (SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED)) {
+                    SketchFiles.header(TestKinds.COUNT_MIN, 1 << 20).withFormatVersion(version));
+            try (SketchRegion writer = SketchRegions.open(file, RegionMode.SHARED)) {
                 writer.payload().getAndAddLong(64, 1);
                 writer.force();
-                PayloadVerification result = writer.verify();
-                assertEquals(State.NO_CHECKSUM, result.state());
-                assertEquals("no checksum: format version " + version, result.describe());
+                PayloadComparison result = writer.verify();
+                assertEquals(Finding.NO_CHECKSUM, result.finding());
+                assertEquals(version, result.formatVersion());
             }
             byte[] page = Arrays.copyOf(Files.readAllBytes(file), HEADER_LENGTH);
             assertArrayEquals(new byte[HEADER_LENGTH - CHECKSUM_OFFSET],
                     Arrays.copyOfRange(page, CHECKSUM_OFFSET, HEADER_LENGTH), "version " + version);
-            assertEquals(State.NO_CHECKSUM, verify(file).state());
+            assertEquals(Finding.NO_CHECKSUM, verify(file).finding());
         }
     }
 
     @Test
     void anAnonymousRegionIsNotPersisted() throws IOException {
-        SketchRegion region = SketchRegion.anonymous(header(1 << 16), OpenMode.SHARED);
-        PayloadVerification result = region.verify();
-        assertEquals(State.NOT_PERSISTED, result.state());
+        SketchRegion region = SketchRegions.anonymous(header(1 << 16), RegionMode.SHARED);
+        PayloadComparison result = region.verify();
+        assertEquals(Finding.NOT_PERSISTED, result.finding());
         assertNull(result.file());
         region.close();
         assertThrows(IllegalStateException.class, region::verify);
@@ -215,7 +212,7 @@ class PayloadChecksumTest {
     void recordingTheChecksumLeavesTheHeaderChecksAsTheyWere() throws IOException {
         Path file = newFile("crc.sketch", 2 << 20);
         byte[] created = Files.readAllBytes(file);
-        try (SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED)) {
+        try (SketchRegion writer = SketchRegions.open(file, RegionMode.SHARED)) {
             writer.payload().getAndAddLong(1 << 20, 7);
             writer.force();
         }
@@ -228,9 +225,9 @@ class PayloadChecksumTest {
         byte[] resealed = closed.clone();
         HeaderSeal.rewriteChecksum(resealed);
         assertArrayEquals(closed, resealed, "the documented CRC, computed apart from the library, is the one stored");
-        try (SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+        try (SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             assertTrue(reader.wasCleanlyClosed());
-            assertEquals(State.OK, reader.verify().state());
+            assertEquals(Finding.OK, reader.verify().finding());
         }
     }
 
@@ -241,14 +238,14 @@ class PayloadChecksumTest {
             assertEquals("written", writer.readLine());
             writer.kill();
         }
-        PayloadVerification result = verify(file);
-        assertEquals(State.STALE_WRITERS_ATTACHED, result.state(), result.describe());
+        PayloadComparison result = verify(file);
+        assertEquals(Finding.STALE_WRITERS_ATTACHED, result.finding(), result.toString());
         assertEquals(1, result.writers(), "the dead writer stays registered");
         assertEquals(524_288, result.from());
-        try (SketchRegion alone = SketchRegion.open(file, OpenMode.SHARED)) {
+        try (SketchRegion alone = SketchRegions.open(file, RegionMode.SHARED)) {
             assertFalse(alone.wasCleanlyClosed());
         }
-        assertEquals(State.OK, verify(file).state(), "the next writer alone closed it cleanly");
+        assertEquals(Finding.OK, verify(file).finding(), "the next writer alone closed it cleanly");
     }
 
     /**
@@ -259,7 +256,7 @@ class PayloadChecksumTest {
     void aCloseRacingWithWritesOfItsOwnProcessSealsWhatTheFileHolds() throws Exception {
         Path file = newFile("racing.sketch", 8 << 20);
         for (int round = 0; round < 5; round++) {
-            SketchRegion region = SketchRegion.open(file, OpenMode.SHARED);
+            SketchRegion region = SketchRegions.open(file, RegionMode.SHARED);
             CountDownLatch writing = new CountDownLatch(1);
             Thread writer = new Thread(() -> {
                 SplittableRandom random = new SplittableRandom(17);
@@ -279,8 +276,8 @@ class PayloadChecksumTest {
             writing.await();
             region.close();
             writer.join();
-            PayloadVerification result = verify(file);
-            assertEquals(State.OK, result.state(), "round " + round + ": " + result.describe());
+            PayloadComparison result = verify(file);
+            assertEquals(Finding.OK, result.finding(), "round " + round + ": " + result.toString());
         }
     }
 
@@ -299,12 +296,12 @@ class PayloadChecksumTest {
             PayloadChecksum.writerAttached(page);
             PayloadChecksum.seal(page, payload, generation);
             assertEquals(stamp, page.getLongAcquire(DIGEST_STAMP_OFFSET), "a writer opened after that generation");
-            assertEquals(State.STALE_CLOSED_UNCLEANLY, verify(file).state());
+            assertEquals(Finding.STALE_CLOSED_UNCLEANLY, verify(file).finding());
             PayloadChecksum.seal(page, payload, generation + 1);
             assertEquals((generation + 1) << 1 | 1, page.getLongAcquire(DIGEST_STAMP_OFFSET), "sealed at the new one");
             assertEquals(0, page.getLongAcquire(DIGEST_LOCK_OFFSET), "the digest lock is free again");
         }
-        assertEquals(State.OK, verify(file).state());
+        assertEquals(Finding.OK, verify(file).finding());
     }
 
     @Test
@@ -321,8 +318,7 @@ class PayloadChecksumTest {
             byte[] bytes = valid.clone();
             bytes[(int) damage[0]] ^= (byte) damage[1];
             Path damaged = SketchFiles.write(dir.resolve("damaged.sketch"), bytes);
-            CorruptSketchFileException e = assertThrows(CorruptSketchFileException.class,
-                    () -> SketchRegion.open(damaged, OpenMode.READ_ONLY));
+            FileFault e = assertFault(CORRUPT, () -> SketchRegions.open(damaged, RegionMode.READ_ONLY));
             assertTrue(e.getMessage().startsWith("sketch file " + damaged + ": header field " + damage[2]),
                     e.getMessage());
         }
@@ -346,12 +342,12 @@ class PayloadChecksumTest {
             for (ChildJvm child : children) {
                 child.go();
             }
-            int[] seen = new int[State.values().length];
-            try (SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+            int[] seen = new int[Finding.values().length];
+            try (SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
                 while (Arrays.stream(children).anyMatch(ChildJvm::isAlive)) {
-                    PayloadVerification result = reader.verify();
-                    assertNotEquals(State.CORRUPT, result.state(), result.describe());
-                    seen[result.state().ordinal()]++;
+                    PayloadComparison result = reader.verify();
+                    assertNotEquals(Finding.CORRUPT, result.finding(), result.toString());
+                    seen[result.finding().ordinal()]++;
                 }
             }
             for (ChildJvm child : children) {
@@ -365,6 +361,6 @@ class PayloadChecksumTest {
                 }
             }
         }
-        assertEquals(State.OK, verify(file).state());
+        assertEquals(Finding.OK, verify(file).finding());
     }
 }

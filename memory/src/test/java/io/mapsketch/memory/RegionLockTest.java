@@ -26,12 +26,12 @@ class RegionLockTest {
     Path dir;
 
     private static SketchHeader header() {
-        return SketchHeader.forNewSketch(SketchKind.TOP_K, HashScheme.XXH3_64, 1, new long[0], 4096);
+        return SketchHeader.forNewSketch(TestKinds.TOP_K, HashScheme.XXH3_64, 1, new long[0], 4096);
     }
 
     private Path newFile() throws Exception {
         Path file = dir.resolve("locked.sketch");
-        SketchRegion.create(file, header(), OpenMode.SHARED).close();
+        SketchRegions.create(file, header(), RegionMode.SHARED).close();
         return file;
     }
 
@@ -39,7 +39,7 @@ class RegionLockTest {
     void threadsIncrementingUnderTheLockLoseNothing() throws Exception {
         int threads = 4;
         int iterations = 100_000;
-        try (SketchRegion region = SketchRegion.anonymous(header(), OpenMode.SHARED)) {
+        try (SketchRegion region = SketchRegions.anonymous(header(), RegionMode.SHARED)) {
             AtomicSegment words = region.payload();
             RegionLock lock = new RegionLock(words, RegionWorker.LOCK);
             try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
@@ -68,7 +68,7 @@ class RegionLockTest {
         int children = 2;
         int iterations = 50_000;
         List<ChildJvm> workers = new ArrayList<>();
-        try (SketchRegion parent = SketchRegion.open(file, OpenMode.SHARED)) {
+        try (SketchRegion parent = SketchRegions.open(file, RegionMode.SHARED)) {
             for (int c = 0; c < children; c++) {
                 workers.add(ChildJvm.start(dir, RegionWorker.class, "lock-count", file.toString(),
                         Integer.toString(iterations)));
@@ -97,7 +97,7 @@ class RegionLockTest {
     @Test
     void aLockHeldByAKilledProcessIsTakenOverAndReported() throws Exception {
         Path file = newFile();
-        try (SketchRegion parent = SketchRegion.open(file, OpenMode.SHARED);
+        try (SketchRegion parent = SketchRegions.open(file, RegionMode.SHARED);
              ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "lock-hold", file.toString())) {
             String answer = holder.readLine();
             long pid = Long.parseLong(answer.substring("locked ".length()));
@@ -115,11 +115,11 @@ class RegionLockTest {
     @Test
     void aLiveHolderIsWaitedForUntilTheTimeout() throws Exception {
         Path file = newFile();
-        try (SketchRegion parent = SketchRegion.open(file, OpenMode.SHARED);
+        try (SketchRegion parent = SketchRegions.open(file, RegionMode.SHARED);
              ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "lock-hold", file.toString())) {
             String pid = holder.readLine().substring("locked ".length());
             RegionLock lock = new RegionLock(parent.payload(), RegionWorker.LOCK, Duration.ofMillis(300));
-            RegionLockTimeoutException timeout = assertThrows(RegionLockTimeoutException.class, lock::lock);
+            LockTimeoutFault timeout = assertThrows(LockTimeoutFault.class, lock::lock);
             assertTrue(timeout.getMessage().contains("process " + pid), timeout.getMessage());
             assertEquals(Optional.of(Long.parseLong(pid)), lock.holderPid(), "the live holder keeps its lock");
         }
@@ -136,7 +136,7 @@ class RegionLockTest {
 
     @Test
     void misplacedLockWordsAreRefused() throws Exception {
-        try (SketchRegion region = SketchRegion.anonymous(header(), OpenMode.SHARED)) {
+        try (SketchRegion region = SketchRegions.anonymous(header(), RegionMode.SHARED)) {
             AtomicSegment words = region.payload();
             IllegalArgumentException unaligned = assertThrows(IllegalArgumentException.class,
                     () -> new RegionLock(words, 12));

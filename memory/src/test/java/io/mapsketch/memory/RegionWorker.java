@@ -58,25 +58,29 @@ public final class RegionWorker {
         switch (args[0]) {
             case "hammer" -> hammer(file, Integer.parseInt(args[2]), Integer.parseInt(args[3]));
             case "try-open" -> {
-                try (SketchRegion region = SketchRegion.open(file, OpenMode.valueOf(args[2]))) {
+                try (SketchRegion region = SketchRegions.open(file, RegionMode.valueOf(args[2]))) {
                     System.out.println("opened " + region.mode());
-                } catch (SketchFileLockedException e) {
+                } catch (FileFault e) {
+                    if (e.reason() != FileFault.Reason.LOCKED) {
+                        System.err.println("refused " + e.reason() + ": " + e.getMessage());
+                        System.exit(1);
+                    }
                     System.out.println("locked " + e.getMessage());
                 }
             }
             case "hold" -> {
-                SketchRegion region = SketchRegion.open(file, OpenMode.valueOf(args[2]));
+                SketchRegion region = SketchRegions.open(file, RegionMode.valueOf(args[2]));
                 System.out.println("held " + region.mode());
                 Thread.sleep(Long.MAX_VALUE);
             }
             case "hold-and-read" -> {
-                SketchRegion region = SketchRegion.open(file, OpenMode.valueOf(args[2]));
+                SketchRegion region = SketchRegions.open(file, RegionMode.valueOf(args[2]));
                 Files.readAllBytes(file);
                 System.out.println("held " + ProcessHandle.current().pid() + " " + region.mode());
                 Thread.sleep(Long.MAX_VALUE);
             }
             case "hold-then-close" -> {
-                SketchRegion region = SketchRegion.open(file, OpenMode.valueOf(args[2]));
+                SketchRegion region = SketchRegions.open(file, RegionMode.valueOf(args[2]));
                 System.out.println("held " + ProcessHandle.current().pid());
                 if (System.in.read() < 0) {
                     return;
@@ -90,8 +94,8 @@ public final class RegionWorker {
                     return;
                 }
                 for (int i = Integer.parseInt(args[2]); i > 0; i--) {
-                    try (SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED);
-                         SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+                    try (SketchRegion writer = SketchRegions.open(file, RegionMode.SHARED);
+                         SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
                         int writers = reader.attachedWriters();
                         if (writers < 1) {
                             throw new IllegalStateException("attached writers = " + writers + " while " + writer
@@ -102,14 +106,14 @@ public final class RegionWorker {
                 System.out.println("done");
             }
             case "lock-hold" -> {
-                SketchRegion region = SketchRegion.open(file, OpenMode.SHARED);
+                SketchRegion region = SketchRegions.open(file, RegionMode.SHARED);
                 new RegionLock(region.payload(), LOCK).lock();
                 System.out.println("locked " + ProcessHandle.current().pid());
                 Thread.sleep(Long.MAX_VALUE);
             }
             case "lock-count" -> lockCount(file, Integer.parseInt(args[2]));
             case "write-and-hold" -> {
-                SketchRegion region = SketchRegion.open(file, OpenMode.SHARED);
+                SketchRegion region = SketchRegions.open(file, RegionMode.SHARED);
                 region.payload().getAndAddLong(8 * Long.parseLong(args[2]), 1);
                 System.out.println("written");
                 Thread.sleep(Long.MAX_VALUE);
@@ -120,15 +124,21 @@ public final class RegionWorker {
                 for (int i = Integer.parseInt(args[2]); i > 0; i--) {
                     SketchRegion region;
                     try {
-                        region = SketchRegion.open(file, OpenMode.SHARED);
-                    } catch (SketchFileLockedException newFileStillOpenByItsCreator) {
+                        region = SketchRegions.open(file, RegionMode.SHARED);
+                    } catch (FileFault newFileStillOpenByItsCreator) {
+                        if (newFileStillOpenByItsCreator.reason() != FileFault.Reason.LOCKED) {
+                            throw newFileStillOpenByItsCreator;
+                        }
                         i++;
                         continue;
                     }
                     region.addItems(1);
                     try {
                         region.close();
-                    } catch (SketchFileReplacedException e) {
+                    } catch (FileFault e) {
+                        if (e.reason() != FileFault.Reason.REPLACED) {
+                            throw e;
+                        }
                         replaced++;
                     }
                 }
@@ -149,12 +159,13 @@ public final class RegionWorker {
             return "ok";
         } catch (Exception e) {
             Throwable cause = e instanceof UncheckedIOException unchecked ? unchecked.getCause() : e;
-            return "failed " + cause.getClass().getName() + ": " + cause.getMessage();
+            String name = cause instanceof FileFault fault ? fault.reason().name() : cause.getClass().getName();
+            return "failed " + name + ": " + cause.getMessage();
         }
     }
 
     private static void hammer(Path file, int childId, int iterations) throws Exception {
-        try (SketchRegion region = SketchRegion.open(file, OpenMode.SHARED)) {
+        try (SketchRegion region = SketchRegions.open(file, RegionMode.SHARED)) {
             AtomicSegment words = region.payload();
             System.out.println("ready");
             while (words.getLongAcquire(GO) == 0) {
@@ -182,7 +193,7 @@ public final class RegionWorker {
             return;
         }
         for (int i = 0; i < iterations; i++) {
-            try (SketchRegion region = SketchRegion.open(file, OpenMode.SHARED)) {
+            try (SketchRegion region = SketchRegions.open(file, RegionMode.SHARED)) {
                 long words = region.payload().byteSize() / 8;
                 region.payload().getAndOrLong(8 * random.nextLong(words), 1L << random.nextInt(64));
             }
@@ -191,7 +202,7 @@ public final class RegionWorker {
     }
 
     private static void lockCount(Path file, int iterations) throws Exception {
-        try (SketchRegion region = SketchRegion.open(file, OpenMode.SHARED)) {
+        try (SketchRegion region = SketchRegions.open(file, RegionMode.SHARED)) {
             AtomicSegment words = region.payload();
             RegionLock lock = new RegionLock(words, LOCK);
             System.out.println("ready");

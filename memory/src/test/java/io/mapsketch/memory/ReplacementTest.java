@@ -1,5 +1,8 @@
 package io.mapsketch.memory;
 
+import static io.mapsketch.memory.Faults.assertFault;
+import static io.mapsketch.memory.FileFault.Reason.LOCKED;
+import static io.mapsketch.memory.FileFault.Reason.REPLACED;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -28,7 +31,7 @@ class ReplacementTest {
     private Path file;
 
     private SketchHeader header() {
-        return SketchFiles.header(SketchKind.COUNT_MIN, 4096);
+        return SketchFiles.header(TestKinds.COUNT_MIN, 4096);
     }
 
     private Path existing() throws IOException {
@@ -36,8 +39,8 @@ class ReplacementTest {
         return file;
     }
 
-    private void overwrite(CreateOption... options) throws IOException {
-        SketchRegion.create(file, header(), OpenMode.EXCLUSIVE, options).close();
+    private void overwrite(CreateFlag... options) throws IOException {
+        SketchRegions.create(file, header(), RegionMode.EXCLUSIVE, options).close();
     }
 
     @Test
@@ -46,8 +49,7 @@ class ReplacementTest {
         try (ChildJvm writer = ChildJvm.start(dir, RegionWorker.class, "hold-then-close", file.toString(), "SHARED")) {
             String pid = writer.readLine().substring("held ".length());
             byte[] before = Files.readAllBytes(file);
-            SketchFileLockedException refused = assertThrows(SketchFileLockedException.class,
-                    () -> overwrite(CreateOption.OVERWRITE_EXISTING));
+            FileFault refused = assertFault(LOCKED, () -> overwrite(CreateFlag.OVERWRITE_EXISTING));
             assertTrue(refused.getMessage().startsWith("sketch file " + file + ": cannot replace it while writers have"
                     + " it open (pid " + pid + " (SHARED))"), refused.getMessage());
             assertTrue(refused.getMessage().contains("CreateOption.REPLACE_IN_USE"), refused.getMessage());
@@ -57,15 +59,14 @@ class ReplacementTest {
             assertEquals("ok", writer.readLine(), "force");
             assertEquals("ok", writer.readLine(), "close");
         }
-        overwrite(CreateOption.OVERWRITE_EXISTING);
+        overwrite(CreateFlag.OVERWRITE_EXISTING);
     }
 
     @Test
     void aWriterInThisProcessAlsoKeepsItsFile() throws IOException {
         existing();
-        try (SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED)) {
-            SketchFileLockedException refused = assertThrows(SketchFileLockedException.class,
-                    () -> overwrite(CreateOption.OVERWRITE_EXISTING));
+        try (SketchRegion writer = SketchRegions.open(file, RegionMode.SHARED)) {
+            FileFault refused = assertFault(LOCKED, () -> overwrite(CreateFlag.OVERWRITE_EXISTING));
             assertTrue(refused.getMessage().contains("pid " + ProcessHandle.current().pid() + " (SHARED)"),
                     refused.getMessage());
             writer.force();
@@ -77,19 +78,19 @@ class ReplacementTest {
         existing();
         assertEquals(Optional.of(List.of()), WriterLockHolders.of(file));
         try (ChildJvm shared = ChildJvm.start(dir, RegionWorker.class, "hold-then-close", file.toString(), "SHARED");
-             SketchRegion here = SketchRegion.open(file, OpenMode.SHARED)) {
+             SketchRegion here = SketchRegions.open(file, RegionMode.SHARED)) {
             long pid = Long.parseLong(shared.readLine().substring("held ".length()));
             List<WriterLockHolders.Holder> holders = WriterLockHolders.of(file).orElseThrow();
             assertEquals(2, holders.size(), holders.toString());
-            assertTrue(holders.contains(new WriterLockHolders.Holder(pid, OpenMode.SHARED)), holders.toString());
+            assertTrue(holders.contains(new WriterLockHolders.Holder(pid, RegionMode.SHARED)), holders.toString());
             assertTrue(holders.contains(new WriterLockHolders.Holder(ProcessHandle.current().pid(),
-                    OpenMode.SHARED)), holders.toString());
-            assertEquals(OpenMode.SHARED, here.mode());
+                    RegionMode.SHARED)), holders.toString());
+            assertEquals(RegionMode.SHARED, here.mode());
         }
-        try (SketchRegion exclusive = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
+        try (SketchRegion exclusive = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
             assertEquals(Optional.of(List.of(new WriterLockHolders.Holder(ProcessHandle.current().pid(),
-                    OpenMode.EXCLUSIVE))), WriterLockHolders.of(file));
-            assertEquals(OpenMode.EXCLUSIVE, exclusive.mode());
+                    RegionMode.EXCLUSIVE))), WriterLockHolders.of(file));
+            assertEquals(RegionMode.EXCLUSIVE, exclusive.mode());
         }
     }
 
@@ -99,15 +100,15 @@ class ReplacementTest {
         existing();
         try (ChildJvm writer = ChildJvm.start(dir, RegionWorker.class, "hold-then-close", file.toString(), "SHARED")) {
             writer.readLine();
-            overwrite(CreateOption.REPLACE_IN_USE);
+            overwrite(CreateFlag.REPLACE_IN_USE);
             writer.go();
             String force = writer.readLine();
-            assertTrue(force.startsWith("failed " + SketchFileReplacedException.class.getName() + ": sketch file "
+            assertTrue(force.startsWith("failed REPLACED: sketch file "
                     + file + ": another file is at this path now"), force);
             String close = writer.readLine();
-            assertTrue(close.startsWith("failed " + SketchFileReplacedException.class.getName()), close);
+            assertTrue(close.startsWith("failed REPLACED"), close);
         }
-        try (SketchRegion replaced = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
+        try (SketchRegion replaced = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
             assertTrue(replaced.wasCleanlyClosed(), "the new file knows nothing of the old one's writer");
         }
     }
@@ -125,9 +126,10 @@ class ReplacementTest {
                 "400")) {
             while (replacements < 400) {
                 try {
-                    overwrite(CreateOption.OVERWRITE_EXISTING);
+                    overwrite(CreateFlag.OVERWRITE_EXISTING);
                     replacements++;
-                } catch (SketchFileLockedException inUse) {
+                } catch (FileFault inUse) {
+                    assertEquals(LOCKED, inUse.reason(), inUse::getMessage);
                     Thread.onSpinWait();
                 }
                 if (replacements % 20 == 0 && !writer.isAlive()) {
@@ -142,12 +144,12 @@ class ReplacementTest {
     @Test
     void aWriterWhoseFileWasDeletedFailsAtForceAndClose() throws IOException {
         existing();
-        SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED);
+        SketchRegion writer = SketchRegions.open(file, RegionMode.SHARED);
         Files.delete(file);
         UncheckedIOException force = assertThrows(UncheckedIOException.class, writer::force);
-        assertTrue(force.getCause() instanceof SketchFileReplacedException, force.toString());
+        assertTrue(force.getCause() instanceof FileFault fault && fault.reason() == REPLACED, force.toString());
         assertTrue(force.getCause().getMessage().contains("no file is at this path any more"), force.toString());
-        assertThrows(SketchFileReplacedException.class, writer::close);
+        assertFault(REPLACED, writer::close);
         assertTrue(writer.isClosed());
         writer.close();
     }

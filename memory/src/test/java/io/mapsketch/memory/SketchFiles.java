@@ -12,12 +12,12 @@ final class SketchFiles {
     private SketchFiles() {
     }
 
-    static SketchHeader header(SketchKind kind, long payloadLength) {
+    static SketchHeader header(int kind, long payloadLength) {
         return SketchHeader.forNewSketch(kind, HashScheme.XXH3_64, 42, new long[] {95_851, 7}, payloadLength);
     }
 
     static Path create(Path file, SketchHeader header) throws IOException {
-        SketchRegion.create(file, header, OpenMode.SHARED).close();
+        SketchRegions.create(file, header, RegionMode.SHARED).close();
         return file;
     }
 

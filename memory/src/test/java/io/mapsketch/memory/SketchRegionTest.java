@@ -1,5 +1,7 @@
 package io.mapsketch.memory;
 
+import static io.mapsketch.memory.Faults.assertFault;
+import static io.mapsketch.memory.FileFault.Reason.LOCKED;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -24,20 +26,20 @@ class SketchRegionTest {
     Path dir;
 
     private Path newFile(long payloadLength) throws IOException {
-        return SketchFiles.create(dir.resolve("region.sketch"), SketchFiles.header(SketchKind.COUNT_MIN, payloadLength));
+        return SketchFiles.create(dir.resolve("region.sketch"), SketchFiles.header(TestKinds.COUNT_MIN, payloadLength));
     }
 
     @Test
     void writesAndCountersPersistAcrossReopen() throws IOException {
         Path file = newFile(1 << 16);
-        try (SketchRegion region = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
+        try (SketchRegion region = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
             region.payload().putLong(8, 0xCAFEBABEL);
             region.payload().getAndAddInt(1 << 15, 5);
             assertEquals(3, region.addItems(3));
             assertEquals(10, region.addWeight(10));
             region.force();
         }
-        try (SketchRegion region = SketchRegion.open(file, OpenMode.READ_ONLY, SketchKind.COUNT_MIN)) {
+        try (SketchRegion region = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             assertEquals(0xCAFEBABEL, region.payload().getLongAcquire(8));
             assertEquals(5, region.payload().getIntAcquire(1 << 15));
             assertEquals(3, region.itemsAdded());
@@ -50,8 +52,8 @@ class SketchRegionTest {
     void createCanFillThePayloadWithTheKindsEmptyValue() throws IOException {
         Path file = dir.resolve("filled.sketch");
         long length = (1 << 20) + 4096 + 64;
-        try (SketchRegion region = SketchRegion.create(file, SketchFiles.header(SketchKind.MINHASH, length), (byte) -1,
-                OpenMode.EXCLUSIVE)) {
+        try (SketchRegion region = SketchRegions.create(file, SketchFiles.header(TestKinds.MINHASH, length), (byte) -1,
+                RegionMode.EXCLUSIVE)) {
             MemorySegment payload = region.payload().segment();
             assertEquals(length, payload.byteSize());
             for (long i = 0; i < length; i += 8) {
@@ -63,14 +65,14 @@ class SketchRegionTest {
 
     @Test
     void payloadIsPageAlignedInTheMapping() throws IOException {
-        try (SketchRegion region = SketchRegion.open(newFile(4096), OpenMode.SHARED)) {
+        try (SketchRegion region = SketchRegions.open(newFile(4096), RegionMode.SHARED)) {
             assertEquals(0, region.payload().segment().address() % 4096);
         }
     }
 
     @Test
     void readOnlyRegionsRefuseWrites() throws IOException {
-        try (SketchRegion region = SketchRegion.open(newFile(4096), OpenMode.READ_ONLY)) {
+        try (SketchRegion region = SketchRegions.open(newFile(4096), RegionMode.READ_ONLY)) {
             assertThrows(IllegalArgumentException.class, () -> region.payload().putLong(0, 1));
             assertThrows(IllegalArgumentException.class, () -> region.payload().getAndOrLong(0, 1));
             assertThrows(IllegalArgumentException.class, () -> region.payload().compareAndSetInt(0, 0, 1));
@@ -82,7 +84,7 @@ class SketchRegionTest {
 
     @Test
     void useAfterCloseFailsCleanly() throws IOException {
-        SketchRegion region = SketchRegion.open(newFile(4096), OpenMode.SHARED);
+        SketchRegion region = SketchRegions.open(newFile(4096), RegionMode.SHARED);
         AtomicSegment payload = region.payload();
         region.close();
         region.close();
@@ -96,17 +98,17 @@ class SketchRegionTest {
 
     @Test
     void anonymousRegionUseAfterCloseFailsCleanly() throws IOException {
-        SketchRegion region = SketchRegion.anonymous(SketchFiles.header(SketchKind.BLOOM, 64), OpenMode.EXCLUSIVE);
+        SketchRegion region = SketchRegions.anonymous(SketchFiles.header(TestKinds.BLOOM, 64), RegionMode.EXCLUSIVE);
         region.payload().putLong(0, 1);
         region.close();
         assertThrows(IllegalStateException.class, () -> region.payload().getLong(0));
         assertThrows(IllegalArgumentException.class,
-                () -> SketchRegion.anonymous(SketchFiles.header(SketchKind.BLOOM, 64), OpenMode.READ_ONLY));
+                () -> SketchRegions.anonymous(SketchFiles.header(TestKinds.BLOOM, 64), RegionMode.READ_ONLY));
     }
 
     @Test
     void misalignedAndOutOfRangeOffsetsAreRefused() throws IOException {
-        try (SketchRegion region = SketchRegion.open(newFile(4096), OpenMode.SHARED)) {
+        try (SketchRegion region = SketchRegions.open(newFile(4096), RegionMode.SHARED)) {
             AtomicSegment payload = region.payload();
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> payload.getAndAddLong(4, 1));
             assertTrue(e.getMessage().contains("offset = 4") && e.getMessage().contains("multiple of 8"), e.getMessage());
@@ -119,7 +121,7 @@ class SketchRegionTest {
 
     @Test
     void atomicOperationsReturnPreviousValues() throws IOException {
-        try (SketchRegion region = SketchRegion.anonymous(SketchFiles.header(SketchKind.BLOOM, 64), OpenMode.SHARED)) {
+        try (SketchRegion region = SketchRegions.anonymous(SketchFiles.header(TestKinds.BLOOM, 64), RegionMode.SHARED)) {
             AtomicSegment words = region.payload();
             assertEquals(0, words.getAndOrLong(0, 0b101));
             assertEquals(0b101, words.getAndOrLong(0, 0b010));
@@ -138,7 +140,7 @@ class SketchRegionTest {
     @Test
     void valuesAreLittleEndianInTheFile() throws IOException {
         Path file = newFile(64);
-        try (SketchRegion region = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
+        try (SketchRegion region = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
             region.payload().putLong(0, 0x0102030405060708L);
         }
         byte[] bytes = Files.readAllBytes(file);
@@ -149,18 +151,18 @@ class SketchRegionTest {
     @Test
     void createRefusesToOverwriteUnlessAsked() throws IOException {
         Path file = newFile(64);
-        try (SketchRegion region = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
+        try (SketchRegion region = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
             region.payload().putLong(0, 77);
         }
-        SketchHeader other = SketchFiles.header(SketchKind.HYPERLOGLOG, 128);
+        SketchHeader other = SketchFiles.header(TestKinds.HYPERLOGLOG, 128);
         FileAlreadyExistsException e = assertThrows(FileAlreadyExistsException.class,
-                () -> SketchRegion.create(file, other, OpenMode.SHARED));
+                () -> SketchRegions.create(file, other, RegionMode.SHARED));
         assertTrue(e.getMessage().contains("OVERWRITE_EXISTING"), e.getMessage());
-        try (SketchRegion kept = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+        try (SketchRegion kept = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             assertEquals(77, kept.payload().getLong(0));
         }
-        try (SketchRegion replaced = SketchRegion.create(file, other, OpenMode.SHARED, CreateOption.OVERWRITE_EXISTING)) {
-            assertEquals(SketchKind.HYPERLOGLOG, replaced.header().kind());
+        try (SketchRegion replaced = SketchRegions.create(file, other, RegionMode.SHARED, CreateFlag.OVERWRITE_EXISTING)) {
+            assertEquals(TestKinds.HYPERLOGLOG, replaced.header().kindId());
             assertEquals(0, replaced.payload().getLong(0));
         }
         try (var listing = Files.list(dir)) {
@@ -170,30 +172,29 @@ class SketchRegionTest {
 
     @Test
     void createRefusesReadOnlyMode() throws IOException {
-        assertThrows(IllegalArgumentException.class, () -> SketchRegion.create(dir.resolve("x.sketch"),
-                SketchFiles.header(SketchKind.BLOOM, 64), OpenMode.READ_ONLY));
+        assertThrows(IllegalArgumentException.class, () -> SketchRegions.create(dir.resolve("x.sketch"),
+                SketchFiles.header(TestKinds.BLOOM, 64), RegionMode.READ_ONLY));
         assertFalse(Files.exists(dir.resolve("x.sketch")));
     }
 
     @Test
     void writersInOneProcessFollowTheLockRules() throws IOException {
         Path file = newFile(64);
-        try (SketchRegion shared = SketchRegion.open(file, OpenMode.SHARED);
-             SketchRegion second = SketchRegion.open(file, OpenMode.SHARED);
-             SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
-            assertEquals(OpenMode.SHARED, second.mode());
-            assertEquals(OpenMode.READ_ONLY, reader.mode());
-            SketchFileLockedException e = assertThrows(SketchFileLockedException.class,
-                    () -> SketchRegion.open(file, OpenMode.EXCLUSIVE));
+        try (SketchRegion shared = SketchRegions.open(file, RegionMode.SHARED);
+             SketchRegion second = SketchRegions.open(file, RegionMode.SHARED);
+             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
+            assertEquals(RegionMode.SHARED, second.mode());
+            assertEquals(RegionMode.READ_ONLY, reader.mode());
+            FileFault e = assertFault(LOCKED, () -> SketchRegions.open(file, RegionMode.EXCLUSIVE));
             assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
             shared.payload().getAndAddLong(0, 1);
             assertEquals(1, reader.payload().getLongAcquire(0), "regions of one file share memory");
         }
-        try (SketchRegion exclusive = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
-            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.SHARED));
-            assertThrows(SketchFileLockedException.class, () -> SketchRegion.open(file, OpenMode.EXCLUSIVE));
-            SketchRegion.open(file, OpenMode.READ_ONLY).close();
-            assertEquals(OpenMode.EXCLUSIVE, exclusive.mode());
+        try (SketchRegion exclusive = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
+            assertFault(LOCKED, () -> SketchRegions.open(file, RegionMode.SHARED));
+            assertFault(LOCKED, () -> SketchRegions.open(file, RegionMode.EXCLUSIVE));
+            SketchRegions.open(file, RegionMode.READ_ONLY).close();
+            assertEquals(RegionMode.EXCLUSIVE, exclusive.mode());
         }
     }
 
@@ -205,23 +206,23 @@ class SketchRegionTest {
     void theOpenCheckKnowsASoleWriterAndItsRefusalDetachesTheOpener() throws IOException {
         Path file = newFile(64);
         List<String> seen = new ArrayList<>();
-        SketchRegion.OpenCheck record = (region, sole) -> seen.add(region.mode() + " " + sole);
-        try (SketchRegion first = SketchRegion.open(file, OpenMode.SHARED, null, record);
-             SketchRegion second = SketchRegion.open(file, OpenMode.SHARED, null, record);
-             SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY, null, record)) {
+        SketchRegions.OpenCheck record = (region, sole) -> seen.add(region.mode() + " " + sole);
+        try (SketchRegion first = SketchRegions.open(file, RegionMode.SHARED, SketchRegions.KindCheck.ANY, record);
+             SketchRegion second = SketchRegions.open(file, RegionMode.SHARED, SketchRegions.KindCheck.ANY, record);
+             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY, SketchRegions.KindCheck.ANY, record)) {
             assertEquals(2, reader.attachedWriters());
             assertEquals(first.attachedWriters(), second.attachedWriters());
         }
-        SketchRegion.open(file, OpenMode.EXCLUSIVE, null, record).close();
+        SketchRegions.open(file, RegionMode.EXCLUSIVE, SketchRegions.KindCheck.ANY, record).close();
         assertEquals(List.of("SHARED true", "SHARED false", "READ_ONLY false", "EXCLUSIVE true"), seen);
 
-        SketchFileException refusal = new CorruptSketchFileException(file, "refused by the check");
-        SketchRegion.OpenCheck refuse = (region, sole) -> {
+        FileFault refusal = new FileFault(FileFault.Reason.CORRUPT, file, "refused by the check");
+        SketchRegions.OpenCheck refuse = (region, sole) -> {
             throw refusal;
         };
-        assertEquals(refusal, assertThrows(SketchFileException.class,
-                () -> SketchRegion.open(file, OpenMode.SHARED, null, refuse)));
-        try (SketchRegion exclusive = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
+        assertEquals(refusal, assertThrows(FileFault.class,
+                () -> SketchRegions.open(file, RegionMode.SHARED, SketchRegions.KindCheck.ANY, refuse)));
+        try (SketchRegion exclusive = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
             assertEquals(1, exclusive.attachedWriters(), "the refused opener left no writer registered");
             assertTrue(exclusive.wasCleanlyClosed());
         }
@@ -230,19 +231,19 @@ class SketchRegionTest {
     @Test
     void theSummaryLineExistsFromFormatVersionTwo() throws IOException {
         Path file = newFile(64);
-        try (SketchRegion first = SketchRegion.open(file, OpenMode.SHARED)) {
+        try (SketchRegion first = SketchRegions.open(file, RegionMode.SHARED)) {
             IllegalStateException e = assertThrows(IllegalStateException.class, first::summaryLine);
             assertTrue(e.getMessage().endsWith("is of format version 1, which has no summary line"), e.getMessage());
         }
         Path second = SketchFiles.create(dir.resolve("v2.sketch"),
-                SketchFiles.header(SketchKind.HYPERLOGLOG, 64).withFormatVersion(SketchFileLayout.SUMMARY_LINE_VERSION));
-        try (SketchRegion writer = SketchRegion.open(second, OpenMode.SHARED);
-             SketchRegion reader = SketchRegion.open(second, OpenMode.READ_ONLY)) {
+                SketchFiles.header(TestKinds.HYPERLOGLOG, 64).withFormatVersion(SketchFileLayout.SUMMARY_LINE_VERSION));
+        try (SketchRegion writer = SketchRegions.open(second, RegionMode.SHARED);
+             SketchRegion reader = SketchRegions.open(second, RegionMode.READ_ONLY)) {
             writer.summaryLine().getAndAddLong(8, 5);
             assertEquals(5, reader.summaryLine().getLongAcquire(8), "the line is shared like the payload");
             assertEquals(64, reader.summaryLine().byteSize());
         }
-        try (SketchRegion reopened = SketchRegion.open(second, OpenMode.READ_ONLY)) {
+        try (SketchRegion reopened = SketchRegions.open(second, RegionMode.READ_ONLY)) {
             assertEquals(5, reopened.summaryLine().getLongAcquire(8), "and persists; it is outside the checksum");
         }
     }
@@ -250,12 +251,12 @@ class SketchRegionTest {
     @Test
     void invalidHeaderArgumentsNameTheParameter() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> SketchFiles.header(SketchKind.BLOOM, -1));
+                () -> SketchFiles.header(TestKinds.BLOOM, -1));
         assertTrue(e.getMessage().startsWith("payloadLength = -1"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> SketchHeader.forNewSketch(SketchKind.BLOOM,
+        e = assertThrows(IllegalArgumentException.class, () -> SketchHeader.forNewSketch(TestKinds.BLOOM,
                 HashScheme.XXH3_64, 0, new long[17], 0));
         assertTrue(e.getMessage().startsWith("parameters.length = 17"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> SketchFiles.header(SketchKind.BLOOM, 0)
+        e = assertThrows(IllegalArgumentException.class, () -> SketchFiles.header(TestKinds.BLOOM, 0)
                 .withFormatVersion(SketchFileLayout.FORMAT_VERSION + 1));
         assertEquals("formatVersion = " + (SketchFileLayout.FORMAT_VERSION + 1) + ", must be in [1, "
                 + SketchFileLayout.FORMAT_VERSION + "]", e.getMessage());

@@ -17,13 +17,13 @@ class SoleWriterCountersTest {
 
     @Test
     void everyUpdateIsInTheFileAtOnceAndStartsFromTheFilesCount() throws IOException {
-        Path file = SketchFiles.create(dir.resolve("counted.sketch"), SketchFiles.header(SketchKind.COUNT_MIN, 4096));
-        try (SketchRegion earlier = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
+        Path file = SketchFiles.create(dir.resolve("counted.sketch"), SketchFiles.header(TestKinds.COUNT_MIN, 4096));
+        try (SketchRegion earlier = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
             earlier.addItems(5);
             earlier.addWeight(50);
         }
-        try (SketchRegion writer = SketchRegion.open(file, OpenMode.EXCLUSIVE);
-             SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+        try (SketchRegion writer = SketchRegions.open(file, RegionMode.EXCLUSIVE);
+             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             SoleWriterCounters counters = writer.soleWriterCounters();
             assertEquals(50, counters.weight(), "the copy starts from the file");
             counters.addItemsAndWeight(1, 7);
@@ -34,7 +34,7 @@ class SoleWriterCountersTest {
             assertEquals(4, writer.itemsAdded());
             assertEquals(9, writer.addItems(5), "the region's own release-store path sees the same counter");
         }
-        try (SketchRegion reopened = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+        try (SketchRegion reopened = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             assertEquals(9, reopened.itemsAdded());
             assertEquals(57, reopened.totalWeight());
         }
@@ -42,14 +42,14 @@ class SoleWriterCountersTest {
 
     @Test
     void onlyAnOpenExclusiveWriterHasThem() throws IOException {
-        Path file = SketchFiles.create(dir.resolve("modes.sketch"), SketchFiles.header(SketchKind.COUNT_MIN, 4096));
-        for (OpenMode mode : new OpenMode[] {OpenMode.SHARED, OpenMode.READ_ONLY}) {
-            try (SketchRegion region = SketchRegion.open(file, mode)) {
+        Path file = SketchFiles.create(dir.resolve("modes.sketch"), SketchFiles.header(TestKinds.COUNT_MIN, 4096));
+        for (RegionMode mode : new RegionMode[] {RegionMode.SHARED, RegionMode.READ_ONLY}) {
+            try (SketchRegion region = SketchRegions.open(file, mode)) {
                 IllegalStateException e = assertThrows(IllegalStateException.class, region::soleWriterCounters);
                 assertTrue(e.getMessage().contains("is open " + mode), e.getMessage());
             }
         }
-        SketchRegion writer = SketchRegion.open(file, OpenMode.EXCLUSIVE);
+        SketchRegion writer = SketchRegions.open(file, RegionMode.EXCLUSIVE);
         SoleWriterCounters counters = writer.soleWriterCounters();
         writer.close();
         assertThrows(IllegalStateException.class, () -> counters.addItems(1), "a closed region's counters");

@@ -24,7 +24,7 @@ class SparseFileTest {
     Path dir;
 
     private Path sparse() throws Exception {
-        Path valid = SketchFiles.create(dir.resolve("valid.sketch"), SketchFiles.header(SketchKind.COUNT_MIN, PAYLOAD));
+        Path valid = SketchFiles.create(dir.resolve("valid.sketch"), SketchFiles.header(TestKinds.COUNT_MIN, PAYLOAD));
         Path copy = SmallDisk.sparseCopy(valid, dir.resolve("sparse.sketch"));
         assumeTrue(SmallDisk.allocatedBytes(copy) < PAYLOAD / 2, "this file system does not keep holes");
         return copy;
@@ -34,7 +34,7 @@ class SparseFileTest {
     void openingForWritingReservesEveryBlock() throws Exception {
         Path file = sparse();
         byte[] before = Files.readAllBytes(file);
-        try (SketchRegion region = SketchRegion.open(file, OpenMode.SHARED)) {
+        try (SketchRegion region = SketchRegions.open(file, RegionMode.SHARED)) {
             long allocated = SmallDisk.allocatedBytes(file);
             assertTrue(allocated >= Files.size(file), "allocated " + allocated + " of " + Files.size(file) + " bytes");
             assertEquals(0, region.payload().getLong(PAYLOAD - 8));
@@ -48,7 +48,7 @@ class SparseFileTest {
     void openingReadOnlyReservesNothing() throws Exception {
         Path file = sparse();
         long allocated = SmallDisk.allocatedBytes(file);
-        try (SketchRegion region = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+        try (SketchRegion region = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             assertEquals(0, region.payload().getLong(PAYLOAD - 8));
         }
         assertEquals(allocated, SmallDisk.allocatedBytes(file));

@@ -1,5 +1,7 @@
 package io.mapsketch.memory;
 
+import static io.mapsketch.memory.Faults.assertFault;
+import static io.mapsketch.memory.FileFault.Reason.CORRUPT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -36,17 +38,17 @@ class TruncatedFileTest {
 
     private void assertToldAtForceAndClose(long newLength) throws IOException {
         Path file = SketchFiles.create(dir.resolve("resized-" + newLength + ".sketch"),
-                SketchFiles.header(SketchKind.COUNT_MIN, 1 << 20));
-        SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED);
+                SketchFiles.header(TestKinds.COUNT_MIN, 1 << 20));
+        SketchRegion writer = SketchRegions.open(file, RegionMode.SHARED);
         setLength(file, newLength);
         UncheckedIOException force = assertThrows(UncheckedIOException.class, writer::force);
-        assertTrue(force.getCause() instanceof CorruptSketchFileException, force.toString());
+        assertTrue(force.getCause() instanceof FileFault fault && fault.reason() == CORRUPT, force.toString());
         assertTrue(force.getCause().getMessage().startsWith("sketch file " + file + ": file length is " + newLength
                 + " bytes, but " + (4096 + (1 << 20)) + " are mapped"), force.getCause().getMessage());
-        CorruptSketchFileException close = assertThrows(CorruptSketchFileException.class, writer::close);
+        FileFault close = assertFault(CORRUPT, writer::close);
         assertEquals(force.getCause().getMessage(), close.getMessage());
         assertTrue(writer.isClosed());
-        assertThrows(CorruptSketchFileException.class, () -> SketchRegion.open(file, OpenMode.READ_ONLY));
+        assertFault(CORRUPT, () -> SketchRegions.open(file, RegionMode.READ_ONLY));
     }
 
     @Test

@@ -26,7 +26,7 @@ class WriterCountRepairTest {
     Path dir;
 
     private Path fileWithWriterCount(int writers) throws IOException {
-        Path file = SketchFiles.create(dir.resolve("count.sketch"), SketchFiles.header(SketchKind.COUNT_MIN, 4096));
+        Path file = SketchFiles.create(dir.resolve("count.sketch"), SketchFiles.header(TestKinds.COUNT_MIN, 4096));
         writeWriterCount(file, writers);
         return file;
     }
@@ -42,16 +42,16 @@ class WriterCountRepairTest {
     @Test
     void aNegativeCountOpensAndTheNextSoleWriterRepairsIt() throws IOException {
         Path file = fileWithWriterCount(-1);
-        try (SketchRegion reader = SketchRegion.open(file, OpenMode.READ_ONLY)) {
+        try (SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             assertEquals(-1, reader.attachedWriters(), "a reader sees the count as found");
             assertEquals(OptionalInt.empty(), reader.repairedWriterCount());
         }
-        try (SketchRegion writer = SketchRegion.open(file, OpenMode.SHARED)) {
+        try (SketchRegion writer = SketchRegions.open(file, RegionMode.SHARED)) {
             assertEquals(OptionalInt.of(-1), writer.repairedWriterCount());
             assertFalse(writer.wasCleanlyClosed());
             assertEquals(1, writer.attachedWriters());
         }
-        try (SketchRegion next = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
+        try (SketchRegion next = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
             assertEquals(OptionalInt.empty(), next.repairedWriterCount());
             assertTrue(next.wasCleanlyClosed(), "the repairing writer's close was clean");
         }
@@ -60,7 +60,7 @@ class WriterCountRepairTest {
     @Test
     void writersRegisteredWithoutALockAreRepaired() throws IOException {
         Path file = fileWithWriterCount(3);
-        try (SketchRegion writer = SketchRegion.open(file, OpenMode.EXCLUSIVE)) {
+        try (SketchRegion writer = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
             assertEquals(OptionalInt.of(3), writer.repairedWriterCount());
             assertEquals(1, writer.attachedWriters());
         }
@@ -76,12 +76,12 @@ class WriterCountRepairTest {
         try (ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "hold", file.toString(), "SHARED")) {
             assertEquals("held SHARED", holder.readLine());
             writeWriterCount(file, -5);
-            try (SketchRegion joined = SketchRegion.open(file, OpenMode.SHARED)) {
+            try (SketchRegion joined = SketchRegions.open(file, RegionMode.SHARED)) {
                 assertEquals(OptionalInt.empty(), joined.repairedWriterCount());
                 assertEquals(-4, joined.attachedWriters());
             }
         }
-        try (SketchRegion alone = SketchRegion.open(file, OpenMode.SHARED)) {
+        try (SketchRegion alone = SketchRegions.open(file, RegionMode.SHARED)) {
             assertEquals(OptionalInt.of(-5), alone.repairedWriterCount());
         }
     }

@@ -1,7 +1,7 @@
-package io.mapsketch.memory;
+package io.mapsketch;
 
 /**
- * Options for {@link SketchRegion#create}. A new file's permissions are {@code rw-r--r--} (0644)
+ * Options for {@link SketchBuilder#create}. A new file's permissions are {@code rw-r--r--} (0644)
  * unless {@link #OWNER_ONLY} is given, on file systems with POSIX permissions; the process's umask
  * does not apply. A sketch of user identifiers tells whoever can read it whether an identifier was
  * probably added, so choose {@link #OWNER_ONLY} for sketches of personal data.
@@ -18,7 +18,7 @@ public enum CreateOption {
     /**
      * Replace a file that already exists at the path even while writers have it open (implies
      * {@link #OVERWRITE_EXISTING}). Their later updates go to the old file, which no new opener sees;
-     * each finds out at its next {@link SketchRegion#force()} or {@link SketchRegion#close()}, which
+     * each finds out at its next {@link Sketch#force()} or {@link Sketch#close()}, which
      * throw {@link SketchFileReplacedException}.
      */
     REPLACE_IN_USE,

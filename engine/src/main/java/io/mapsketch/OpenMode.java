@@ -1,4 +1,4 @@
-package io.mapsketch.memory;
+package io.mapsketch;
 
 /**
  * How a sketch region is opened, and so which writers may coexist with it.

@@ -1,4 +1,4 @@
-package io.mapsketch.memory;
+package io.mapsketch;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.mapsketch.memory;
+package io.mapsketch;
 
 import java.nio.file.Path;
 
@@ -6,8 +6,8 @@ import java.nio.file.Path;
  * The path a writer opened no longer names the file it maps: another file was put in its place
  * (for example created with {@link CreateOption#REPLACE_IN_USE}) or it was deleted or renamed.
  * What the writer added is in a file that no new opener of the path sees. Thrown by
- * {@link SketchRegion#force()} (as the cause of an {@link java.io.UncheckedIOException}) and by
- * {@link SketchRegion#close()}.
+ * {@link Sketch#force()} (as the cause of an {@link java.io.UncheckedIOException}) and by
+ * {@link Sketch#close()}.
  */
 public final class SketchFileReplacedException extends SketchFileException {
 

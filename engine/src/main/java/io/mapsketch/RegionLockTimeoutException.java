@@ -1,10 +1,12 @@
-package io.mapsketch.memory;
+package io.mapsketch;
 
 import java.time.Duration;
 
 /**
- * A {@link RegionLock} stayed held by a live process for longer than the waiter's timeout: the
- * holder is stopped or stuck. Nothing was changed by the operation that waited.
+ * A lock in a sketch's mapped region (a cuckoo filter's kick chain, a Top-K candidate table) stayed
+ * held by a live process for longer than the waiter's 10 seconds: the holder is stopped or stuck.
+ * Nothing was changed by the operation that waited, beyond what its family documents (a Top-K add
+ * has counted its key).
  */
 public final class RegionLockTimeoutException extends IllegalStateException {
 

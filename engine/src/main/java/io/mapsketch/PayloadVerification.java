@@ -1,4 +1,4 @@
-package io.mapsketch.memory;
+package io.mapsketch;
 
 import java.nio.file.Path;
 import java.util.Locale;
@@ -6,8 +6,8 @@ import java.util.Objects;
 
 /**
  * What comparing a sketch's payload with the checksum in its file's header found
- * ({@link SketchRegion#verify()}): intact, damaged, or not to be judged now, and why. The payload is split
- * into at most {@value SketchFileLayout#MAX_CHUNKS} chunks with a digest each; a mismatch names the first
+ * ({@link Sketch#verify()}): intact, damaged, or not to be judged now, and why. The payload is split
+ * into at most 512 chunks with a digest each; a mismatch names the first
  * chunk whose bytes differ from its digest.
  *
  * @param state what the comparison can claim
@@ -29,7 +29,7 @@ public record PayloadVerification(State state, Path file, long from, long to, in
         OK,
         /** An anonymous region: nothing is persisted, so nothing was compared. */
         NOT_PERSISTED,
-        /** A file of a format version before {@value SketchFileLayout#PAYLOAD_CHECKSUM_VERSION}: it has no checksum. */
+        /** A file of a format version before 4: it has no checksum. */
         NO_CHECKSUM,
         /**
          * A chunk differs from its digest and no writer is registered, but the last writer's close has not

@@ -1,4 +1,4 @@
-package io.mapsketch.memory;
+package io.mapsketch;
 
 /**
  * The kind of sketch a file holds, stored as an id in the header so that a file opened as the
@@ -41,18 +41,4 @@ public enum SketchKind {
         return id;
     }
 
-    /**
-     * Looks a kind up by its file-format id.
-     *
-     * @param id the id read from a header
-     * @return the kind, or {@code null} when this build does not know the id (a newer file)
-     */
-    static SketchKind byId(int id) {
-        for (SketchKind kind : values()) {
-            if (kind.id == id) {
-                return kind;
-            }
-        }
-        return null;
-    }
 }
