@@ -5,6 +5,7 @@ import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
+import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 
@@ -93,6 +94,15 @@ final class HyperLogLogSummaryLine {
         this.sole = mode == OpenMode.EXCLUSIVE;
         this.registers = registers;
         this.top = top;
+    }
+
+    /**
+     * The summary line of a HyperLogLog region of precision p opened in its mode, or {@code null} if its
+     * file (format version 1) has none.
+     */
+    static HyperLogLogSummaryLine of(SketchRegion region, int precision) {
+        return region.header().hasSummaryLine() ? new HyperLogLogSummaryLine(region.summaryLine(),
+                region.mode(), 1L << precision, HyperLogLogLayout.maxRank(precision)) : null;
     }
 
     /**
