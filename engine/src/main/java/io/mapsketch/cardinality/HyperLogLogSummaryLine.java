@@ -1,10 +1,12 @@
 package io.mapsketch.cardinality;
 
+import io.mapsketch.internal.Regions;
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
+import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 
@@ -32,18 +34,14 @@ import java.nio.file.Path;
  * <p><b>Changes.</b> Every change (a raise and its deltas, a merge, a fold, a repair) adds 1 to the
  * guard before it touches a register and {@code 2^20 - 1} once its deltas are in: in flight down,
  * completed up. Both additions are positive, so the guard grows with every step and two equal reads
- * of it mean that nothing happened between them. {@code SHARED} writers add atomically: a register's
- * raise is won by exactly one compare-and-set, whose winner adds its deltas, so the numbers are right
- * whenever no change is in flight. The {@code EXCLUSIVE} writer holds one change in flight from its
- * open to its close ({@link #attach}, {@link #detach}): it keeps the numbers in its own memory,
- * updates them there with plain arithmetic as it raises registers, and stores them in the file and
- * ends the change when it closes. So its raises need no fence and no store to the file beyond the
- * register's, and other processes' estimates summarise the registers while it holds the file. At
- * most {@code 2^20 - 1} changes may be in flight at once, counting those of writers that died since
- * the line was last repaired.
+ * of it mean that nothing happened between them. {@code SHARED} writers add atomically. The
+ * {@code EXCLUSIVE} writer holds one change in flight from its open to its close ({@link #attach},
+ * {@link #detach}) and keeps the numbers in its own memory meanwhile; why both are exact is in
+ * {@code docs/design/cardinality.md}. At most {@code 2^20 - 1} changes may be in flight at once,
+ * counting those of writers that died since the line was last repaired.
  *
  * <p><b>The exclusive writer's numbers</b> ({@link #readKept}) are updated plainly, so only a thread
- * that the writer's changes happen before may read them; {@link HyperLogLog} sees to that.
+ * that the writer's changes happen before may read them; {@link HyperLogLogEstimates} sees to that.
  *
  * <p><b>Readers</b> ({@link #read}) load the guard, the numbers and the guard again, and trust the
  * numbers only if no change was in flight and the guard did not move; otherwise the caller summarises
@@ -93,6 +91,15 @@ final class HyperLogLogSummaryLine {
         this.sole = mode == OpenMode.EXCLUSIVE;
         this.registers = registers;
         this.top = top;
+    }
+
+    /**
+     * The summary line of a HyperLogLog region of precision p opened in its mode, or {@code null} if its
+     * file (format version 1) has none.
+     */
+    static HyperLogLogSummaryLine of(SketchRegion region, int precision) {
+        return region.header().hasSummaryLine() ? new HyperLogLogSummaryLine(region.summaryLine(),
+                Regions.openMode(region), 1L << precision, HyperLogLogLayout.maxRank(precision)) : null;
     }
 
     /**

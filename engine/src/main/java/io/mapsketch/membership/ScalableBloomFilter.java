@@ -12,13 +12,10 @@ import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -34,15 +31,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * current bits. Memory grows by about the factor s per link, plus {@code log2(1/r)} bits per item
  * for each tightening.
  *
- * <p>Files: a directory holding {@code manifest.sketch} (the parameters, the number of links as an
- * atomic word, and each link's shape, seed and creation time: {@link ScalableBloomManifest}) and one
- * blocked Bloom filter file per link, named by the chain's generation and the link's index. A link
- * appears atomically and complete; a process that opened the directory sees a link added by another
- * process at its next add or lookup, and refuses a link file that is not the one the manifest lists.
+ * <p>Files: a directory holding {@code manifest.sketch} (the parameters, the number of links and
+ * each link's shape, seed and creation time: {@link ScalableBloomManifest}) and one blocked Bloom
+ * filter file per link. A process sees a link added by another process at its next add or lookup,
+ * and refuses a link file that is not the one the manifest lists.
  *
- * <p>Concurrency: as {@link BlockedBloomFilter} within a link. When the newest link is full,
- * concurrent writers race to create the next one; exactly one creation wins and the others open
- * its file. A link may take a few more items than its capacity while that happens.
+ * <p>Concurrency: as {@link BlockedBloomFilter} within a link. Writers that find the newest link full
+ * race to create the next one and exactly one creation wins; a link may take a few more items than
+ * its capacity meanwhile. How the chain grows is in {@code docs/design/membership.md}.
  *
  * <p>Cost: a lookup probes one cache line per link (the key is hashed once); an add, one line of
  * the newest link. Batch lookups probe each link with the blocked kernel.
@@ -54,16 +50,14 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
     /** Name of the manifest file in the filter's directory. */
     public static final String MANIFEST = "manifest.sketch";
 
-    private final Path directory;
     private final ScalableBloomFormat format;
-    private final ScalableBloomManifest manifest;
-    private volatile BlockedBloomFilter[] links = new BlockedBloomFilter[0];
+    private final ScalableBloomChain chain;
 
     private ScalableBloomFilter(SketchRegion manifest, Path directory, ScalableBloomFormat format) {
         super(manifest, format.initialCapacity(), format.falsePositiveRate());
-        this.directory = directory;
         this.format = format;
-        this.manifest = ScalableBloomManifest.of(payload, directory, format);
+        this.chain = new ScalableBloomChain(ScalableBloomManifest.of(payload, directory, format), directory,
+                manifest.file().orElse(null), describe(), mode(), hashSeed(), format);
     }
 
     /**
@@ -117,16 +111,8 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
         ScalableBloomFormat format = ScalableBloomFormat.read(HeaderReader.of(manifest));
         Path directory = manifest.file().map(Path::getParent).orElse(null);
         ScalableBloomFilter filter = new ScalableBloomFilter(manifest, directory, format);
-        try {
-            if (filter.manifest.linkCount() == 0 && manifest.mode().isWritable()) {
-                filter.grow(0);
-            }
-            filter.refresh();
-            return filter;
-        } catch (IOException | RuntimeException e) {
-            filter.closeLinks();
-            throw e;
-        }
+        filter.chain.openLinks();
+        return filter;
     }
 
     @Override
@@ -134,126 +120,15 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
         return format;
     }
 
-    /** The capacity of link i: {@code ceil(n0 * s^i)}. */
-    long linkCapacity(int index) {
-        return (long) Math.min(Long.MAX_VALUE, Math.ceil(expectedItems() * Math.pow(format.growthFactor(), index)));
-    }
-
-    /** The rate of link i: {@code P (1 - r) r^i}. */
-    double linkRate(int index) {
-        return linkRate(targetFalsePositiveRate(), format.tighteningRatio(), index);
-    }
-
-    private static double linkRate(double rate, double tighteningRatio, int index) {
-        return rate * (1 - tighteningRatio) * Math.pow(tighteningRatio, index);
-    }
-
-    /** Opens the links that other writers (or processes) added since this view last looked. */
-    private BlockedBloomFilter[] refresh() throws IOException {
-        BlockedBloomFilter[] current = links;
-        if (manifest.linkCount() == current.length) {
-            return current;
-        }
-        synchronized (this) {
-            current = links;
-            long count = manifest.linkCount();
-            if (count > ScalableBloomManifest.MAX_LINKS) {
-                throw new CorruptSketchFileException(region.file().orElse(null),
-                        "link count is " + count + ", expected at most " + ScalableBloomManifest.MAX_LINKS);
-            }
-            BlockedBloomFilter[] grown = Arrays.copyOf(current, (int) count);
-            try {
-                for (int i = current.length; i < count; i++) {
-                    grown[i] = BlockedBloomFilter.open(manifest.linkFile(i), mode());
-                    manifest.validate(i, grown[i], linkCapacity(i), linkRate(i), hashSeed(),
-                            region.file().orElse(null));
-                }
-            } catch (IOException | RuntimeException e) {
-                closeAll(Arrays.copyOfRange(grown, current.length, grown.length), e);
-                throw e;
-            }
-            links = grown;
-            return grown;
-        }
-    }
-
-    /** Creates link {@code index} (or opens it if another writer won the race) and publishes the count. */
-    private synchronized void grow(int index) throws IOException {
-        if (links.length > index || manifest.linkCount() > index) {
-            return;
-        }
-        if (index >= ScalableBloomManifest.MAX_LINKS) {
-            throw new IllegalStateException(describe() + " has " + ScalableBloomManifest.MAX_LINKS + " links;"
-                    + " recreate it with a larger initial capacity or growth factor");
-        }
-        BlockedBloomFilter.Builder builder;
-        try {
-            builder = BlockedBloomFilter.builder().expectedItems(linkCapacity(index)).falsePositiveRate(linkRate(index))
-                    .seed(hashSeed());
-            builder.requireSizable();
-        } catch (IllegalArgumentException unsizable) {
-            throw new IllegalStateException(describe() + " cannot grow: link " + index + " (" + linkCapacity(index)
-                    + " items at rate " + linkRate(index) + ") cannot be sized (" + unsizable.getMessage()
-                    + "); recreate it with a larger initial capacity, growth factor or tightening ratio", unsizable);
-        }
-        BlockedBloomFilter link;
-        if (directory == null) {
-            link = builder.createAnonymous(mode());
-        } else {
-            Path file = manifest.linkFile(index);
-            try {
-                link = builder.create(file, mode());
-            } catch (FileAlreadyExistsException raced) {
-                link = BlockedBloomFilter.open(file, mode());
-                try {
-                    manifest.validate(index, link, linkCapacity(index), linkRate(index), hashSeed(),
-                            region.file().orElse(null));
-                } catch (IOException | RuntimeException e) {
-                    closeAll(new BlockedBloomFilter[] {link}, e);
-                    throw e;
-                }
-            }
-        }
-        manifest.record(index, link);
-        manifest.advance(index);
-        BlockedBloomFilter[] grown = Arrays.copyOf(links, index + 1);
-        grown[index] = link;
-        links = grown;
-    }
-
-    /** The newest link, after growing the chain if it is full. */
-    private BlockedBloomFilter newestLink() {
-        try {
-            BlockedBloomFilter[] current = refresh();
-            int last = current.length - 1;
-            if (current[last].itemsAdded() < linkCapacity(last)) {
-                return current[last];
-            }
-            grow(last + 1);
-            current = refresh();
-            return current[current.length - 1];
-        } catch (IOException e) {
-            throw new UncheckedIOException(describe() + ": cannot open or create the next link", e);
-        }
-    }
-
-    private BlockedBloomFilter[] currentLinks() {
-        try {
-            return refresh();
-        } catch (IOException e) {
-            throw new UncheckedIOException(describe() + ": cannot open a link added by another writer", e);
-        }
-    }
-
     @Override
     protected boolean addHash(long hash) {
-        BlockedBloomFilter link = newestLink();
+        BlockedBloomFilter link = chain.newest();
         return link.addLinked(hash);
     }
 
     @Override
     boolean containsHash(long hash) {
-        for (BlockedBloomFilter link : currentLinks()) {
+        for (BlockedBloomFilter link : chain.current()) {
             if (link.containsHash(hash)) {
                 return true;
             }
@@ -263,33 +138,12 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
 
     @Override
     protected void addHashes(long[] hashes, int from, int count) {
-        int done = 0;
-        while (done < count) {
-            BlockedBloomFilter link = newestLink();
-            long room = linkCapacity(links.length - 1) - link.itemsAdded();
-            int n = (int) Math.max(1, Math.min(count - done, room));
-            link.addLinked(hashes, from + done, n);
-            done += n;
-        }
+        chain.addAll(hashes, from, count);
     }
 
     @Override
     void containsHashes(long[] hashes, int count, boolean[] results, int resultsFrom) {
-        BlockedBloomFilter[] current = currentLinks();
-        if (current.length == 0) {
-            Arrays.fill(results, resultsFrom, resultsFrom + count, false);
-            return;
-        }
-        current[0].containsHashes(hashes, count, results, resultsFrom);
-        if (current.length > 1) {
-            boolean[] inLink = new boolean[count];
-            for (int i = 1; i < current.length; i++) {
-                current[i].containsHashes(hashes, count, inLink, 0);
-                for (int j = 0; j < count; j++) {
-                    results[resultsFrom + j] |= inLink[j];
-                }
-            }
-        }
+        chain.containsAll(hashes, count, results, resultsFrom);
     }
 
     /**
@@ -305,18 +159,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
         Objects.requireNonNull(other, "other");
         requireWritable();
         requireCompatible(other, ScalableBloomFormat.SHAPE);
-        BlockedBloomFilter[] theirs = other.currentLinks();
-        try {
-            while (currentLinks().length < theirs.length) {
-                grow(links.length);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(describe() + ": cannot create a link to merge into", e);
-        }
-        BlockedBloomFilter[] mine = currentLinks();
-        for (int i = 0; i < theirs.length; i++) {
-            mine[i].merge(theirs[i]);
-        }
+        chain.merge(other.chain);
         countItems(other.itemsAdded());
     }
 
@@ -326,7 +169,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
      * @return links, at least 1 for a writable filter
      */
     public int links() {
-        return currentLinks().length;
+        return chain.current().length;
     }
 
     /**
@@ -355,11 +198,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
      */
     @Override
     public double expectedFalsePositiveRate() {
-        double allNegative = 1;
-        for (BlockedBloomFilter link : currentLinks()) {
-            allNegative *= 1 - link.expectedFalsePositiveRate();
-        }
-        return 1 - allNegative;
+        return chain.falsePositiveRate();
     }
 
     /**
@@ -369,14 +208,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
      */
     @Override
     public double fillRatio() {
-        double set = 0;
-        double bits = 0;
-        for (BlockedBloomFilter link : currentLinks()) {
-            double linkBits = link.blockCount() * 512.0;
-            set += link.fillRatio() * linkBits;
-            bits += linkBits;
-        }
-        return set / bits;
+        return chain.fillRatio();
     }
 
     /**
@@ -397,7 +229,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
     @Override
     public long memoryBytes() {
         long bytes = super.memoryBytes();
-        for (BlockedBloomFilter link : currentLinks()) {
+        for (BlockedBloomFilter link : chain.current()) {
             bytes += link.memoryBytes();
         }
         return bytes;
@@ -405,7 +237,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
 
     @Override
     public void force() {
-        for (BlockedBloomFilter link : currentLinks()) {
+        for (BlockedBloomFilter link : chain.current()) {
             link.force();
         }
         super.force();
@@ -419,7 +251,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
     @Override
     public PayloadVerification verify() throws IOException {
         PayloadVerification worst = super.verify();
-        for (BlockedBloomFilter link : currentLinks()) {
+        for (BlockedBloomFilter link : chain.current()) {
             worst = worst.worseOf(link.verify());
         }
         return worst;
@@ -428,41 +260,15 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
     @Override
     public void close() throws IOException {
         try {
-            closeLinks();
+            chain.close();
         } finally {
             super.close();
         }
     }
 
-    private void closeLinks() throws IOException {
-        IOException failure = null;
-        for (BlockedBloomFilter link : links) {
-            try {
-                link.close();
-            } catch (IOException e) {
-                failure = e;
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
-    }
-
-    private static void closeAll(BlockedBloomFilter[] opened, Exception failure) {
-        for (BlockedBloomFilter link : opened) {
-            if (link != null) {
-                try {
-                    link.close();
-                } catch (IOException suppressed) {
-                    failure.addSuppressed(suppressed);
-                }
-            }
-        }
-    }
-
     @Override
     public String toString() {
-        return "ScalableBloomFilter[" + describe() + ", " + links.length + " links, " + itemsAdded() + " items]";
+        return "ScalableBloomFilter[" + describe() + ", " + chain.seen().length + " links, " + itemsAdded() + " items]";
     }
 
     /** Builds a scalable Bloom filter: first-link capacity, compound rate, ratio and growth. */
@@ -527,7 +333,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
             Files.createDirectories(directory);
             ScalableBloomFilter filter = super.create(directory.resolve(MANIFEST), mode, options);
             try {
-                filter.manifest.removeOtherLinks();
+                filter.chain.removeOtherLinks();
                 return filter;
             } catch (IOException | RuntimeException e) {
                 try {
@@ -547,25 +353,13 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
         /** The parameters, with a new chain's generation: random, never zero, drawn for each creation. */
         @Override
         protected ScalableBloomFormat format() {
-            requireFirstLinkSizable();
+            ScalableBloomChain.requireFirstLinkSizable(expectedItems(), falsePositiveRate(), tighteningRatio);
             long generation;
             do {
                 generation = ThreadLocalRandom.current().nextLong();
             } while (generation == 0);
             return new ScalableBloomFormat(expectedItems(), falsePositiveRate(), tighteningRatio, growthFactor,
                     generation);
-        }
-
-        /** Refuses a rate whose first link, {@code n0} items at {@code P (1 - r)}, no blocked filter reaches. */
-        private void requireFirstLinkSizable() {
-            double linkRate = linkRate(falsePositiveRate(), tighteningRatio, 0);
-            double lowest = SketchSizing.blockedBloomLowestRate(expectedItems());
-            if (!(linkRate >= lowest)) {
-                throw new IllegalArgumentException("falsePositiveRate = " + falsePositiveRate() + " with tighteningRatio = "
-                        + tighteningRatio + " gives the first link (expectedItems = " + expectedItems() + ") the rate"
-                        + " P (1 - r) = " + linkRate + ", which must be in [" + lowest + ", 1): the lowest rate of a"
-                        + " blocked Bloom filter of that many items; fewer items reach lower rates");
-            }
         }
 
         @Override

@@ -1,0 +1,256 @@
+package io.mapsketch.cardinality;
+
+import static io.mapsketch.cardinality.HyperLogLogLayout.foldedValue;
+import static io.mapsketch.cardinality.HyperLogLogLayout.maxRank;
+
+import io.mapsketch.internal.HeaderReader;
+import io.mapsketch.kernels.RegisterKernels;
+import io.mapsketch.memory.SketchRegion;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
+
+/**
+ * Where the estimator inputs of one open HyperLogLog come from: the snapshot cached at the summary
+ * line's guard, the summary line, the numbers the {@code EXCLUSIVE} writer keeps, or a pass of the
+ * register summary kernel. Every source gives the same numbers for the same registers, so the same
+ * estimate, bit for bit. Why each source may be trusted is in {@code docs/design/cardinality.md}.
+ *
+ * <p>Cost: a cached snapshot is a load of the guard and a compare (two loads for the sole writer);
+ * the line or the kept numbers, four loads and O(64) arithmetic; the pass, one SIMD scan of the m
+ * registers.
+ */
+final class HyperLogLogEstimates {
+
+    private static final VarHandle CACHED;
+
+    static {
+        try {
+            CACHED = MethodHandles.lookup().findVarHandle(HyperLogLogEstimates.class, "cached", Snapshot.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final SketchRegion region;
+    /** The sketch as messages name it. */
+    private final String name;
+    private final MemorySegment registers;
+    private final int precision;
+    /** The summary line, or {@code null} in a file of format version 1. */
+    private final HyperLogLogSummaryLine line;
+    /** Whether the sketch is the {@code EXCLUSIVE} writer of a file with a summary line. */
+    private final boolean soleWriter;
+    /**
+     * The last estimate computed from a trusted line, with its guard; replaced, never changed. Published
+     * by compare-and-set. Not used by the sole writer.
+     */
+    @SuppressWarnings("unused")
+    private Snapshot cached;
+    /**
+     * The sole writer's snapshot of the numbers it keeps, or {@code null} once a change has made it
+     * stale: made at the open, then by the thread that made the last change; read by any thread.
+     */
+    private Snapshot kept;
+    /** The id of the thread that made the sole writer's last change. */
+    private long changer;
+
+    /**
+     * The estimate sources of the registers of {@code region}. The sole writer takes its line
+     * ({@link HyperLogLogSummaryLine#attach}) until {@link #close}.
+     */
+    HyperLogLogEstimates(SketchRegion region, String name, int precision, HyperLogLogSummaryLine line,
+            boolean soleWriter) {
+        this.region = region;
+        this.name = name;
+        this.registers = region.payload().segment();
+        this.precision = precision;
+        this.line = line;
+        this.soleWriter = soleWriter;
+        if (soleWriter) {
+            line.attach();
+            long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
+            kept = line.readKept(summary) ? snapshotOf(HyperLogLogSummaryLine.UNTRUSTED, summary) : null;
+        }
+    }
+
+    /**
+     * The open-time check of the registers and of the summary line against them
+     * ({@link HyperLogLogSummaryLine#checkOnOpen}); a file of format version 1 has its registers checked
+     * for valid ranks.
+     */
+    static void checkOnOpen(SketchRegion region, boolean soleWriter) throws IOException {
+        int precision = HyperLogLogFormat.read(HeaderReader.of(region)).precision();
+        MemorySegment registers = region.payload().segment();
+        Path file = region.file().orElse(null);
+        HyperLogLogSummaryLine line = HyperLogLogSummaryLine.of(region, precision);
+        if (line != null) {
+            line.checkOnOpen(registers, soleWriter, region.wasCleanlyClosed(), file);
+        } else {
+            HyperLogLogLayout.requireValidRanks(summary(registers, precision), maxRank(precision), file);
+        }
+    }
+
+    /**
+     * Records a change of the sole writer's registers and numbers: the kept snapshot no longer describes
+     * them, and by whom (see {@link #keptSnapshot}). Plain stores, as the raise's; small enough to inline
+     * into a raise however rarely it runs.
+     */
+    void noteChange() {
+        kept = null;
+        changer = Thread.currentThread().threadId();
+    }
+
+    /**
+     * Reads the numbers the sole writer keeps into {@code summary} (the layout of
+     * {@link HyperLogLogSummaryLine#read}); returns whether they may be trusted ({@code false} in other
+     * modes).
+     */
+    boolean readKept(long[] summary) {
+        return soleWriter && line.readKept(summary);
+    }
+
+    /**
+     * The estimator inputs now. The sole writer reuses its kept snapshot until a change clears it, then
+     * takes a new one ({@link #keptSnapshot}); others reuse the cached snapshot while the line's guard has
+     * not moved, else take a new one ({@link #snapshot}).
+     *
+     * @throws IllegalStateException if the sketch is closed or a register holds an impossible rank
+     */
+    Snapshot current() {
+        if (soleWriter) {
+            Snapshot last = kept;
+            return last != null ? last : keptSnapshot();
+        }
+        Snapshot last = (Snapshot) CACHED.getAcquire(this);
+        if (last != null && line.guard() == last.stamp()) {
+            return last;
+        }
+        return snapshot(last);
+    }
+
+    /**
+     * Before the sketch closes: the sole writer gives its line back ({@link HyperLogLogSummaryLine#detach}),
+     * and the snapshots are dropped, so that an estimate after the close fails.
+     */
+    void close() {
+        if (soleWriter && !region.isClosed()) {
+            line.detach();
+        }
+        CACHED.setVolatile(this, null);
+        kept = null;
+    }
+
+    /**
+     * Reads the summary line if it may be trusted and caches the result in place of {@code seen}, the
+     * cache's content before; otherwise summarises the registers in one pass.
+     */
+    private Snapshot snapshot(Snapshot seen) {
+        long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
+        long guard = line == null ? HyperLogLogSummaryLine.UNTRUSTED : line.read(summary);
+        if (guard == HyperLogLogSummaryLine.UNTRUSTED) {
+            return pass();
+        }
+        Snapshot snapshot = snapshotOf(guard, summary);
+        CACHED.compareAndSet(this, seen, snapshot);
+        return snapshot;
+    }
+
+    /**
+     * The sole writer's inputs once a change has cleared its kept snapshot: the thread that made the last
+     * change reads the numbers (its own stores, in its own order) and keeps the result; any other thread,
+     * and every thread while a merge of damaged registers leaves the numbers untrusted, takes the pass.
+     */
+    private Snapshot keptSnapshot() {
+        if (region.isClosed()) {
+            throw new IllegalStateException(name + " is closed");
+        }
+        long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
+        if (changer != Thread.currentThread().threadId() || !line.readKept(summary)) {
+            return pass();
+        }
+        Snapshot snapshot = snapshotOf(HyperLogLogSummaryLine.UNTRUSTED, summary);
+        kept = snapshot;
+        return snapshot;
+    }
+
+    /** Summarises the registers in one pass, refusing registers above the largest rank. */
+    private Snapshot pass() {
+        long[] summary = summary(registers, precision);
+        if (summary[RegisterKernels.ABOVE_TOP] != 0) {
+            throw new IllegalStateException(name + " has " + summary[RegisterKernels.ABOVE_TOP]
+                    + " registers above the largest rank 65 - precision = " + maxRank(precision)
+                    + "; the file was corrupted while open");
+        }
+        return snapshotOf(HyperLogLogSummaryLine.UNTRUSTED, summary);
+    }
+
+    private Snapshot snapshotOf(long stamp, long[] summary) {
+        return new Snapshot(stamp, summary[RegisterKernels.ZEROS], summary[RegisterKernels.AT_TOP],
+                summary[RegisterKernels.POWER_SUM], improved(summary, precision));
+    }
+
+    /**
+     * What both estimators need, taken at one moment, with the improved estimate of it.
+     *
+     * @param stamp the summary line's guard it was read at, which identifies that state of the line; or
+     *     {@link HyperLogLogSummaryLine#UNTRUSTED} if it comes from a pass over the registers or from the
+     *     numbers the sole writer keeps (whose cache a raise clears instead)
+     */
+    record Snapshot(long stamp, long zeros, long saturated, long powerSum, double estimate) {
+    }
+
+    /**
+     * The improved estimate of the union of register arrays, folded to the lowest precision among them,
+     * without modifying any. Cost: a heap scratch of m bytes, one pass over every source (SIMD for those
+     * at the lowest precision) and one summary pass.
+     *
+     * @throws IllegalStateException if the union holds a register above the largest rank
+     */
+    static double union(HyperLogLogRegisters[] sources) {
+        int precision = HyperLogLog.MAX_PRECISION;
+        for (HyperLogLogRegisters source : sources) {
+            precision = Math.min(precision, source.precision());
+        }
+        int m = 1 << precision;
+        MemorySegment union = MemorySegment.ofArray(new byte[m]);
+        for (HyperLogLogRegisters source : sources) {
+            int d = source.precision() - precision;
+            if (d == 0) {
+                RegisterKernels.maxUnsignedBytes(union, 0, source.bytes(), 0, m);
+                continue;
+            }
+            for (long register = 0; register < m; register++) {
+                int value = foldedValue(source.bytes(), register << d, d);
+                if (value > union.get(ValueLayout.JAVA_BYTE, register)) {
+                    union.set(ValueLayout.JAVA_BYTE, register, (byte) value);
+                }
+            }
+        }
+        long[] summary = summary(union, precision);
+        if (summary[RegisterKernels.ABOVE_TOP] != 0) {
+            throw new IllegalStateException("the union has " + summary[RegisterKernels.ABOVE_TOP]
+                    + " registers above the largest rank 65 - precision = " + maxRank(precision)
+                    + "; a sketch's file was corrupted while open");
+        }
+        return improved(summary, precision);
+    }
+
+    /**
+     * Summarises 2^p registers with the largest rank as {@code top}: empty and saturated registers, the
+     * registers above the largest rank (a corrupt file), and the power sum of the others.
+     */
+    static long[] summary(MemorySegment registers, int precision) {
+        long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
+        RegisterKernels.summary(registers, 0, 1L << precision, maxRank(precision), summary);
+        return summary;
+    }
+
+    private static double improved(long[] summary, int precision) {
+        return HyperLogLogEstimator.improved(summary[RegisterKernels.ZEROS], summary[RegisterKernels.AT_TOP],
+                summary[RegisterKernels.POWER_SUM], precision);
+    }
+}

@@ -1,0 +1,305 @@
+package io.mapsketch.cardinality;
+
+import static io.mapsketch.cardinality.HyperLogLogLayout.foldedValue;
+import static io.mapsketch.cardinality.HyperLogLogLayout.rank;
+import static io.mapsketch.cardinality.HyperLogLogLayout.registerIndex;
+
+import io.mapsketch.kernels.RegisterKernels;
+import io.mapsketch.memory.AtomicSegment;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * The registers of one open HyperLogLog and every way they grow: a key's raise, a batch of raises, a
+ * merge and a fold, each with the summary line's deltas. A register only grows. A {@code SHARED} writer
+ * raises with a compare-and-set of the aligned 32-bit word that holds the register, retried only while
+ * it is still lower, so concurrent writers leave the registers as sequential adds would; the
+ * {@code EXCLUSIVE} writer stores plainly and keeps the line's numbers in its own memory. The proofs
+ * are in {@code docs/design/cardinality.md}.
+ *
+ * <p>Cost: an add that raises nothing is one load and a compare; a raise adds a store and a few
+ * additions ({@code EXCLUSIVE}) or a compare-and-set and three to four atomic additions to the line
+ * ({@code SHARED}).
+ */
+final class HyperLogLogRegisters {
+
+    /** Bytes of registers the {@code SHARED} merge raises together once one of them grows: a cache line. */
+    private static final long BLOCK = 64;
+    /** Four registers as the little-endian 32-bit word a {@code SHARED} writer compares and sets. */
+    private static final ValueLayout.OfInt REGISTER_WORD =
+            ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** What {@link #raiseWord} returns when no register of the word was lower. */
+    private static final long NOT_RAISED = -1;
+
+    private final AtomicSegment words;
+    private final MemorySegment bytes;
+    private final int precision;
+    private final int registers;
+    /** Updates must be hardware atomics: other writers may raise the same registers concurrently. */
+    private final boolean shared;
+    /** The summary line, or {@code null} in a file of format version 1. */
+    private final HyperLogLogSummaryLine line;
+    /** Whether this is the {@code EXCLUSIVE} writer of a file with a summary line. */
+    private final boolean soleWriter;
+    /** Told of the sole writer's changes, which make its kept snapshot stale. */
+    private final HyperLogLogEstimates estimates;
+
+    HyperLogLogRegisters(AtomicSegment words, int precision, boolean shared, HyperLogLogSummaryLine line,
+            boolean soleWriter, HyperLogLogEstimates estimates) {
+        this.words = words;
+        this.bytes = words.segment();
+        this.precision = precision;
+        this.registers = 1 << precision;
+        this.shared = shared;
+        this.line = line;
+        this.soleWriter = soleWriter;
+        this.estimates = estimates;
+    }
+
+    /** The 2^p registers, one byte each. */
+    MemorySegment bytes() {
+        return bytes;
+    }
+
+    /** The precision p. */
+    int precision() {
+        return precision;
+    }
+
+    /**
+     * Raises the hash's register to its rank if it is lower; returns whether it was. The
+     * {@code EXCLUSIVE} raise is written out here with no call that is not inlined whatever the profile
+     * says (a register load and compare, then, rarely, a plain store and plain arithmetic), so a caller's
+     * loop of adds compiles with no call, fence or locked instruction in it. A shared writer, once the
+     * plain load shows the register lower (a higher value read is final), raises with
+     * {@link #raiseShared}.
+     */
+    boolean add(long hash) {
+        long index = registerIndex(hash, precision);
+        int value = rank(hash, precision);
+        int current = bytes.get(ValueLayout.JAVA_BYTE, index);
+        if (current >= value) {
+            return false;
+        }
+        if (shared) {
+            return raiseShared(index, value);
+        }
+        bytes.set(ValueLayout.JAVA_BYTE, index, (byte) value);
+        if (line != null) {
+            line.addKept(line.countsDelta(current, value), line.powerSumDelta(current, value));
+            estimates.noteChange();
+        }
+        return true;
+    }
+
+    /**
+     * Raises the registers of {@code hashes[from, from + count)} in two scalar loops (no vector kernel
+     * fits a scatter of byte maxima): the first keeps at the front of the range the hashes whose rank
+     * exceeds their register, calling nothing; the second raises those with {@link #add}. Overwrites
+     * the range.
+     */
+    void addAll(long[] hashes, int from, int count) {
+        int raising = from;
+        for (int i = from; i < from + count; i++) {
+            long hash = hashes[i];
+            if (bytes.get(ValueLayout.JAVA_BYTE, registerIndex(hash, precision)) < rank(hash, precision)) {
+                hashes[raising++] = hash;
+            }
+        }
+        for (int i = from; i < raising; i++) {
+            add(hashes[i]);
+        }
+    }
+
+    /** Starts a change of many registers or of a shared word: the line's, and for the sole writer a noted one. */
+    private void beginChange() {
+        line.begin();
+        if (soleWriter) {
+            estimates.noteChange();
+        }
+    }
+
+    /**
+     * A {@code SHARED} writer's raise of register {@code index} to {@code value}: a read of the aligned
+     * 32-bit word that holds it and, only if the register is lower, a compare-and-set of the word with
+     * the line's deltas, as one change; returns whether it changed.
+     */
+    private boolean raiseShared(long index, int value) {
+        long word = index & -Integer.BYTES;
+        int shift = (int) (index & (Integer.BYTES - 1)) * Byte.SIZE;
+        int current = words.getInt(word);
+        return ((current >>> shift) & 0xFF) < value && raiseSharedWord(word, current, value << shift);
+    }
+
+    /**
+     * Raises the registers of the word at {@code word}, last read as {@code current}, to the bytes of
+     * {@code floor} ({@link #raiseWord}) with the line's deltas, as one change; returns whether it changed.
+     */
+    private boolean raiseSharedWord(long word, int current, int floor) {
+        if (line == null) {
+            return raiseWord(word, current, floor) != NOT_RAISED;
+        }
+        beginChange();
+        long before = raiseWord(word, current, floor);
+        if (before != NOT_RAISED) {
+            long after = RegisterKernels.maxOfUnsignedBytes(before, floor & 0xFFFF_FFFFL);
+            line.add(line.countsDelta(before, after), line.powerSumDelta(before, after));
+        }
+        line.end();
+        return before != NOT_RAISED;
+    }
+
+    /**
+     * Raises each of the four registers of the aligned 32-bit word at {@code word}, last read as
+     * {@code current}, to the matching byte of {@code floor} if it is lower, with a compare-and-set
+     * retried while some register stays lower; returns the word's value that the compare-and-set
+     * replaced (unsigned), or {@link #NOT_RAISED} if no register was lower.
+     */
+    private long raiseWord(long word, int current, int floor) {
+        int seen = current;
+        int raised;
+        while ((raised = (int) RegisterKernels.maxOfUnsignedBytes(seen & 0xFFFF_FFFFL, floor & 0xFFFF_FFFFL))
+                != seen) {
+            if (words.compareAndSetInt(word, seen, raised)) {
+                return seen & 0xFFFF_FFFFL;
+            }
+            seen = words.getIntAcquire(word);
+        }
+        return NOT_RAISED;
+    }
+
+    /**
+     * Raises every register to at least the matching one of {@code source}, of the same precision, as one
+     * change. A merge that raises nothing leaves the line and the cached estimates as they were.
+     */
+    void merge(MemorySegment source) {
+        if (shared) {
+            mergeShared(source);
+        } else {
+            mergeExclusive(source);
+        }
+    }
+
+    /**
+     * Merges plainly: the register-max kernel from the first register that grows, then the line
+     * recomputed by one summary pass. A register above the largest rank (a source damaged after it was
+     * opened) leaves the change in flight, so estimates read the registers and report it.
+     */
+    private void mergeExclusive(MemorySegment source) {
+        long first = RegisterKernels.firstRaised(bytes, 0, source, 0, registers);
+        if (first == registers) {
+            return;
+        }
+        if (line != null) {
+            beginChange();
+        }
+        RegisterKernels.maxUnsignedBytes(bytes, first, source, first, registers - first);
+        if (line != null) {
+            long[] summary = HyperLogLogEstimates.summary(bytes, precision);
+            if (summary[RegisterKernels.ABOVE_TOP] == 0) {
+                line.replace(summary);
+                line.end();
+            }
+        }
+    }
+
+    /**
+     * Merges atomically: the scan kernel skips every register already at least the source's (registers
+     * only grow, so it stays so), and each 64-byte block where one would grow is raised word by word.
+     */
+    private void mergeShared(MemorySegment source) {
+        Change change = new Change();
+        long next = 0;
+        while (next < registers) {
+            long raised = next + RegisterKernels.firstRaised(bytes, next, source, next, registers - next);
+            long blockEnd = Math.min((raised | (BLOCK - 1)) + 1, registers);
+            for (long word = raised & -Integer.BYTES; word < blockEnd; word += Integer.BYTES) {
+                change.raiseWord(word, source.get(REGISTER_WORD, word));
+            }
+            next = blockEnd;
+        }
+        change.end();
+    }
+
+    /**
+     * Folds {@code source}, of precision at least this one's, down to this precision and raises the
+     * registers to it, as one change: a scalar pass over the source's registers.
+     */
+    void fold(HyperLogLogRegisters source) {
+        int d = source.precision - precision;
+        Change change = new Change();
+        for (long register = 0; register < registers; register++) {
+            int value = foldedValue(source.bytes, register << d, d);
+            if (value != 0) {
+                change.raise(register, value);
+            }
+        }
+        change.end();
+    }
+
+    /**
+     * One change of many registers (a merge or a fold): begun before its first raise, with the line's
+     * deltas summed as registers grow and added when it ends. A register raised above the largest rank
+     * (from a source damaged after it was opened) leaves the change in flight, so that the line is not
+     * trusted and estimates read the registers, which report the damage.
+     */
+    private final class Change {
+
+        private boolean begun;
+        private boolean damaged;
+        private long counts;
+        private long powerSum;
+
+        /** Raises register {@code index} to at least {@code value}, as an add of that rank would. */
+        void raise(long index, int value) {
+            if (!shared) {
+                int current = bytes.get(ValueLayout.JAVA_BYTE, index);
+                if (current < value) {
+                    begin();
+                    bytes.set(ValueLayout.JAVA_BYTE, index, (byte) value);
+                    record(current, value);
+                }
+                return;
+            }
+            long word = index & -Integer.BYTES;
+            raiseWord(word, value << (int) (index & (Integer.BYTES - 1)) * Byte.SIZE);
+        }
+
+        /** Raises the four registers of the aligned 32-bit word at {@code word} to the bytes of {@code floor}. */
+        void raiseWord(long word, int floor) {
+            int current = words.getInt(word);
+            if (RegisterKernels.maxOfUnsignedBytes(current & 0xFFFF_FFFFL, floor & 0xFFFF_FFFFL)
+                    == (current & 0xFFFF_FFFFL)) {
+                return;
+            }
+            begin();
+            long before = HyperLogLogRegisters.this.raiseWord(word, current, floor);
+            if (before != NOT_RAISED) {
+                record(before, RegisterKernels.maxOfUnsignedBytes(before, floor & 0xFFFF_FFFFL));
+            }
+        }
+
+        private void begin() {
+            if (!begun && line != null) {
+                beginChange();
+            }
+            begun = true;
+        }
+
+        private void record(long before, long after) {
+            if (line != null) {
+                counts += line.countsDelta(before, after);
+                powerSum += line.powerSumDelta(before, after);
+                damaged |= line.aboveTop(after);
+            }
+        }
+
+        void end() {
+            if (begun && line != null && !damaged) {
+                line.add(counts, powerSum);
+                line.end();
+            }
+        }
+    }
+}
