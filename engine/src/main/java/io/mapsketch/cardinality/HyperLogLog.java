@@ -10,7 +10,6 @@ import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.Sketch;
 import io.mapsketch.SketchBuilder;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.KeyedSketch;
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.CorruptSketchFileException;
@@ -654,7 +653,7 @@ public final class HyperLogLog extends KeyedSketch {
      * @return the relative standard error
      */
     public double relativeStandardError() {
-        return SketchSizing.hyperLogLogRelativeStandardError(precision);
+        return HyperLogLogSizing.relativeStandardError(precision);
     }
 
     /**
@@ -810,7 +809,7 @@ public final class HyperLogLog extends KeyedSketch {
          * @throws IllegalArgumentException if out of range
          */
         public Builder precision(int precision) {
-            SketchSizing.hyperLogLogRegisters(precision);
+            HyperLogLogSizing.registers(precision);
             this.precision = precision;
             return this;
         }

@@ -1,7 +1,6 @@
 package io.mapsketch.frequency;
 
 import io.mapsketch.internal.HeaderFields;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.SketchRegion;
@@ -29,12 +28,12 @@ record CountMinParameters(int width, int depth, int counterBytes, boolean conser
 
     /**
      * The shape a builder asks for, validated by the sizing rules; a delta below what the 64-bit hash
-     * can honour at this epsilon ({@link SketchSizing#countMinLowestDelta}) is refused.
+     * can honour at this epsilon ({@link CountMinSizing#lowestDelta}) is refused.
      */
     static CountMinParameters of(double epsilon, double delta, int counterBits, boolean conservative) {
-        int width = SketchSizing.countMinWidth(epsilon);
-        int depth = SketchSizing.countMinDepth(delta);
-        double lowest = SketchSizing.countMinLowestDelta(epsilon);
+        int width = CountMinSizing.width(epsilon);
+        int depth = CountMinSizing.depth(delta);
+        double lowest = CountMinSizing.lowestDelta(epsilon);
         if (!(delta >= lowest)) {
             throw new IllegalArgumentException("delta = " + delta + ", must be in [" + lowest + ", 1) at epsilon = "
                     + epsilon + ": keys of equal 64-bit hash share every row, so no depth honours a smaller delta");
@@ -55,11 +54,11 @@ record CountMinParameters(int width, int depth, int counterBytes, boolean conser
         boolean conservative = HeaderFields.parameter(region, CONSERVATIVE, "conservative", 0, 1) == 1;
         double epsilon = HeaderFields.openIntervalParameter(region, EPSILON, "epsilon", 0, 1);
         double delta = HeaderFields.openIntervalParameter(region, DELTA, "delta", 0, 1);
-        int widthOfEpsilon = sized(region, "epsilon", epsilon, () -> SketchSizing.countMinWidth(epsilon));
+        int widthOfEpsilon = sized(region, "epsilon", epsilon, () -> CountMinSizing.width(epsilon));
         if (widthOfEpsilon != width) {
             throw corrupt(region, "width is " + width + ", but epsilon " + epsilon + " gives " + widthOfEpsilon);
         }
-        int depthOfDelta = sized(region, "delta", delta, () -> SketchSizing.countMinDepth(delta));
+        int depthOfDelta = sized(region, "delta", delta, () -> CountMinSizing.depth(delta));
         if (depthOfDelta != depth) {
             throw corrupt(region, "depth is " + depth + ", but delta " + delta + " gives " + depthOfDelta);
         }

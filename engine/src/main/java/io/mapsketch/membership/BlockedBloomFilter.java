@@ -2,7 +2,6 @@ package io.mapsketch.membership;
 
 import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.kernels.BlockedBloomKernels;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.OpenMode;
@@ -19,7 +18,7 @@ import java.nio.file.Path;
  *
  * <p>Error direction: false positives only. Blocking costs accuracy, because blocks fill unevenly
  * (at 10 bits per key about 1.05% instead of the classic 0.82%); the sizing therefore uses the
- * Poisson mixture over block loads ({@link SketchSizing#blockedBloomBlocks}), not the classic
+ * Poisson mixture over block loads ({@link BlockedBloomSizing#falsePositiveRate}), not the classic
  * formula, so the rate asked for is the rate measured at capacity: 10.1 bits per key for 1%,
  * 15.7 for 0.1%.
  *
@@ -224,8 +223,8 @@ public final class BlockedBloomFilter extends MembershipFilter {
 
         @Override
         protected long[] parameters() {
-            int bitsPerKey = SketchSizing.blockedBloomBitsPerKey(expectedItems(), falsePositiveRate());
-            long blocks = SketchSizing.blockedBloomBlocks(expectedItems(), falsePositiveRate(), bitsPerKey);
+            int bitsPerKey = BlockedBloomSizing.bitsPerKey(expectedItems(), falsePositiveRate());
+            long blocks = BlockedBloomSizing.blocks(expectedItems(), falsePositiveRate(), bitsPerKey);
             return new long[] {blocks, bitsPerKey, expectedItems(), Double.doubleToLongBits(falsePositiveRate())};
         }
 

@@ -1,6 +1,5 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.memory.AtomicSegment;
 import java.lang.invoke.VarHandle;
 
@@ -55,7 +54,7 @@ import java.lang.invoke.VarHandle;
  */
 final class CuckooTable {
 
-    static final int BUCKET_SIZE = SketchSizing.CUCKOO_BUCKET_SIZE;
+    static final int BUCKET_SIZE = CuckooSizing.BUCKET_SIZE;
     /** Buckets the path search explores before an insert gives up. */
     static final int MAX_KICKS = 500;
     static final long CONTROL_BYTES = 64;

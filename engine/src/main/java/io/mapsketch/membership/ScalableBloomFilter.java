@@ -2,7 +2,6 @@ package io.mapsketch.membership;
 
 import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.memory.CorruptSketchFileException;
 import io.mapsketch.memory.CreateOption;
 import io.mapsketch.memory.OpenMode;
@@ -578,7 +577,7 @@ public final class ScalableBloomFilter extends MembershipFilter {
         /** Refuses a rate whose first link, {@code n0} items at {@code P (1 - r)}, no blocked filter reaches. */
         private void requireFirstLinkSizable() {
             double linkRate = linkRate(falsePositiveRate(), tighteningRatio, 0);
-            double lowest = SketchSizing.blockedBloomLowestRate(expectedItems());
+            double lowest = BlockedBloomSizing.lowestRate(expectedItems());
             if (!(linkRate >= lowest)) {
                 throw new IllegalArgumentException("falsePositiveRate = " + falsePositiveRate() + " with tighteningRatio = "
                         + tighteningRatio + " gives the first link (expectedItems = " + expectedItems() + ") the rate"

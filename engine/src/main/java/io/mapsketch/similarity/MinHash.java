@@ -3,7 +3,6 @@ package io.mapsketch.similarity;
 import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchBuilder;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.kernels.MinHashKernels;
 import io.mapsketch.kernels.RegisterKernels;
@@ -106,7 +105,7 @@ public final class MinHash extends RegionSketch {
     }
 
     private static MinHash read(SketchRegion region) throws IOException {
-        int slots = (int) HeaderFields.parameter(region, SLOTS, "signature length", 1, SketchSizing.MINHASH_MAX_SLOTS);
+        int slots = (int) HeaderFields.parameter(region, SLOTS, "signature length", 1, MinHashSizing.MAX_SLOTS);
         HeaderFields.parameter(region, SCHEME, "derivation scheme", DERIVATION_SCHEME, DERIVATION_SCHEME);
         int rows = (int) HeaderFields.parameter(region, ROWS, "rows", 1, MAX_ROWS);
         HeaderFields.requirePayload(region, payloadBytes(rows, slots), "rows x ceil(8 x signature length / 64) x 64 bytes");
@@ -428,7 +427,7 @@ public final class MinHash extends RegionSketch {
     /**
      * Returns the signature length k, the number of slots per row.
      *
-     * @return k, in [1, {@value SketchSizing#MINHASH_MAX_SLOTS}]
+     * @return k, in [1, {@value MinHashSizing#MAX_SLOTS}]
      */
     public int signatureLength() {
         return slots;
@@ -442,7 +441,7 @@ public final class MinHash extends RegionSketch {
      * @return the standard error
      */
     public double standardError() {
-        return SketchSizing.minHashStandardError(slots);
+        return MinHashSizing.standardError(slots);
     }
 
     @Override
@@ -477,14 +476,14 @@ public final class MinHash extends RegionSketch {
         /**
          * Sets the signature length k directly. This or {@link #standardError} is required.
          *
-         * @param slots k, in [1, {@value SketchSizing#MINHASH_MAX_SLOTS}]
+         * @param slots k, in [1, {@value MinHashSizing#MAX_SLOTS}]
          * @return this builder
          * @throws IllegalArgumentException if out of range
          */
         public Builder signatureLength(int slots) {
-            if (slots < 1 || slots > SketchSizing.MINHASH_MAX_SLOTS) {
+            if (slots < 1 || slots > MinHashSizing.MAX_SLOTS) {
                 throw new IllegalArgumentException("signatureLength = " + slots + ", must be in [1, "
-                        + SketchSizing.MINHASH_MAX_SLOTS + "]");
+                        + MinHashSizing.MAX_SLOTS + "]");
             }
             this.slots = slots;
             return this;
@@ -499,7 +498,7 @@ public final class MinHash extends RegionSketch {
          * @throws IllegalArgumentException if out of range
          */
         public Builder standardError(double standardError) {
-            this.slots = SketchSizing.minHashSlots(standardError);
+            this.slots = MinHashSizing.slots(standardError);
             return this;
         }
 

@@ -2,7 +2,6 @@ package io.mapsketch.cardinality;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.membership.MembershipFilterContract;
 import io.mapsketch.memory.OpenMode;
 import java.io.IOException;
@@ -56,7 +55,7 @@ class HyperLogLogAccuracyTest {
         long[] seeds = new SplittableRandom(2017 + precision).longs(TRIALS).toArray();
         List<double[][]> trials = IntStream.range(0, TRIALS).parallel()
                 .mapToObj(trial -> runTrial(precision, seeds[trial])).toList();
-        double standardError = SketchSizing.hyperLogLogRelativeStandardError(precision);
+        double standardError = HyperLogLogSizing.relativeStandardError(precision);
         StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
                 "p = %d, %d trials, 1.04/sqrt(m) = %.4f%%%n%12s %12s %12s %12s %12s%n", precision, TRIALS,
                 100 * standardError, "n", "RMS %", "bias %", "classic RMS", "classic bias"));
