@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.frequency.CountMinSizing;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.TopK;
 import io.mapsketch.membership.BlockedBloomFilter;
+import io.mapsketch.membership.BlockedBloomSizing;
 import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.BloomSizing;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.FilterBuilder;
 import io.mapsketch.membership.ScalableBloomFilter;
@@ -45,7 +48,7 @@ class UnsizableParametersTest {
         }
         assertThrows(IllegalArgumentException.class,
                 () -> TopK.builder().k(10).epsilon(0.1).delta(Double.MIN_VALUE).createAnonymous(OpenMode.SHARED));
-        double lowest = SketchSizing.countMinLowestDelta(0.01);
+        double lowest = CountMinSizing.lowestDelta(0.01);
         try (CountMinSketch sketch = CountMinSketch.builder().epsilon(0.01).delta(lowest)
                 .create(file, OpenMode.EXCLUSIVE)) {
             assertEquals((int) Math.ceil(Math.log(1 / lowest)), sketch.depth());
@@ -65,7 +68,7 @@ class UnsizableParametersTest {
         Path blocked = dir.resolve("blocked.bf");
         String message = assertThrows(IllegalArgumentException.class, () -> BlockedBloomFilter.builder()
                 .expectedItems(100).falsePositiveRate(1e-300).create(blocked, OpenMode.EXCLUSIVE)).getMessage();
-        assertTrue(message.startsWith("falsePositiveRate = 1.0E-300, must be in [" + SketchSizing.blockedBloomLowestRate(100)
+        assertTrue(message.startsWith("falsePositiveRate = 1.0E-300, must be in [" + BlockedBloomSizing.lowestRate(100)
                 + ", 1) for a blocked Bloom filter of expectedItems = 100"), message);
         assertFalse(Files.exists(blocked));
         for (FilterBuilder<?, ?> classic : new FilterBuilder<?, ?>[] {BloomFilter.builder(), CountingBloomFilter.builder()}) {
@@ -88,10 +91,10 @@ class UnsizableParametersTest {
     @Test
     void classicFiltersNeverTakeFewerProbesThanTheirRateNeeds() throws IOException {
         try (BloomFilter lowest = BloomFilter.builder().expectedItems(1_000)
-                .falsePositiveRate(SketchSizing.BLOOM_LOWEST_RATE).createAnonymous(OpenMode.EXCLUSIVE)) {
+                .falsePositiveRate(BloomSizing.LOWEST_RATE).createAnonymous(OpenMode.EXCLUSIVE)) {
             assertEquals(64, lowest.hashCount());
-            double atCapacity = SketchSizing.bloomFalsePositiveRate(lowest.bitCount(), lowest.hashCount(), 1_000);
-            assertTrue(atCapacity <= SketchSizing.BLOOM_LOWEST_RATE * 1.05, "rate at capacity " + atCapacity);
+            double atCapacity = BloomSizing.falsePositiveRate(lowest.bitCount(), lowest.hashCount(), 1_000);
+            assertTrue(atCapacity <= BloomSizing.LOWEST_RATE * 1.05, "rate at capacity " + atCapacity);
         }
         assertThrows(IllegalArgumentException.class, () -> BloomFilter.builder().expectedItems(1_000)
                 .falsePositiveRate(1e-30).createAnonymous(OpenMode.EXCLUSIVE));

@@ -1,11 +1,12 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.frequency.HeavyHitter;
 import io.mapsketch.frequency.TopK;
 import io.mapsketch.membership.BlockedBloomFilter;
+import io.mapsketch.membership.BlockedBloomSizing;
 import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.BloomSizing;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.MembershipFilter;
 import io.mapsketch.OpenMode;
@@ -89,10 +90,10 @@ final class Demo {
                     filter.bitCount() / 8.0 / 1024, filter.hashCount(), (double) filter.bitCount() / ITEMS);
             addMembers(filter, 0, ITEMS);
             out.printf(Locale.ROOT, "  added   %,d items; false negatives: %d%n", ITEMS, falseNegatives(filter));
-            printRate("at capacity", filter, SketchSizing.bloomFalsePositiveRate(filter.bitCount(),
+            printRate("at capacity", filter, BloomSizing.falsePositiveRate(filter.bitCount(),
                     filter.hashCount(), ITEMS));
             addMembers(filter, ITEMS, 2 * ITEMS);
-            printRate("at twice capacity", filter, SketchSizing.bloomFalsePositiveRate(filter.bitCount(),
+            printRate("at twice capacity", filter, BloomSizing.falsePositiveRate(filter.bitCount(),
                     filter.hashCount(), 2L * ITEMS));
         }
         return file;
@@ -108,7 +109,7 @@ final class Demo {
                     + " block loads]%n", filter.blockCount(), (double) bits / ITEMS);
             addMembers(filter, 0, ITEMS);
             out.printf(Locale.ROOT, "  added   %,d items; false negatives: %d%n", ITEMS, falseNegatives(filter));
-            printRate("at capacity", filter, SketchSizing.blockedBloomFalsePositiveRate(filter.blockCount(),
+            printRate("at capacity", filter, BlockedBloomSizing.falsePositiveRate(filter.blockCount(),
                     filter.bitsPerKey(), ITEMS));
         }
     }

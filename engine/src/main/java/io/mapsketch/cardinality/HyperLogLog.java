@@ -5,7 +5,6 @@ import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.Sketch;
 import io.mapsketch.SketchBuilder;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.KeyedSketch;
 import io.mapsketch.internal.Regions;
 import io.mapsketch.kernels.RegisterKernels;
@@ -295,7 +294,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      * @return the relative standard error
      */
     public double relativeStandardError() {
-        return SketchSizing.hyperLogLogRelativeStandardError(precision);
+        return HyperLogLogSizing.relativeStandardError(precision);
     }
 
     /**
@@ -351,7 +350,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
          * @throws IllegalArgumentException if out of range
          */
         public Builder precision(int precision) {
-            SketchSizing.hyperLogLogRegisters(precision);
+            HyperLogLogSizing.registers(precision);
             this.precision = precision;
             return this;
         }

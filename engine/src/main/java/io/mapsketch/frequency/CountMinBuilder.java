@@ -1,7 +1,6 @@
 package io.mapsketch.frequency;
 
 import io.mapsketch.SketchBuilder;
-import io.mapsketch.SketchSizing;
 
 
 /**
@@ -31,7 +30,7 @@ public abstract sealed class CountMinBuilder<B extends CountMinBuilder<B, S>, S 
      * @throws IllegalArgumentException if out of range or the width would pass 2^31 - 1
      */
     public B epsilon(double epsilon) {
-        SketchSizing.countMinWidth(epsilon);
+        CountMinSizing.width(epsilon);
         this.epsilon = epsilon;
         return self();
     }
@@ -39,14 +38,14 @@ public abstract sealed class CountMinBuilder<B extends CountMinBuilder<B, S>, S 
     /**
      * Sets delta, the probability that an estimate exceeds {@code ceil(epsilon N)}: depth
      * {@code ceil(ln(1 / delta))}. Required. Creation refuses a delta below
-     * {@link SketchSizing#countMinLowestDelta(double) 2^-64 / epsilon}, which the 64-bit hash cannot honour.
+     * {@link CountMinSizing#lowestDelta(double) 2^-64 / epsilon}, which the 64-bit hash cannot honour.
      *
      * @param delta in (0, 1); 0.01 gives 5 rows
      * @return this builder
      * @throws IllegalArgumentException if out of range
      */
     public B delta(double delta) {
-        SketchSizing.countMinDepth(delta);
+        CountMinSizing.depth(delta);
         this.delta = delta;
         return self();
     }

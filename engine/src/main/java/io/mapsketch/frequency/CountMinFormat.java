@@ -1,6 +1,5 @@
 package io.mapsketch.frequency;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.FormatVersions;
 import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.internal.HeaderParameter;
@@ -57,12 +56,12 @@ record CountMinFormat(int width, int depth, int counterBytes, boolean conservati
 
     /**
      * The shape a builder asks for, validated by the sizing rules; a delta below what the 64-bit hash
-     * can honour at this epsilon ({@link SketchSizing#countMinLowestDelta}) is refused.
+     * can honour at this epsilon ({@link CountMinSizing#lowestDelta}) is refused.
      */
     static CountMinFormat of(double epsilon, double delta, int counterBits, boolean conservative) {
-        int width = SketchSizing.countMinWidth(epsilon);
-        int depth = SketchSizing.countMinDepth(delta);
-        double lowest = SketchSizing.countMinLowestDelta(epsilon);
+        int width = CountMinSizing.width(epsilon);
+        int depth = CountMinSizing.depth(delta);
+        double lowest = CountMinSizing.lowestDelta(epsilon);
         if (!(delta >= lowest)) {
             throw new IllegalArgumentException("delta = " + delta + ", must be in [" + lowest + ", 1) at epsilon = "
                     + epsilon + ": keys of equal 64-bit hash share every row, so no depth honours a smaller delta");
@@ -87,11 +86,11 @@ record CountMinFormat(int width, int depth, int counterBytes, boolean conservati
         boolean conservative = header.read(CONSERVATIVE) == 1;
         double epsilon = header.read(EPSILON);
         double delta = header.read(DELTA);
-        int widthOfEpsilon = sized(header, EPSILON, epsilon, () -> SketchSizing.countMinWidth(epsilon));
+        int widthOfEpsilon = sized(header, EPSILON, epsilon, () -> CountMinSizing.width(epsilon));
         if (widthOfEpsilon != width) {
             throw header.corrupt("width is " + width + ", but epsilon " + epsilon + " gives " + widthOfEpsilon);
         }
-        int depthOfDelta = sized(header, DELTA, delta, () -> SketchSizing.countMinDepth(delta));
+        int depthOfDelta = sized(header, DELTA, delta, () -> CountMinSizing.depth(delta));
         if (depthOfDelta != depth) {
             throw header.corrupt("depth is " + depth + ", but delta " + delta + " gives " + depthOfDelta);
         }

@@ -3,7 +3,6 @@ package io.mapsketch.membership;
 import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.kernels.BlockedBloomKernels;
 import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
@@ -20,7 +19,7 @@ import java.nio.file.Path;
  *
  * <p>Error direction: false positives only. Blocking costs accuracy, because blocks fill unevenly
  * (at 10 bits per key about 1.05% instead of the classic 0.82%); the sizing therefore uses the
- * Poisson mixture over block loads ({@link SketchSizing#blockedBloomBlocks}), not the classic
+ * Poisson mixture over block loads ({@link BlockedBloomSizing#falsePositiveRate}), not the classic
  * formula, so the rate asked for is the rate measured at capacity: 10.1 bits per key for 1%,
  * 15.7 for 0.1%.
  *

@@ -3,7 +3,6 @@ package io.mapsketch.membership;
 import static io.mapsketch.membership.FilterParameters.EXPECTED_ITEMS;
 import static io.mapsketch.membership.FilterParameters.FALSE_POSITIVE_RATE;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.FormatVersions;
 import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.internal.HeaderParameter;
@@ -42,8 +41,8 @@ record BlockedBloomFormat(long blocks, int bitsPerKey, long expectedItems, doubl
 
     /** Sizes a filter for n items at rate p by the block-load model; refuses what the format cannot hold. */
     static BlockedBloomFormat sized(long expectedItems, double falsePositiveRate) {
-        int bitsPerKey = SketchSizing.blockedBloomBitsPerKey(expectedItems, falsePositiveRate);
-        long blocks = SketchSizing.blockedBloomBlocks(expectedItems, falsePositiveRate, bitsPerKey);
+        int bitsPerKey = BlockedBloomSizing.bitsPerKey(expectedItems, falsePositiveRate);
+        long blocks = BlockedBloomSizing.blocks(expectedItems, falsePositiveRate, bitsPerKey);
         return new BlockedBloomFormat(blocks, bitsPerKey, expectedItems, falsePositiveRate);
     }
 

@@ -2,7 +2,6 @@ package io.mapsketch.membership;
 
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.Regions;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.OpenMode;
 import io.mapsketch.memory.RegionLock;
@@ -16,8 +15,8 @@ import java.nio.file.Path;
  * key in one of two buckets of four slots (partial-key cuckoo hashing: the second bucket is the first
  * XOR a hash of the fingerprint, so a fingerprint can move between its buckets without its key). The
  * fingerprint width f is 8, 12 or 16 bits, the narrowest whose rate bound {@code 2b / (2^f - 1)} meets
- * the rate asked for ({@link SketchSizing#cuckooFingerprintBits}); the number of buckets is the power of
- * two that holds the expected items in at most 90% of the slots ({@link SketchSizing#cuckooBuckets}).
+ * the rate asked for; the number of buckets is the power of two that holds the expected items in at
+ * most 90% of the slots ({@link CuckooSizing#buckets}).
  *
  * <p>Error direction: false positives only, at rate {@code 1 - (1 - 1/(2^f - 1))^(8 load)}
  * ({@link #expectedFalsePositiveRate()}; 0.185% with 12-bit fingerprints at 95% load), as long as
@@ -273,7 +272,7 @@ public final class CuckooFilter extends RemovableFilter {
 
     /**
      * Returns the probability that a key never added is reported present, at the current load:
-     * {@code 1 - (1 - 1/(2^f - 1))^(8 load)} ({@link SketchSizing#cuckooFalsePositiveRate}). Cost: as
+     * {@code 1 - (1 - 1/(2^f - 1))^(8 load)} ({@link CuckooSizing#falsePositiveRate}). Cost: as
      * {@link #fillRatio()}.
      *
      * @return the current false-positive rate
@@ -281,7 +280,7 @@ public final class CuckooFilter extends RemovableFilter {
      */
     @Override
     public double expectedFalsePositiveRate() {
-        return SketchSizing.cuckooFalsePositiveRate(fingerprintBits, fillRatio());
+        return CuckooSizing.falsePositiveRate(fingerprintBits, fillRatio());
     }
 
     @Override
@@ -301,13 +300,13 @@ public final class CuckooFilter extends RemovableFilter {
          * Sets the false-positive rate p wanted at capacity. Required. The fingerprint width is the
          * narrowest of 8, 12 and 16 bits that reaches it, so the measured rate is at most p.
          *
-         * @param falsePositiveRate p, in [{@link SketchSizing#CUCKOO_LOWEST_RATE}, 1)
+         * @param falsePositiveRate p, in [{@link CuckooSizing#LOWEST_RATE}, 1)
          * @return this builder
          * @throws IllegalArgumentException if out of range
          */
         @Override
         public Builder falsePositiveRate(double falsePositiveRate) {
-            SketchSizing.cuckooFingerprintBits(falsePositiveRate);
+            CuckooSizing.fingerprintBits(falsePositiveRate);
             return super.falsePositiveRate(falsePositiveRate);
         }
 

@@ -3,7 +3,6 @@ package io.mapsketch.membership;
 import static io.mapsketch.membership.FilterParameters.EXPECTED_ITEMS;
 import static io.mapsketch.membership.FilterParameters.FALSE_POSITIVE_RATE;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.FormatVersions;
 import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.internal.HeaderParameter;
@@ -36,7 +35,7 @@ record CuckooFormat(long buckets, int fingerprintBits, long expectedItems, doubl
     static final FormatVersions VERSIONS = new FormatVersions(1, 4, 4);
     /** B, the buckets: slot 0. */
     static final HeaderParameter.Ranged BUCKETS =
-            HeaderParameter.powerOfTwo(0, "buckets", 2, SketchSizing.CUCKOO_MAX_BUCKETS);
+            HeaderParameter.powerOfTwo(0, "buckets", 2, CuckooSizing.MAX_BUCKETS);
     /** f, the fingerprint width: slot 1. */
     static final HeaderParameter.Ranged FINGERPRINT_BITS = HeaderParameter.oneOf(1, "fingerprint bits", 8, 12, 16);
     /** How slots are packed: slot 4. */
@@ -45,8 +44,8 @@ record CuckooFormat(long buckets, int fingerprintBits, long expectedItems, doubl
 
     /** Sizes a filter for n items at rate p, densely packed; refuses what the format cannot hold. */
     static CuckooFormat sized(long expectedItems, double falsePositiveRate) {
-        return new CuckooFormat(SketchSizing.cuckooBuckets(expectedItems),
-                SketchSizing.cuckooFingerprintBits(falsePositiveRate), expectedItems, falsePositiveRate,
+        return new CuckooFormat(CuckooSizing.buckets(expectedItems),
+                CuckooSizing.fingerprintBits(falsePositiveRate), expectedItems, falsePositiveRate,
                 CuckooTable.DENSE);
     }
 

@@ -1,6 +1,5 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.CorruptSketchFileException;
@@ -18,7 +17,7 @@ import io.mapsketch.memory.SketchRegion;
 record ProbedLayout(long cells, int hashes) {
 
     /**
-     * Most probes per key: rates from {@link SketchSizing#BLOOM_LOWEST_RATE} = 2^-64 up take at most
+     * Most probes per key: rates from {@link BloomSizing#LOWEST_RATE} = 2^-64 up take at most
      * this many (beyond, rates below 10^-19 are asked for, which no filter needs).
      */
     static final int MAX_HASHES = 64;
@@ -32,22 +31,22 @@ record ProbedLayout(long cells, int hashes) {
 
     /**
      * Sizes a layout: {@code m = -n ln p / (ln 2)^2}, {@code k = round((m / n) ln 2)}, refusing a rate
-     * below {@link SketchSizing#BLOOM_LOWEST_RATE} and more than {@code maxCells} cells, the most the
+     * below {@link BloomSizing#LOWEST_RATE} and more than {@code maxCells} cells, the most the
      * {@code filter}'s format holds.
      */
     static ProbedLayout sized(long expectedItems, double falsePositiveRate, long maxCells, String filter) {
-        if (!(falsePositiveRate >= SketchSizing.BLOOM_LOWEST_RATE && falsePositiveRate < 1)) {
+        if (!(falsePositiveRate >= BloomSizing.LOWEST_RATE && falsePositiveRate < 1)) {
             throw new IllegalArgumentException("falsePositiveRate = " + falsePositiveRate + ", must be in [2^-64 = "
-                    + SketchSizing.BLOOM_LOWEST_RATE + ", 1) for a " + filter + " (lower rates need more than "
+                    + BloomSizing.LOWEST_RATE + ", 1) for a " + filter + " (lower rates need more than "
                     + MAX_HASHES + " probes per key)");
         }
-        long mostItems = SketchSizing.bloomMaxItems(falsePositiveRate, maxCells);
+        long mostItems = BloomSizing.maxItems(falsePositiveRate, maxCells);
         if (expectedItems > mostItems) {
             throw new IllegalArgumentException("expectedItems = " + expectedItems + ", must be in [1, " + mostItems
                     + "] for a " + filter + " at falsePositiveRate = " + falsePositiveRate + " (at most " + maxCells
                     + " cells)");
         }
-        long cells = SketchSizing.bloomBits(expectedItems, falsePositiveRate);
-        return new ProbedLayout(cells, SketchSizing.bloomHashes(cells, expectedItems));
+        long cells = BloomSizing.bits(expectedItems, falsePositiveRate);
+        return new ProbedLayout(cells, BloomSizing.hashes(cells, expectedItems));
     }
 }

@@ -1,6 +1,5 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.OpenMode;
 import java.io.IOException;
@@ -64,7 +63,7 @@ final class ScalableBloomChain {
      */
     static void requireFirstLinkSizable(long expectedItems, double rate, double tighteningRatio) {
         double linkRate = linkRate(rate, tighteningRatio, 0);
-        double lowest = SketchSizing.blockedBloomLowestRate(expectedItems);
+        double lowest = BlockedBloomSizing.lowestRate(expectedItems);
         if (!(linkRate >= lowest)) {
             throw new IllegalArgumentException("falsePositiveRate = " + rate + " with tighteningRatio = "
                     + tighteningRatio + " gives the first link (expectedItems = " + expectedItems + ") the rate"

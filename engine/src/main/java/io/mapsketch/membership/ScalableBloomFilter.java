@@ -3,7 +3,6 @@ package io.mapsketch.membership;
 import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.CreateOption;
 import io.mapsketch.OpenMode;

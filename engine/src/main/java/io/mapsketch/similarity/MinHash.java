@@ -4,7 +4,6 @@ import io.mapsketch.Mergeable;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchBuilder;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.kernels.MinHashKernels;
 import io.mapsketch.kernels.RegisterKernels;
@@ -424,7 +423,7 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
     /**
      * Returns the signature length k, the number of slots per row.
      *
-     * @return k, in [1, {@value SketchSizing#MINHASH_MAX_SLOTS}]
+     * @return k, in [1, {@value MinHashSizing#MAX_SLOTS}]
      */
     public int signatureLength() {
         return slots;
@@ -438,7 +437,7 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
      * @return the standard error
      */
     public double standardError() {
-        return SketchSizing.minHashStandardError(slots);
+        return MinHashSizing.standardError(slots);
     }
 
     @Override
@@ -473,14 +472,14 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
         /**
          * Sets the signature length k directly. This or {@link #standardError} is required.
          *
-         * @param slots k, in [1, {@value SketchSizing#MINHASH_MAX_SLOTS}]
+         * @param slots k, in [1, {@value MinHashSizing#MAX_SLOTS}]
          * @return this builder
          * @throws IllegalArgumentException if out of range
          */
         public Builder signatureLength(int slots) {
-            if (slots < 1 || slots > SketchSizing.MINHASH_MAX_SLOTS) {
+            if (slots < 1 || slots > MinHashSizing.MAX_SLOTS) {
                 throw new IllegalArgumentException("signatureLength = " + slots + ", must be in [1, "
-                        + SketchSizing.MINHASH_MAX_SLOTS + "]");
+                        + MinHashSizing.MAX_SLOTS + "]");
             }
             this.slots = slots;
             return this;
@@ -495,7 +494,7 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
          * @throws IllegalArgumentException if out of range
          */
         public Builder standardError(double standardError) {
-            this.slots = SketchSizing.minHashSlots(standardError);
+            this.slots = MinHashSizing.slots(standardError);
             return this;
         }
 

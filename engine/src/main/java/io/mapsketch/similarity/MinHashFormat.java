@@ -1,6 +1,5 @@
 package io.mapsketch.similarity;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.FormatVersions;
 import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.internal.HeaderParameter;
@@ -18,7 +17,7 @@ import java.util.List;
  * <p>Versions: reads 1 to 4, writes 4. The layout is the same in every version; version 4 adds the
  * payload checksum, which the header page keeps.
  *
- * @param signatureLength k, in [1, {@value SketchSizing#MINHASH_MAX_SLOTS}]
+ * @param signatureLength k, in [1, {@value MinHashSizing.MAX_SLOTS}]
  * @param rows R, in [1, {@value MinHash#MAX_ROWS}]
  */
 record MinHashFormat(int signatureLength, int rows) implements HeaderFormat {
@@ -27,7 +26,7 @@ record MinHashFormat(int signatureLength, int rows) implements HeaderFormat {
     static final FormatVersions VERSIONS = new FormatVersions(1, 4, 4);
     /** k: slot 0. */
     static final HeaderParameter.Ranged SIGNATURE_LENGTH =
-            HeaderParameter.ranged(0, "signature length", 1, SketchSizing.MINHASH_MAX_SLOTS);
+            HeaderParameter.ranged(0, "signature length", 1, MinHashSizing.MAX_SLOTS);
     /** The slot derivation: slot 1. */
     static final HeaderParameter.Ranged DERIVATION_SCHEME =
             HeaderParameter.oneOf(1, "derivation scheme", MinHash.DERIVATION_SCHEME);

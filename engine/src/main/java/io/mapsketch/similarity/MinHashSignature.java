@@ -1,7 +1,6 @@
 package io.mapsketch.similarity;
 
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.kernels.MinHashKernels;
 import io.mapsketch.kernels.RegisterKernels;
 import java.lang.foreign.MemorySegment;
@@ -38,13 +37,13 @@ public final class MinHashSignature {
     /**
      * Wraps a copy of stored slot values, for example a signature read back from elsewhere.
      *
-     * @param slots the k slot values, k in [1, {@value SketchSizing#MINHASH_MAX_SLOTS}]; copied
+     * @param slots the k slot values, k in [1, {@value MinHashSizing#MAX_SLOTS}]; copied
      * @param hashSeed the seed the items were hashed with
      * @return the signature
      * @throws IllegalArgumentException if the length is out of range
      */
     public static MinHashSignature of(long[] slots, long hashSeed) {
-        SketchSizing.minHashStandardError(Objects.requireNonNull(slots, "slots").length);
+        MinHashSizing.standardError(Objects.requireNonNull(slots, "slots").length);
         return new MinHashSignature(slots.clone(), hashSeed);
     }
 

@@ -3,8 +3,8 @@ package io.mapsketch.cardinality;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.OpenMode;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.enginetesting.Payloads;
+import io.mapsketch.membership.MembershipFilterContract;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,7 +56,7 @@ class HyperLogLogAccuracyTest {
         long[] seeds = new SplittableRandom(2017 + precision).longs(TRIALS).toArray();
         List<double[][]> trials = IntStream.range(0, TRIALS).parallel()
                 .mapToObj(trial -> runTrial(precision, seeds[trial])).toList();
-        double standardError = SketchSizing.hyperLogLogRelativeStandardError(precision);
+        double standardError = HyperLogLogSizing.relativeStandardError(precision);
         StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
                 "p = %d, %d trials, 1.04/sqrt(m) = %.4f%%%n%12s %12s %12s %12s %12s%n", precision, TRIALS,
                 100 * standardError, "n", "RMS %", "bias %", "classic RMS", "classic bias"));

@@ -6,7 +6,6 @@ import static org.quicktheories.generators.SourceDSL.booleans;
 import static org.quicktheories.generators.SourceDSL.doubles;
 import static org.quicktheories.generators.SourceDSL.integers;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.HeaderFormatChecks;
 import java.util.HashMap;
 import java.util.List;
@@ -50,7 +49,7 @@ class FrequencyFormatsTest {
         Gen<Double> epsilons = doubles().between(Math.E / Integer.MAX_VALUE * (1 + 1e-9), Math.nextDown(1.0));
         Gen<Double> deltas = doubles().between(Double.MIN_VALUE, Math.nextDown(1.0));
         return epsilons.zip(deltas, arbitrary().pick(Integer.BYTES, Long.BYTES), booleans().all(),
-                (epsilon, delta, counterBytes, conservative) -> new CountMinFormat(SketchSizing.countMinWidth(epsilon),
-                        SketchSizing.countMinDepth(delta), counterBytes, conservative, epsilon, delta));
+                (epsilon, delta, counterBytes, conservative) -> new CountMinFormat(CountMinSizing.width(epsilon),
+                        CountMinSizing.depth(delta), counterBytes, conservative, epsilon, delta));
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
 import java.io.IOException;
@@ -47,7 +46,7 @@ class BlockedBloomFilterTest extends MembershipFilterContract<BlockedBloomFilter
             assertEquals(15.7, onePerMille.blockCount() * 512 / 1e6, 0.05, "bits per item at 0.1%");
             assertEquals(16, tiny.bitsPerKey(), "two bits per word pay off at very low rates");
         }
-        assertEquals(0.0105, SketchSizing.blockedBloomFalsePositiveRate(1_000, 8, 51_200), 0.0001,
+        assertEquals(0.0105, BlockedBloomSizing.falsePositiveRate(1_000, 8, 51_200), 0.0001,
                 "10 bits per key: 1.05% where the classic filter has 0.82%");
     }
 

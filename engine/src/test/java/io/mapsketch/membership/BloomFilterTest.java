@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
 import java.io.IOException;
@@ -52,7 +51,7 @@ class BloomFilterTest extends MembershipFilterContract<BloomFilter> {
         int items = 10_000;
         try (BloomFilter filter = anonymous(items, 0.01, OpenMode.EXCLUSIVE)) {
             filter.addAll(new SplittableRandom(2).longs(2 * items).toArray());
-            double formula = SketchSizing.bloomFalsePositiveRate(filter.bitCount(), filter.hashCount(), 2 * items);
+            double formula = BloomSizing.falsePositiveRate(filter.bitCount(), filter.hashCount(), 2 * items);
             assertEquals(0.157, formula, 0.001);
             double measured = measuredFalsePositiveRate(filter, 200_000, 3);
             assertEquals(formula, measured, formula * 0.10, "measured " + measured);

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.RegionMode;
@@ -69,7 +68,7 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
 
     @Override
     double lowestRate() {
-        return SketchSizing.CUCKOO_LOWEST_RATE;
+        return CuckooSizing.LOWEST_RATE;
     }
 
     @Override
@@ -79,7 +78,7 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
 
     @Override
     double rateAtCapacity(CuckooFilter filter, double rate) {
-        return SketchSizing.cuckooFalsePositiveRate(filter.fingerprintBits(), filter.fillRatio());
+        return CuckooSizing.falsePositiveRate(filter.fingerprintBits(), filter.fillRatio());
     }
 
     @Override
@@ -227,7 +226,7 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
     void measuredRateIsWithinFifteenPercentOfTheFormula(double rate, double load, long probes) throws IOException {
         try (CuckooFilter filter = filter(100_000, rate, OpenMode.EXCLUSIVE)) {
             filter.addAll(new SplittableRandom(2).longs((long) (load * filter.slotCount())).toArray());
-            double formula = SketchSizing.cuckooFalsePositiveRate(filter.fingerprintBits(), filter.fillRatio());
+            double formula = CuckooSizing.falsePositiveRate(filter.fingerprintBits(), filter.fillRatio());
             double measured = measuredFalsePositiveRate(filter, probes, 3);
             System.out.printf("cuckoo-fpr bits=%d load=%.4f formula=%.6f%% measured=%.6f%% probes=%d bits/key=%.3f%n",
                     filter.fingerprintBits(), filter.fillRatio(), 100 * formula, 100 * measured, probes,

@@ -124,7 +124,7 @@ class CuckooTableTest {
      * A writer flips a straddling slot between 0x00F and 0xAB0, the low word first, while a reader looks
      * for 0xABF: the value a reader would assemble from the old low word and the new high word, stored by
      * no one. The write sequence keeps the reader from ever answering from it. (With
-     * {@code CuckooTable.readWhole} bypassed, this reader found 0xABF in 2.3 million of 26 million lookups.)
+     * {@code CuckooSlots.readWhole} bypassed, this reader found 0xABF in 2.3 million of 26 million lookups.)
      * The one exception is by design: a lookup that waits {@link CuckooTable#STALL_NANOS} on a write left
      * in flight takes its writer for dead and answers {@code true}, a false positive. On a loaded machine
      * the writer thread (or both, at a safepoint) can be descheduled that long mid-write, so such answers,

@@ -9,7 +9,6 @@ import static org.quicktheories.generators.SourceDSL.doubles;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.HeaderFormatChecks;
 import io.mapsketch.memory.SketchFileLayout;
 import java.util.List;
@@ -62,7 +61,7 @@ class MembershipFormatsTest {
 
     @Test
     void cuckooFilters() {
-        Gen<Long> buckets = integers().between(1, Long.numberOfTrailingZeros(SketchSizing.CUCKOO_MAX_BUCKETS))
+        Gen<Long> buckets = integers().between(1, Long.numberOfTrailingZeros(CuckooSizing.MAX_BUCKETS))
                 .map(log -> 1L << log);
         HeaderFormatChecks.check(buckets.zip(arbitrary().pick(8, 12, 16), items(), rates(),
                 arbitrary().pick(CuckooTable.WORD_ALIGNED, CuckooTable.DENSE),

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.kernels.HashKernels;
 import io.mapsketch.kernels.MinHashKernels;
@@ -46,10 +45,10 @@ class MinHashTest {
 
     @Test
     void standardErrorSizesTheSignature() throws IOException {
-        assertEquals(400, SketchSizing.minHashSlots(0.05));
-        assertEquals(1, SketchSizing.minHashSlots(1));
-        assertEquals(2, SketchSizing.minHashSlots(0.999));
-        assertEquals(65_536, SketchSizing.minHashSlots(1.0 / 256));
+        assertEquals(400, MinHashSizing.slots(0.05));
+        assertEquals(1, MinHashSizing.slots(1));
+        assertEquals(2, MinHashSizing.slots(0.999));
+        assertEquals(65_536, MinHashSizing.slots(1.0 / 256));
         try (MinHash minHash = MinHash.builder().rows(10).standardError(0.05).createAnonymous(OpenMode.EXCLUSIVE)) {
             assertEquals(400, minHash.signatureLength());
             assertEquals(10, minHash.rows());

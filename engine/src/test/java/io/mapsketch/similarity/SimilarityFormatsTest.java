@@ -3,7 +3,6 @@ package io.mapsketch.similarity;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.internal.HeaderFormatChecks;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +18,7 @@ class SimilarityFormatsTest {
 
     @Test
     void minHashSketches() {
-        HeaderFormatChecks.check(integers().between(1, SketchSizing.MINHASH_MAX_SLOTS)
+        HeaderFormatChecks.check(integers().between(1, MinHashSizing.MAX_SLOTS)
                 .zip(integers().between(1, MinHash.MAX_ROWS), MinHashFormat::new), MinHashFormat::read,
                 Map.of("signature length", List.of(0L, -1L, 65_537L), "derivation scheme", List.of(0L, 2L, -1L),
                         "rows", List.of(0L, -1L, 1L << 31)));

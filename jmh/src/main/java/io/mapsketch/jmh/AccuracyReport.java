@@ -1,8 +1,9 @@
 package io.mapsketch.jmh;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.membership.BlockedBloomFilter;
+import io.mapsketch.membership.BlockedBloomSizing;
 import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.BloomSizing;
 import io.mapsketch.membership.MembershipFilter;
 import io.mapsketch.OpenMode;
 import java.io.IOException;
@@ -37,12 +38,12 @@ public final class AccuracyReport {
             try (BloomFilter classic = BloomFilter.builder().expectedItems(ITEMS).falsePositiveRate(rate).seed(1)
                     .createAnonymous(OpenMode.EXCLUSIVE)) {
                 row("classic", rate, classic, classic.bitCount(), classic.hashCount(),
-                        SketchSizing.bloomFalsePositiveRate(classic.bitCount(), classic.hashCount(), 2 * ITEMS));
+                        BloomSizing.falsePositiveRate(classic.bitCount(), classic.hashCount(), 2 * ITEMS));
             }
             try (BlockedBloomFilter blocked = BlockedBloomFilter.builder().expectedItems(ITEMS).falsePositiveRate(rate)
                     .seed(1).createAnonymous(OpenMode.EXCLUSIVE)) {
                 row("blocked", rate, blocked, blocked.blockCount() * 512, blocked.bitsPerKey(),
-                        SketchSizing.blockedBloomFalsePositiveRate(blocked.blockCount(), blocked.bitsPerKey(), 2 * ITEMS));
+                        BlockedBloomSizing.falsePositiveRate(blocked.blockCount(), blocked.bitsPerKey(), 2 * ITEMS));
             }
         }
     }

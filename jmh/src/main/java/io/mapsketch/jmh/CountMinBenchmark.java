@@ -5,7 +5,7 @@ import static io.mapsketch.jmh.BenchmarkSettings.FREQUENCY_STREAM_KEYS;
 import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
 import static io.mapsketch.jmh.BenchmarkSettings.frequencyStream;
 
-import io.mapsketch.SketchSizing;
+import io.mapsketch.frequency.CountMinSizing;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.OpenMode;
 import java.io.IOException;
@@ -80,7 +80,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * public API only deserializes), so the benchmark calls it by reflection; {@code update(key, 1)} and
  * {@code getEstimate(key)} copy the key into a new 8-byte array and hash it with MurmurHash3 once per
  * row (d hashes). stream-lib 2.9.8: {@code CountMinSketch(depth, width, seed)} with mapsketch's width
- * and depth ({@link SketchSizing}); its {@code (epsOfTotalCount, confidence, seed)} constructor would
+ * and depth ({@link CountMinSizing}); its {@code (epsOfTotalCount, confidence, seed)} constructor would
  * size differently ({@code ceil(2 / eps)} x {@code ceil(log2(1 / (1 - confidence)))}, 2,000 x 7
  * here). It does not hash the key: row {@code i} takes {@code (a_i * key)} folded to 31 bits modulo
  * the width, a multiply per row; {@code add(key, 1)} also builds an overflow-check message string on
@@ -421,15 +421,15 @@ public class CountMinBenchmark {
         }
     }
 
-    /** A peer given mapsketch's width and depth ({@link SketchSizing}), counting in 64-bit counters. */
+    /** A peer given mapsketch's width and depth ({@link CountMinSizing}), counting in 64-bit counters. */
     private abstract static class SizedPeer implements Sketch {
 
         final int width;
         final int depth;
 
         SizedPeer(double epsilon) {
-            width = SketchSizing.countMinWidth(epsilon);
-            depth = SketchSizing.countMinDepth(COUNT_MIN_DELTA);
+            width = CountMinSizing.width(epsilon);
+            depth = CountMinSizing.depth(COUNT_MIN_DELTA);
         }
 
         @Override

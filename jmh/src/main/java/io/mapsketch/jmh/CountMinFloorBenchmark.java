@@ -5,7 +5,7 @@ import static io.mapsketch.jmh.BenchmarkSettings.FREQUENCY_STREAM_KEYS;
 import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
 import static io.mapsketch.jmh.BenchmarkSettings.frequencyStream;
 
-import io.mapsketch.SketchSizing;
+import io.mapsketch.frequency.CountMinSizing;
 import io.mapsketch.kernels.HashKernels;
 import io.mapsketch.OpenMode;
 import java.io.IOException;
@@ -121,8 +121,8 @@ public class CountMinFloorBenchmark {
     @Setup(Level.Trial)
     public void setUp(BenchmarkParams params) throws IOException {
         double epsilon = CountMinBenchmark.epsilon(size);
-        width = SketchSizing.countMinWidth(epsilon);
-        depth = SketchSizing.countMinDepth(COUNT_MIN_DELTA);
+        width = CountMinSizing.width(epsilon);
+        depth = CountMinSizing.depth(COUNT_MIN_DELTA);
         if (depth != FIXED_DEPTH) {
             throw new IllegalStateException("depth = " + depth + ", the fixed-depth loops assume " + FIXED_DEPTH);
         }

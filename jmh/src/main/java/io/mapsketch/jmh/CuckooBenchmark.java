@@ -3,9 +3,9 @@ package io.mapsketch.jmh;
 import static io.mapsketch.jmh.BenchmarkSettings.CUCKOO_FALSE_POSITIVE_RATE;
 import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.OpenMode;
+import io.mapsketch.membership.CuckooSizing;
 import org.fastfilter.cuckoo.Cuckoo16;
 import org.openjdk.jmh.annotations.Param;
 
@@ -91,7 +91,7 @@ public class CuckooBenchmark extends FilterBenchmark {
 
         /** The same slots as mapsketch's filter for these items, so the same buckets. */
         FastFilter(int items) {
-            filter = new Cuckoo16(Math.toIntExact(SketchSizing.cuckooBuckets(items) * SketchSizing.CUCKOO_BUCKET_SIZE));
+            filter = new Cuckoo16(Math.toIntExact(CuckooSizing.buckets(items) * CuckooSizing.BUCKET_SIZE));
         }
 
         @Override

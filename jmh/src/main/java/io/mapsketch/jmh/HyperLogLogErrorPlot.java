@@ -1,9 +1,9 @@
 package io.mapsketch.jmh;
 
 import com.dynatrace.hash4j.distinctcount.UltraLogLog;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.OpenMode;
+import io.mapsketch.cardinality.HyperLogLogSizing;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Paint;
@@ -153,7 +153,7 @@ public final class HyperLogLogErrorPlot {
     }
 
     private static void print(int precision, int trials, double[][] rms) {
-        double bound = SketchSizing.hyperLogLogRelativeStandardError(precision);
+        double bound = HyperLogLogSizing.relativeStandardError(precision);
         System.out.printf(Locale.ROOT, "%np = %d, %d trials, 1.04/sqrt(m) = %.4f%%: RMS relative error %%%n",
                 precision, trials, 100 * bound);
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%12s", "n"));
@@ -201,7 +201,7 @@ public final class HyperLogLogErrorPlot {
             renderer.setSeriesPaint(e, COLOURS[e]);
             renderer.setSeriesStroke(e, new BasicStroke(1.6f));
         }
-        double bound = 100 * SketchSizing.hyperLogLogRelativeStandardError(precision);
+        double bound = 100 * HyperLogLogSizing.relativeStandardError(precision);
         XYSeries line = new XYSeries("1.04 / sqrt(m)");
         line.add(CARDINALITIES[0], bound);
         line.add(CARDINALITIES[CARDINALITIES.length - 1], bound);

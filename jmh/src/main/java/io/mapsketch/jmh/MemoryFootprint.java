@@ -21,14 +21,15 @@ import com.google.common.hash.Funnels;
 import com.google.common.io.ByteStreams;
 import com.google.common.io.CountingOutputStream;
 import io.mapsketch.Sketch;
-import io.mapsketch.SketchSizing;
 import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.frequency.CountMinSizing;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.TopK;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.OpenMode;
+import io.mapsketch.membership.CuckooSizing;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.similarity.MinHash;
 import io.mapsketch.similarity.SimHash;
@@ -228,7 +229,7 @@ public final class MemoryFootprint {
                 .falsePositiveRate(CUCKOO_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).create(file, OpenMode.EXCLUSIVE),
                 filter -> filter.addAll(cuckooKeys));
         Cuckoo16 cuckoo16 = new Cuckoo16(
-                Math.toIntExact(SketchSizing.cuckooBuckets(CUCKOO_ITEMS) * SketchSizing.CUCKOO_BUCKET_SIZE));
+                Math.toIntExact(CuckooSizing.buckets(CUCKOO_ITEMS) * CuckooSizing.BUCKET_SIZE));
         for (long key : cuckooKeys) {
             cuckoo16.insert(key);
         }
@@ -252,8 +253,8 @@ public final class MemoryFootprint {
     private void frequency() throws IOException {
         long[] stream = frequencyStream(STREAM_KEYS);
         double epsilon = CountMinBenchmark.SMALL_EPSILON;
-        int width = SketchSizing.countMinWidth(epsilon);
-        int depth = SketchSizing.countMinDepth(COUNT_MIN_DELTA);
+        int width = CountMinSizing.width(epsilon);
+        int depth = CountMinSizing.depth(COUNT_MIN_DELTA);
         String setting = String.format(Locale.ROOT, "Count-Min eps 0.001, delta 0.01 (%,d x %d), %,d Zipf keys", width,
                 depth, STREAM_KEYS);
         mapsketch(FREQUENCY, setting, "mapsketch", file -> CountMinSketch.builder().epsilon(epsilon).delta(COUNT_MIN_DELTA)

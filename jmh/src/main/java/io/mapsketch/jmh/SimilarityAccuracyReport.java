@@ -1,8 +1,8 @@
 package io.mapsketch.jmh;
 
-import io.mapsketch.SketchSizing;
 import io.mapsketch.OpenMode;
 import io.mapsketch.similarity.MinHash;
+import io.mapsketch.similarity.MinHashSizing;
 import io.mapsketch.similarity.SimHash;
 import io.mapsketch.similarity.SimHashFeatures;
 import java.io.IOException;
@@ -67,7 +67,7 @@ public final class SimilarityAccuracyReport {
                 double rms = Math.sqrt(squares / TRIALS);
                 double formula = Math.sqrt(truth * (1 - truth) / k);
                 System.out.printf(Locale.ROOT, "| %d | %.1f | %.4f | %+.4f | %.4f | %.2f | %.4f |%n", k, truth, rms,
-                        sum / TRIALS, formula, rms / formula, SketchSizing.minHashStandardError(k));
+                        sum / TRIALS, formula, rms / formula, MinHashSizing.standardError(k));
             }
         }
     }

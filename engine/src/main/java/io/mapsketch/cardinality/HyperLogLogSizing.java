@@ -1,0 +1,35 @@
+package io.mapsketch.cardinality;
+
+/**
+ * The sizing formulas of HyperLogLog: registers and relative standard error from the precision p.
+ * Pure arithmetic; a precision outside [4, 18] throws {@link IllegalArgumentException} naming it.
+ */
+public final class HyperLogLogSizing {
+
+    private HyperLogLogSizing() {
+    }
+
+    /**
+     * Registers of precision {@code p}: {@code m = 2^p}, one byte each.
+     *
+     * @throws IllegalArgumentException if p is not in [4, 18]
+     */
+    static int registers(int precision) {
+        if (precision < 4 || precision > 18) {
+            throw new IllegalArgumentException("precision = " + precision + ", must be in [4, 18]");
+        }
+        return 1 << precision;
+    }
+
+    /**
+     * Relative standard error of a HyperLogLog sketch: {@code 1.04 / sqrt(m)} (one standard
+     * deviation, not a maximum). p = 14 gives 0.8125%.
+     *
+     * @param precision p, in [4, 18]
+     * @return the relative standard error
+     * @throws IllegalArgumentException if p is out of range
+     */
+    public static double relativeStandardError(int precision) {
+        return 1.04 / Math.sqrt(registers(precision));
+    }
+}

@@ -1,0 +1,23 @@
+package io.mapsketch.cardinality;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+/** The seed numbers of the design for HyperLogLog, and its precision's range. */
+class HyperLogLogSizingTest {
+
+    @Test
+    void seedNumbers() {
+        assertEquals(16_384, HyperLogLogSizing.registers(14));
+        assertEquals(0.008125, HyperLogLogSizing.relativeStandardError(14), 1e-12);
+        assertEquals(0.0325, HyperLogLogSizing.relativeStandardError(10), 1e-12);
+    }
+
+    @Test
+    void parametersOutOfRangeAreNamed() {
+        assertEquals("precision = 19, must be in [4, 18]",
+                assertThrows(IllegalArgumentException.class, () -> HyperLogLogSizing.registers(19)).getMessage());
+    }
+}
