@@ -1,5 +1,6 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.frequency.HeavyHitter;
 import io.mapsketch.frequency.TopK;
@@ -9,7 +10,6 @@ import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.BloomSizing;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

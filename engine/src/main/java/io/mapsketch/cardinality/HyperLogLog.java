@@ -1,16 +1,14 @@
 package io.mapsketch.cardinality;
 
-import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderReader;
+import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.Mergeable;
+import io.mapsketch.OpenMode;
 import io.mapsketch.Sketch;
 import io.mapsketch.SketchBuilder;
-import io.mapsketch.internal.KeyedSketch;
-import io.mapsketch.internal.Regions;
-import io.mapsketch.kernels.RegisterKernels;
-import io.mapsketch.CorruptSketchFileException;
-import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
+import io.mapsketch.internal.HeaderReader;
+import io.mapsketch.internal.KeyedSketch;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;

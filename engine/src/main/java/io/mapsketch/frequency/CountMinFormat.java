@@ -1,13 +1,13 @@
 package io.mapsketch.frequency;
 
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.SketchFileException;
+import io.mapsketch.SketchKind;
 import io.mapsketch.internal.FormatVersions;
 import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.HeaderValue;
-import io.mapsketch.CorruptSketchFileException;
-import io.mapsketch.SketchFileException;
-import io.mapsketch.SketchKind;
 import java.util.List;
 import java.util.function.IntSupplier;
 

@@ -3,14 +3,14 @@ package io.mapsketch.membership;
 import static io.mapsketch.membership.FilterParameters.EXPECTED_ITEMS;
 import static io.mapsketch.membership.FilterParameters.FALSE_POSITIVE_RATE;
 
+import io.mapsketch.SketchFileException;
+import io.mapsketch.SketchKind;
 import io.mapsketch.internal.FormatVersions;
 import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.HeaderValue;
 import io.mapsketch.kernels.BlockedBloomKernels;
-import io.mapsketch.SketchFileException;
-import io.mapsketch.SketchKind;
 import java.util.List;
 
 /**

@@ -1,11 +1,11 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.internal.HeaderReader;
-import io.mapsketch.internal.Regions;
 import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.OpenMode;
-import io.mapsketch.memory.RegionLock;
 import io.mapsketch.SketchKind;
+import io.mapsketch.internal.HeaderReader;
+import io.mapsketch.internal.Regions;
+import io.mapsketch.memory.RegionLock;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -41,8 +41,8 @@ abstract sealed class CuckooSlots permits CuckooTable {
     static final long DENSE = 1;
 
     final AtomicSegment words;
-    final long buckets;
-    final int bits;
+    private final long buckets;
+    private final int bits;
     private final long fingerprintMask;
     private final boolean wordAligned;
     /** Whether some slots straddle two words (dense, f = 12): only then do lookups read the sequence. */

@@ -1,9 +1,6 @@
 package io.mapsketch.membership;
 
 import io.mapsketch.internal.HeaderParameter;
-import io.mapsketch.internal.RegionSketch;
-import io.mapsketch.CorruptSketchFileException;
-import io.mapsketch.memory.SketchRegion;
 
 /**
  * What the formats of the layouts probed by enhanced double hashing (the classic and the counting

@@ -1,15 +1,15 @@
 package io.mapsketch.similarity;
 
-import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderReader;
+import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.Mergeable;
+import io.mapsketch.OpenMode;
 import io.mapsketch.SketchBuilder;
+import io.mapsketch.SketchKind;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.kernels.MinHashKernels;
 import io.mapsketch.kernels.RegisterKernels;
-import io.mapsketch.CorruptSketchFileException;
-import io.mapsketch.OpenMode;
-import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.Payloads;
-import io.mapsketch.membership.MembershipFilterContract;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

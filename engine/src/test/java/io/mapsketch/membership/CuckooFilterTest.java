@@ -1,6 +1,5 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.internal.SketchInternals;
 import static io.mapsketch.enginetesting.FalsePositives.measuredFalsePositiveRate;
 import static io.mapsketch.enginetesting.Payloads.bytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -11,14 +10,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.mapsketch.CorruptSketchFileException;
-import io.mapsketch.memory.HashScheme;
-import io.mapsketch.memory.RegionMode;
-import io.mapsketch.memory.SketchRegions;
 import io.mapsketch.OpenMode;
-import io.mapsketch.memory.RegionLock;
-import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.SketchKind;
-import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.internal.SketchInternals;
+import io.mapsketch.memory.HashScheme;
+import io.mapsketch.memory.RegionLock;
+import io.mapsketch.memory.RegionMode;
+import io.mapsketch.memory.SketchHeader;
+import io.mapsketch.memory.SketchRegions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -1,8 +1,8 @@
 package io.mapsketch.membership;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static io.mapsketch.internal.HeaderFormatChecks.BELOW_ONE;
 import static io.mapsketch.internal.HeaderFormatChecks.OUTSIDE_UNIT;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.arbitrary;
 import static org.quicktheories.generators.SourceDSL.doubles;

@@ -1,11 +1,11 @@
 package io.mapsketch.jmh;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BlockedBloomSizing;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.BloomSizing;
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.SplittableRandom;

@@ -5,11 +5,10 @@ import static io.mapsketch.jmh.BenchmarkSettings.FREQUENCY_STREAM_KEYS;
 import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
 import static io.mapsketch.jmh.BenchmarkSettings.frequencyStream;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.frequency.CountMinSizing;
 import io.mapsketch.frequency.CountMinSketch;
-import io.mapsketch.OpenMode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,9 +5,9 @@ import static io.mapsketch.jmh.BenchmarkSettings.FREQUENCY_STREAM_KEYS;
 import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
 import static io.mapsketch.jmh.BenchmarkSettings.frequencyStream;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.frequency.CountMinSizing;
 import io.mapsketch.kernels.HashKernels;
-import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -3,8 +3,8 @@ package io.mapsketch.jmh;
 import static io.mapsketch.jmh.BenchmarkSettings.CUCKOO_FALSE_POSITIVE_RATE;
 import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
 
-import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.OpenMode;
+import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.membership.CuckooSizing;
 import org.fastfilter.cuckoo.Cuckoo16;
 import org.openjdk.jmh.annotations.Param;

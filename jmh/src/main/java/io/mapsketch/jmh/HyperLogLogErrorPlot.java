@@ -1,8 +1,8 @@
 package io.mapsketch.jmh;
 
 import com.dynatrace.hash4j.distinctcount.UltraLogLog;
-import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.OpenMode;
+import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.cardinality.HyperLogLogSizing;
 import java.awt.BasicStroke;
 import java.awt.Color;
