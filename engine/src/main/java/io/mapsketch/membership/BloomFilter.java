@@ -3,6 +3,8 @@ package io.mapsketch.membership;
 import io.mapsketch.internal.HeaderFields;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.internal.DoubleHashing;
+import io.mapsketch.internal.KeyHasher;
+import io.mapsketch.internal.ScratchPool;
 import io.mapsketch.memory.OpenMode;
 import io.mapsketch.memory.SketchKind;
 import io.mapsketch.memory.SketchRegion;
@@ -40,11 +42,11 @@ public final class BloomFilter extends MembershipFilter {
     private static final String[] PARAMETER_NAMES = {"bits", "hashes"};
     /** The most bits the format allows: {@code 2^63 - 512}, whose lines of 512 bits a file can hold. */
     private static final long MAX_BITS = Long.MAX_VALUE - 511;
-    private static final ThreadLocal<ProbeScratch> SCRATCH = ThreadLocal.withInitial(ProbeScratch::new);
 
     private final long bits;
     private final int hashes;
     private final ProbeCells probes;
+    private final ScratchPool<ProbeScratch> probeScratch = new ScratchPool<>(ProbeScratch::new);
     /** The probes' term unit ({@link ProbeCells#termUnit}), in a field of its own for the single-key loops. */
     private final long termUnit;
 
@@ -98,7 +100,7 @@ public final class BloomFilter extends MembershipFilter {
      */
     @Override
     protected void addHashes(long[] keyHashes, int from, int count) {
-        ProbeScratch scratch = SCRATCH.get();
+        ProbeScratch scratch = probeScratch.borrow();
         long[] steps = scratch.steps();
         long[] positions = scratch.positions();
         for (int j = 0; j < count; j++) {
@@ -120,6 +122,7 @@ public final class BloomFilter extends MembershipFilter {
                 }
             }
         }
+        probeScratch.giveBack(scratch);
     }
 
     /**
@@ -139,7 +142,7 @@ public final class BloomFilter extends MembershipFilter {
      */
     @Override
     void containsHashes(long[] keyHashes, int count, boolean[] results, int resultsFrom) {
-        ProbeScratch scratch = SCRATCH.get();
+        ProbeScratch scratch = probeScratch.borrow();
         int[] alive = scratch.alive();
         long[] steps = scratch.steps();
         long[] positions = scratch.positions();
@@ -169,16 +172,18 @@ public final class BloomFilter extends MembershipFilter {
         for (int a = 0; a < remaining; a++) {
             results[resultsFrom + alive[a]] = true;
         }
+        probeScratch.giveBack(scratch);
     }
 
     /**
-     * A thread's scratch for the batch paths: the keys still possible, each key's probe step, and a
-     * round's bit positions and found bits.
+     * A batch call's scratch (lent by the filter, {@link ScratchPool}): the keys still possible, each
+     * key's probe step, and a round's bit positions and found bits.
      */
     private record ProbeScratch(int[] alive, long[] steps, long[] positions, byte[] found) {
 
         ProbeScratch() {
-            this(new int[BATCH], new long[BATCH], new long[BATCH], new byte[BATCH]);
+            this(new int[KeyHasher.BATCH], new long[KeyHasher.BATCH], new long[KeyHasher.BATCH],
+                    new byte[KeyHasher.BATCH]);
         }
     }
 
