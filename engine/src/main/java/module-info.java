@@ -5,12 +5,10 @@
  * memory module beneath is not part of it.
  */
 // The command, to which the shared mechanics are exported for its info verb, is built after this module.
-@SuppressWarnings({"requires-automatic", "requires-transitive-automatic", "module"})
+@SuppressWarnings("module")
 module io.mapsketch.engine {
     requires io.mapsketch.memory;
     requires io.mapsketch.kernels;
-    // Keys may arrive as Agrona DirectBuffers; Agrona is an automatic module (no descriptor).
-    requires transitive org.agrona;
 
     exports io.mapsketch;
     exports io.mapsketch.membership;

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.agrona.DirectBuffer;
 import picocli.CommandLine;
 
 /**
@@ -38,7 +37,7 @@ final class ChildCommand {
 
     private static String modulePath() {
         return Stream.of(Main.class, BlockedBloomFilter.class, SketchRegion.class, BitSetKernels.class,
-                DirectBuffer.class, CommandLine.class).map(ChildCommand::location).distinct()
+                CommandLine.class).map(ChildCommand::location).distinct()
                 .collect(Collectors.joining(File.pathSeparator));
     }
 

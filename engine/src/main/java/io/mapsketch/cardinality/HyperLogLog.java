@@ -29,8 +29,8 @@ import java.util.Objects;
  * in twenty more than twice as far. {@link #lowerBound} and {@link #upperBound} give intervals of a
  * chosen width. Adding a key again never changes the sketch.
  *
- * <p>Keys arrive in the forms of the Bloom family, and the same bytes count as the same key in any
- * form: a {@code long} is its eight little-endian bytes, a {@code CharSequence} its UTF-8 bytes.
+ * <p>Keys arrive in {@linkplain io.mapsketch##keys every key form}, and the same bytes count as the
+ * same key in any form.
  *
  * <p>Concurrency: any number of {@code SHARED} writers in any number of processes leave the registers
  * byte for byte as sequential adds would (each raise is a compare-and-set of the word that holds the

@@ -2,10 +2,12 @@ package io.mapsketch.frequency;
 
 import io.mapsketch.internal.KeyHasher;
 import io.mapsketch.internal.RegionSketch;
+import io.mapsketch.internal.ScratchPool;
+import io.mapsketch.internal.Utf8;
+import io.mapsketch.memory.LiveCounters;
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
-import org.agrona.DirectBuffer;
 
 /**
  * The Count-Min mechanics shared by {@link CountMinSketch} and {@link TopK} (a Count-Min sketch
@@ -60,12 +62,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     /** The largest depth: {@code ceil(ln(1 / delta))} for the smallest positive double delta. */
     public static final int MAX_DEPTH = 745;
 
-    private static final int BATCH = 512;
     private static final long MAX_32 = 0xFFFF_FFFFL;
-    private static final ThreadLocal<long[]> HASHES = ThreadLocal.withInitial(() -> new long[BATCH]);
-    private static final ThreadLocal<long[]> KEYS = ThreadLocal.withInitial(() -> new long[BATCH]);
-    private static final ThreadLocal<long[]> SCRATCH = ThreadLocal.withInitial(() -> new long[2 * 8]);
-    private static final ThreadLocal<RowScratch> ROWS = ThreadLocal.withInitial(RowScratch::new);
     /**
      * Counter bytes above which batch estimates go row by row ({@link #estimateHashes}): a core's L2
      * cache on the machines measured (1 MiB). Below it the counters are cached and a key's loads are
@@ -84,6 +81,9 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     private final CountMinRows rows;
     private final CountMinFormat shape;
     private final boolean estimatesByRow;
+    /** Each row's counter offset and value as a {@code SHARED} conservative update read them. */
+    private final ScratchPool<long[]> snapshots = new ScratchPool<>(() -> new long[2 * depth()]);
+    private final ScratchPool<RowScratch> rowScratch = new ScratchPool<>(RowScratch::new);
 
     FrequencySketch(SketchRegion region, CountMinFormat shape) {
         super(region);
@@ -102,9 +102,9 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     // ---------------------------------------------------------------- adds
 
     /**
-     * Adds one occurrence of a key ({@code count} 1).
+     * Adds one occurrence of a key, as its {@linkplain io.mapsketch##keys bytes} ({@code count} 1).
      *
-     * @param key the key, hashed as its eight little-endian bytes
+     * @param key the key
      * @return the key's estimate right after this add, as seen by this writer (see {@link #add(long, long)})
      * @throws IllegalStateException if the sketch is read-only or closed
      */
@@ -121,7 +121,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * Adds {@code count} occurrences of a key. Cost: one hash and d counter updates (d
      * compare-and-sets in {@code SHARED} mode) and one update of the live total N.
      *
-     * @param key the key, hashed as its eight little-endian bytes
+     * @param key the key
      * @param count occurrences, in [1, 2^63 - 1]
      * @return the key's estimate right after this add as this writer's updates left it: at least
      *     the truth (unless saturated); concurrent adds may since have raised it
@@ -136,13 +136,14 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /**
-     * Adds one occurrence of the bytes {@code key[offset, offset + length)}.
+     * Adds one occurrence of the key of the bytes {@code key[offset, offset + length)}; as {@link #add(long)}.
      *
      * @param key the array
      * @param offset first byte
      * @param length number of bytes
      * @return the key's estimate right after this add
      * @throws IndexOutOfBoundsException if the range is outside the array
+     * @throws IllegalArgumentException if the key is longer than a Top-K sketch stores
      * @throws IllegalStateException if the sketch is read-only or closed
      */
     public long add(byte[] key, int offset, int length) {
@@ -150,14 +151,15 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /**
-     * Adds {@code count} occurrences of the bytes {@code key[offset, offset + length)}.
+     * Adds {@code count} occurrences of the key of the bytes {@code key[offset, offset + length)}; as
+     * {@link #add(long, long)}.
      *
      * @param key the array
      * @param offset first byte
      * @param length number of bytes
      * @param count occurrences, in [1, 2^63 - 1]
      * @return the key's estimate right after this add
-     * @throws IllegalArgumentException if {@code count} is out of range
+     * @throws IllegalArgumentException if {@code count} is out of range, or the key is longer than a Top-K sketch stores
      * @throws IndexOutOfBoundsException if the range is outside the array
      * @throws IllegalStateException if the sketch is read-only or closed
      */
@@ -166,10 +168,11 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /**
-     * Adds one occurrence of a string, by its UTF-8 bytes.
+     * Adds one occurrence of the key of a string's UTF-8 bytes; as {@link #add(long)}.
      *
      * @param key the characters
      * @return the key's estimate right after this add
+     * @throws IllegalArgumentException if the key is longer than a Top-K sketch stores
      * @throws IllegalStateException if the sketch is read-only or closed
      */
     public long add(CharSequence key) {
@@ -177,27 +180,30 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /**
-     * Adds {@code count} occurrences of a string, by its UTF-8 bytes.
+     * Adds {@code count} occurrences of the key of a string's UTF-8 bytes; as {@link #add(long, long)}.
      *
      * @param key the characters
      * @param count occurrences, in [1, 2^63 - 1]
      * @return the key's estimate right after this add
-     * @throws IllegalArgumentException if {@code count} is out of range
+     * @throws IllegalArgumentException if {@code count} is out of range, or the key is longer than a Top-K sketch stores
      * @throws IllegalStateException if the sketch is read-only or closed
      */
     public long add(CharSequence key, long count) {
-        MemorySegment utf8 = KeyHasher.utf8(key);
-        return addBytes(utf8, 0, utf8.byteSize(), count);
+        byte[] utf8 = hasher.borrowUtf8Buffer(key.length());
+        long estimate = addBytes(MemorySegment.ofArray(utf8), 0, Utf8.encode(key, utf8), count);
+        hasher.giveBackUtf8Buffer(utf8);
+        return estimate;
     }
 
     /**
-     * Adds one occurrence of the bytes of a segment slice.
+     * Adds one occurrence of the key of the bytes of a segment slice; as {@link #add(long)}.
      *
      * @param key the segment
      * @param offset first byte
      * @param length number of bytes
      * @return the key's estimate right after this add
      * @throws IndexOutOfBoundsException if the range is outside the segment
+     * @throws IllegalArgumentException if the key is longer than a Top-K sketch stores
      * @throws IllegalStateException if the sketch is read-only or closed
      */
     public long add(MemorySegment key, long offset, long length) {
@@ -205,14 +211,14 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /**
-     * Adds {@code count} occurrences of the bytes of a segment slice.
+     * Adds {@code count} occurrences of the key of the bytes of a segment slice; as {@link #add(long, long)}.
      *
      * @param key the segment
      * @param offset first byte
      * @param length number of bytes
      * @param count occurrences, in [1, 2^63 - 1]
      * @return the key's estimate right after this add
-     * @throws IllegalArgumentException if {@code count} is out of range
+     * @throws IllegalArgumentException if {@code count} is out of range, or the key is longer than a Top-K sketch stores
      * @throws IndexOutOfBoundsException if the range is outside the segment
      * @throws IllegalStateException if the sketch is read-only or closed
      */
@@ -221,40 +227,9 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /**
-     * Adds one occurrence of the bytes of an Agrona buffer range.
-     *
-     * @param key the buffer
-     * @param index first byte
-     * @param length number of bytes
-     * @return the key's estimate right after this add
-     * @throws IndexOutOfBoundsException if the range is outside the buffer
-     * @throws IllegalStateException if the sketch is read-only or closed
-     */
-    public long add(DirectBuffer key, int index, int length) {
-        return add(key, index, length, 1);
-    }
-
-    /**
-     * Adds {@code count} occurrences of the bytes of an Agrona buffer range.
-     *
-     * @param key the buffer
-     * @param index first byte
-     * @param length number of bytes
-     * @param count occurrences, in [1, 2^63 - 1]
-     * @return the key's estimate right after this add
-     * @throws IllegalArgumentException if {@code count} is out of range
-     * @throws IndexOutOfBoundsException if the range is outside the buffer
-     * @throws IllegalStateException if the sketch is read-only or closed
-     */
-    public long add(DirectBuffer key, int index, int length, long count) {
-        MemorySegment bytes = KeyHasher.bytes(key, index, length);
-        return addBytes(bytes, 0, bytes.byteSize(), count);
-    }
-
-    /**
      * Adds one occurrence of every key of an array, as {@link #add(long)} would one by one; the
-     * items counter and N are updated once. Cost: the keys are hashed with the SIMD kernel in
-     * batches of {@value #BATCH}, then each costs d counter updates.
+     * items counter and N are updated once. Cost: the keys are hashed with the SIMD kernel
+     * {@value KeyHasher#BATCH} at a time, then each costs d counter updates.
      *
      * @param keys the keys
      * @throws IllegalArgumentException if the keys would take N past 2^63 - 2^55 - 1
@@ -263,18 +238,17 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     public void addAll(long[] keys) {
         requireWritable();
         admitWeight(keys.length, "keys.length");
-        long[] hashes = HASHES.get();
-        for (int from = 0; from < keys.length; from += BATCH) {
-            addBatch(keys, from, Math.min(BATCH, keys.length - from), hashes);
-        }
+        hasher.forEachBatch(keys, (hashes, first, n) -> {
+            for (int i = 0; i < n; i++) {
+                offer(hashes[i], addHash(hashes[i], 1), keys[(int) first + i]);
+            }
+        });
         countAdmitted(keys.length, keys.length);
     }
 
     /**
      * Adds one occurrence of each of {@code count} keys stored as little-endian 64-bit values in a
-     * segment (for example a network or file buffer), as {@link #add(long)} would one by one; the
-     * items counter and N are updated once. Cost: as {@link #addAll(long[])}, plus a copy of each
-     * batch of keys out of the segment.
+     * segment (for example a network or file buffer); as {@link #addAll(long[])}.
      *
      * @param keys the segment
      * @param offset byte offset of the first key
@@ -285,15 +259,14 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      */
     public void addAll(MemorySegment keys, long offset, long count) {
         requireWritable();
-        Objects.checkFromIndexSize(offset, Math.multiplyExact(count, Long.BYTES), keys.byteSize());
+        KeyHasher.checkLongKeys(keys, offset, count);
         admitWeight(count, "count");
-        long[] batch = KEYS.get();
-        long[] hashes = HASHES.get();
-        for (long done = 0; done < count; done += BATCH) {
-            int n = (int) Math.min(BATCH, count - done);
-            MemorySegment.copy(keys, KeyHasher.KEY_LAYOUT, offset + done * Long.BYTES, batch, 0, n);
-            addBatch(batch, 0, n, hashes);
-        }
+        hasher.forEachBatch(keys, offset, count, (hashes, first, n) -> {
+            for (int i = 0; i < n; i++) {
+                long key = keys.get(KeyHasher.KEY_LAYOUT, offset + (first + i) * Long.BYTES);
+                offer(hashes[i], addHash(hashes[i], 1), key);
+            }
+        });
         countAdmitted(count, count);
     }
 
@@ -323,19 +296,13 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         }
         admitWeight(count, "count");
         MemorySegment bytes = MemorySegment.ofArray(data);
-        for (int i = 0; i < count; i++) {
-            long hash = hasher.hash(data, offsets[i], lengths[i]);
-            offer(hash, addHash(hash, 1), bytes, offsets[i], lengths[i]);
-        }
+        hasher.forEachBatch(data, offsets, lengths, count, (hashes, first, n) -> {
+            for (int i = 0; i < n; i++) {
+                int key = (int) first + i;
+                offer(hashes[i], addHash(hashes[i], 1), bytes, offsets[key], lengths[key]);
+            }
+        });
         countAdmitted(count, count);
-    }
-
-    /** Hashes {@code keys[from, from + n)} with the SIMD kernel and adds one occurrence of each. */
-    private void addBatch(long[] keys, int from, int n, long[] hashes) {
-        hasher.hashAll(keys, from, n, hashes);
-        for (int i = 0; i < n; i++) {
-            offer(hashes[i], addHash(hashes[i], 1), keys[from + i]);
-        }
     }
 
     private long addBytes(MemorySegment key, long offset, long length, long count) {
@@ -409,7 +376,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * (or confirm it unchanged); any change in between restarts from fresh reads.
      */
     private long conservativeShared(long hash, long count) {
-        long[] scratch = scratch();
+        long[] scratch = snapshots.borrow();
         long first = rows.first(hash);
         long step = rows.step(hash);
         retry:
@@ -437,17 +404,9 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
                     continue retry;
                 }
             }
+            snapshots.giveBack(scratch);
             return cap(target);
         }
-    }
-
-    private long[] scratch() {
-        long[] scratch = SCRATCH.get();
-        if (scratch.length < 2 * depth) {
-            scratch = new long[2 * depth];
-            SCRATCH.set(scratch);
-        }
-        return scratch;
     }
 
     private long cap(long unsignedValue) {
@@ -474,7 +433,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * pass folds them into the keys' minima.
      */
     private void estimateHashes(long[] hashes, int n, long[] estimates, int from) {
-        RowScratch scratch = ROWS.get();
+        RowScratch scratch = rowScratch.borrow();
         long[] x = scratch.x();
         long[] y = scratch.y();
         long[] values = scratch.values();
@@ -500,16 +459,18 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
         for (int j = 0; j < n; j++) {
             estimates[from + j] = cap(estimates[from + j]);
         }
+        rowScratch.giveBack(scratch);
     }
 
     /**
-     * A thread's scratch for {@link #estimateHashes}: each key's row state ({@link CountMinRows}), and one
-     * row's offsets, which the loading pass replaces by the counters' values.
+     * A batch estimate's scratch for {@link #estimateHashes} (lent by the sketch, {@link ScratchPool}):
+     * each key's row state ({@link CountMinRows}), and one row's offsets, which the loading pass replaces
+     * by the counters' values.
      */
     private record RowScratch(long[] x, long[] y, long[] values) {
 
         RowScratch() {
-            this(new long[BATCH], new long[BATCH], new long[BATCH]);
+            this(new long[KeyHasher.BATCH], new long[KeyHasher.BATCH], new long[KeyHasher.BATCH]);
         }
     }
 
@@ -526,13 +487,14 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     // ---------------------------------------------------------------- estimates
 
     /**
-     * Estimates how often a key was added: the minimum of its d counters. Never below the truth
-     * unless saturated; above it by at most {@link #errorBound()} with probability at least
-     * {@code 1 - delta}. An estimate equal to {@link #maxEstimate()} is saturated: the key's counters
-     * all reached the largest value an estimate takes, so the true count may be larger; compare with
-     * {@code maxEstimate()}, or ask {@link #isSaturated(long)}. Cost: one hash and d counter loads.
+     * Estimates how often a key, as its {@linkplain io.mapsketch##keys bytes}, was added: the minimum of
+     * its d counters. Never below the truth unless saturated; above it by at most {@link #errorBound()}
+     * with probability at least {@code 1 - delta}. An estimate equal to {@link #maxEstimate()} is
+     * saturated: the key's counters all reached the largest value an estimate takes, so the true count
+     * may be larger; compare with {@code maxEstimate()}, or ask {@link #isSaturated(long)}. Cost: one
+     * hash and d counter loads.
      *
-     * @param key the key, hashed as its eight little-endian bytes
+     * @param key the key
      * @return the estimate, in [0, {@link #maxEstimate()}]; {@code maxEstimate()} when saturated
      * @throws IllegalStateException if the sketch is closed
      */
@@ -543,21 +505,19 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     /**
      * Estimates every key of an array, as {@link #estimate(long)} would one by one: {@code estimates[i]}
      * receives the estimate of {@code keys[i]}, never below the truth unless saturated. Cost: the keys
-     * are hashed with the SIMD kernel in batches of {@value #BATCH}, then each costs d counter loads;
-     * for sketches of more than 1 MiB of counters a batch is read row by row, so that the loads of many
-     * keys are in flight at once.
+     * are hashed with the SIMD kernel {@value KeyHasher#BATCH} at a time, then each costs d counter
+     * loads; for sketches of more than 1 MiB of counters a batch is read row by row, so that the loads
+     * of many keys are in flight at once.
      *
-     * @param keys the keys, each hashed as its eight little-endian bytes
+     * @param keys the keys
      * @param estimates receives the estimates; at least as long as {@code keys}
      * @throws IllegalArgumentException if {@code estimates} is shorter than {@code keys}
      * @throws IllegalStateException if the sketch is closed
      */
     public void estimateAll(long[] keys, long[] estimates) {
         requireAnswerRoom("estimates", estimates.length, keys.length);
-        long[] hashes = HASHES.get();
-        for (int from = 0; from < keys.length; from += BATCH) {
-            int n = Math.min(BATCH, keys.length - from);
-            hasher.hashAll(keys, from, n, hashes);
+        hasher.forEachBatch(keys, (hashes, first, n) -> {
+            int from = (int) first;
             if (estimatesByRow) {
                 estimateHashes(hashes, n, estimates, from);
             } else {
@@ -565,11 +525,12 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
                     estimates[from + i] = estimateHash(hashes[i]);
                 }
             }
-        }
+        });
     }
 
     /**
-     * Estimates how often the bytes {@code key[offset, offset + length)} were added; as {@link #estimate(long)}.
+     * Estimates how often the key of the bytes {@code key[offset, offset + length)} was added; as
+     * {@link #estimate(long)}.
      *
      * @param key the array
      * @param offset first byte
@@ -583,7 +544,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /**
-     * Estimates how often a string (its UTF-8 bytes) was added; as {@link #estimate(long)}.
+     * Estimates how often the key of a string's UTF-8 bytes was added; as {@link #estimate(long)}.
      *
      * @param key the characters
      * @return the estimate, never below the truth unless saturated
@@ -594,7 +555,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /**
-     * Estimates how often the bytes of a segment slice were added; as {@link #estimate(long)}.
+     * Estimates how often the key of the bytes of a segment slice was added; as {@link #estimate(long)}.
      *
      * @param key the segment
      * @param offset first byte
@@ -608,25 +569,11 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /**
-     * Estimates how often the bytes of an Agrona buffer range were added; as {@link #estimate(long)}.
-     *
-     * @param key the buffer
-     * @param index first byte
-     * @param length number of bytes
-     * @return the estimate, never below the truth unless saturated
-     * @throws IndexOutOfBoundsException if the range is outside the buffer
-     * @throws IllegalStateException if the sketch is closed
-     */
-    public long estimate(DirectBuffer key, int index, int length) {
-        return estimateHash(hasher.hash(key, index, length));
-    }
-
-    /**
      * Tells whether a key's estimate is saturated: it equals {@link #maxEstimate()}, so the true
      * count may be larger (the one case in which an estimate may be below the truth). Cost: as
      * {@link #estimate(long)}.
      *
-     * @param key the key, hashed as its eight little-endian bytes
+     * @param key the key
      * @return {@code true} if the estimate is at its largest value
      * @throws IllegalStateException if the sketch is closed
      */
@@ -635,7 +582,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /**
-     * Tells whether a string's estimate is saturated; as {@link #isSaturated(long)}.
+     * Tells whether the estimate of the key of a string's UTF-8 bytes is saturated; as {@link #isSaturated(long)}.
      *
      * @param key the characters
      * @return {@code true} if the estimate is at its largest value
@@ -646,8 +593,8 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /**
-     * Tells whether the estimate of the bytes {@code key[offset, offset + length)} is saturated; as
-     * {@link #isSaturated(long)}.
+     * Tells whether the estimate of the key of the bytes {@code key[offset, offset + length)} is
+     * saturated; as {@link #isSaturated(long)}.
      *
      * @param key the array
      * @param offset first byte
@@ -661,7 +608,8 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /**
-     * Tells whether the estimate of the bytes of a segment slice is saturated; as {@link #isSaturated(long)}.
+     * Tells whether the estimate of the key of the bytes of a segment slice is saturated; as
+     * {@link #isSaturated(long)}.
      *
      * @param key the segment
      * @param offset first byte
@@ -672,21 +620,6 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      */
     public boolean isSaturated(MemorySegment key, long offset, long length) {
         return estimate(key, offset, length) == maxEstimate();
-    }
-
-    /**
-     * Tells whether the estimate of the bytes of an Agrona buffer range is saturated; as
-     * {@link #isSaturated(long)}.
-     *
-     * @param key the buffer
-     * @param index first byte
-     * @param length number of bytes
-     * @return {@code true} if the estimate is at its largest value
-     * @throws IndexOutOfBoundsException if the range is outside the buffer
-     * @throws IllegalStateException if the sketch is closed
-     */
-    public boolean isSaturated(DirectBuffer key, int index, int length) {
-        return estimate(key, index, length) == maxEstimate();
     }
 
     /**

@@ -4,31 +4,53 @@ import io.mapsketch.kernels.HashKernels;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
-import org.agrona.DirectBuffer;
+import java.util.Objects;
 
 /**
- * Turns every kind of key into the sketch's 64-bit XXH3 hash with the seed from the file header.
- * The same bytes give the same hash whichever form they arrive in: a {@code long} hashes as its
- * eight little-endian bytes, a {@code CharSequence} as its UTF-8 bytes.
+ * Turns every form of key into the sketch's 64-bit XXH3 hash with the seed from the file header, one
+ * key at a time or a batch at a time: the one place where keys become hashes, which every sketch then
+ * hands to its own hash-level operation. The same bytes give the same hash whichever form they arrive
+ * in: a {@code long} hashes as its eight little-endian bytes, a {@code CharSequence} as its UTF-8 bytes
+ * ({@link Utf8}), a byte array or segment range as its bytes.
  *
- * <p>Cost: XXH3 of the key's bytes; a {@code long} takes a few nanoseconds. A {@code CharSequence}
- * is encoded, and a {@code DirectBuffer} that wraps neither an array nor a heap buffer is copied,
- * into a per-thread scratch array first; nothing is allocated once that array is large enough.
+ * <p>Batches ({@code forEachBatch}) are hashed {@value #BATCH} keys at a time into a scratch array
+ * ({@code long} keys with the SIMD kernel), and each step goes to the sketch's {@link BatchStep}.
+ *
+ * <p>Cost: XXH3 of the key's bytes; a {@code long} takes a few nanoseconds. A {@code CharSequence} is
+ * encoded into a buffer first. Scratch arrays and buffers are the hasher's, lent to one call at a time
+ * ({@link ScratchPool}); nothing is allocated once they are large enough, except the lambda of a batch
+ * call.
  */
 public final class KeyHasher {
 
+    /** Keys hashed per step of a batch: large enough to amortise a step, small enough to stay in the L1 cache. */
+    public static final int BATCH = 512;
     /** A {@code long} key as stored in a segment of keys: eight little-endian bytes. */
     public static final ValueLayout.OfLong KEY_LAYOUT =
             ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ThreadLocal<byte[][]> SCRATCH = ThreadLocal.withInitial(() -> new byte[][] {new byte[256]});
+    /** The largest UTF-8 buffer given back to the pool; a longer key's buffer is left to the collector. */
+    private static final int KEPT_BUFFER_BYTES = 1 << 16;
 
     private final long seed;
     /** XXH3's constant of the seed for 8-byte keys, derived once rather than per key. */
     private final long longKeyConstant;
+    private final ScratchPool<long[]> batches = new ScratchPool<>(() -> new long[BATCH]);
+    private final ScratchPool<byte[]> utf8Buffers = new ScratchPool<>(() -> new byte[256]);
 
     public KeyHasher(long seed) {
         this.seed = seed;
         this.longKeyConstant = HashKernels.xxh3SeedConstant(seed);
+    }
+
+    /** What a sketch does with one step of a batch. */
+    @FunctionalInterface
+    public interface BatchStep {
+
+        /**
+         * Takes {@code hashes[0, count)}, the hashes of the call's keys {@code first .. first + count - 1};
+         * the array is scratch that the step may overwrite and must not keep.
+         */
+        void apply(long[] hashes, long first, int count);
     }
 
     public long seed() {
@@ -48,55 +70,94 @@ public final class KeyHasher {
     }
 
     public long hash(CharSequence key) {
-        MemorySegment bytes = utf8(key);
-        return HashKernels.xxh3Bytes(seed, bytes, 0, bytes.byteSize());
-    }
-
-    public long hash(DirectBuffer key, int index, int length) {
-        return HashKernels.xxh3Bytes(seed, bytes(key, index, length), 0, length);
-    }
-
-    /** The UTF-8 bytes of {@code key}, in this thread's scratch array: valid until the thread's next key. */
-    public static MemorySegment utf8(CharSequence key) {
-        byte[] scratch = scratch(Utf8.maxEncodedLength(key.length()));
-        int length = Utf8.encode(key, scratch);
-        return MemorySegment.ofArray(scratch).asSlice(0, length);
+        byte[] buffer = borrowUtf8Buffer(key.length());
+        try {
+            int length = Utf8.encode(key, buffer);
+            return HashKernels.xxh3Bytes(seed, MemorySegment.ofArray(buffer), 0, length);
+        } finally {
+            giveBackUtf8Buffer(buffer);
+        }
     }
 
     /**
-     * The bytes of a buffer range: a view of its array when it wraps one, otherwise a copy in this
-     * thread's scratch array, valid until the thread's next key.
+     * Lends a buffer that holds the UTF-8 bytes of {@code chars} characters ({@link Utf8#encode}), for a
+     * caller that needs the bytes beyond their hash; give it back with {@link #giveBackUtf8Buffer}.
      */
-    public static MemorySegment bytes(DirectBuffer key, int index, int length) {
-        key.boundsCheck(index, length);
-        byte[] array = key.byteArray();
-        if (array != null) {
-            return MemorySegment.ofArray(array).asSlice((long) key.wrapAdjustment() + index, length);
-        }
-        byte[] scratch = scratch(length);
-        key.getBytes(index, scratch, 0, length);
-        return MemorySegment.ofArray(scratch).asSlice(0, length);
+    public byte[] borrowUtf8Buffer(int chars) {
+        byte[] buffer = utf8Buffers.borrow();
+        int needed = Utf8.maxEncodedLength(chars);
+        return buffer.length >= needed ? buffer : new byte[Math.max(needed, 2 * buffer.length)];
     }
 
-    /** Hashes {@code keys[from, from + count)} into {@code hashes[0, count)} with the SIMD batch kernel. */
-    public void hashAll(long[] keys, int from, int count, long[] hashes) {
-        HashKernels.xxh3(seed, keys, from, hashes, 0, count);
+    /** Takes back a buffer of {@link #borrowUtf8Buffer}. */
+    public void giveBackUtf8Buffer(byte[] buffer) {
+        if (buffer.length <= KEPT_BUFFER_BYTES) {
+            utf8Buffers.giveBack(buffer);
+        }
+    }
+
+    /** Hands every key of {@code keys} to {@code step}, {@value #BATCH} hashes at a time. */
+    public void forEachBatch(long[] keys, BatchStep step) {
+        long[] hashes = batches.borrow();
+        try {
+            for (int from = 0; from < keys.length; from += BATCH) {
+                int count = Math.min(BATCH, keys.length - from);
+                HashKernels.xxh3(seed, keys, from, hashes, 0, count);
+                step.apply(hashes, from, count);
+            }
+        } finally {
+            batches.giveBack(hashes);
+        }
     }
 
     /**
-     * Hashes {@code count} little-endian 64-bit keys of a segment, from byte {@code offset}, into
-     * {@code hashes[0, count)}: the keys are copied into the array and hashed there in place.
+     * Hands {@code count} little-endian 64-bit keys of a segment, from byte {@code offset}, to
+     * {@code step}: each step's keys are copied into the scratch array and hashed there in place.
+     *
+     * @throws IndexOutOfBoundsException before any step if the keys are outside the segment
      */
-    public void hashAll(MemorySegment keys, long offset, int count, long[] hashes) {
-        MemorySegment.copy(keys, KEY_LAYOUT, offset, hashes, 0, count);
-        HashKernels.xxh3(seed, hashes, 0, hashes, 0, count);
+    public void forEachBatch(MemorySegment keys, long offset, long count, BatchStep step) {
+        checkLongKeys(keys, offset, count);
+        long[] hashes = batches.borrow();
+        try {
+            for (long done = 0; done < count; done += BATCH) {
+                int n = (int) Math.min(BATCH, count - done);
+                MemorySegment.copy(keys, KEY_LAYOUT, offset + done * Long.BYTES, hashes, 0, n);
+                HashKernels.xxh3(seed, hashes, 0, hashes, 0, n);
+                step.apply(hashes, done, n);
+            }
+        } finally {
+            batches.giveBack(hashes);
+        }
     }
 
-    private static byte[] scratch(int capacity) {
-        byte[][] holder = SCRATCH.get();
-        if (holder[0].length < capacity) {
-            holder[0] = new byte[Math.max(capacity, holder[0].length * 2)];
+    /**
+     * Hands {@code count} keys of bytes to {@code step}, key {@code i} being
+     * {@code data[offsets[i], offsets[i] + lengths[i])}.
+     *
+     * @throws IndexOutOfBoundsException before any step if {@code count} exceeds an array; at the step
+     *     of the first key outside {@code data}
+     */
+    public void forEachBatch(byte[] data, int[] offsets, int[] lengths, int count, BatchStep step) {
+        Objects.checkFromIndexSize(0, count, offsets.length);
+        Objects.checkFromIndexSize(0, count, lengths.length);
+        MemorySegment bytes = MemorySegment.ofArray(data);
+        long[] hashes = batches.borrow();
+        try {
+            for (int from = 0; from < count; from += BATCH) {
+                int n = Math.min(BATCH, count - from);
+                for (int i = 0; i < n; i++) {
+                    hashes[i] = HashKernels.xxh3Bytes(seed, bytes, offsets[from + i], lengths[from + i]);
+                }
+                step.apply(hashes, from, n);
+            }
+        } finally {
+            batches.giveBack(hashes);
         }
-        return holder[0];
+    }
+
+    /** Refuses {@code count} 64-bit keys from byte {@code offset} that do not lie inside the segment. */
+    public static void checkLongKeys(MemorySegment keys, long offset, long count) {
+        Objects.checkFromIndexSize(offset, Math.multiplyExact(count, Long.BYTES), keys.byteSize());
     }
 }

@@ -6,6 +6,8 @@ import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.internal.DoubleHashing;
 import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
+import io.mapsketch.internal.KeyHasher;
+import io.mapsketch.internal.ScratchPool;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -40,12 +42,12 @@ import java.util.Objects;
 @SuppressWarnings("exports")
 public final class BloomFilter extends MembershipFilter implements Mergeable<BloomFilter> {
 
-    private static final ThreadLocal<ProbeScratch> SCRATCH = ThreadLocal.withInitial(ProbeScratch::new);
 
     private final BloomFormat format;
     private final long bits;
     private final int hashes;
     private final ProbeCells probes;
+    private final ScratchPool<ProbeScratch> probeScratch = new ScratchPool<>(ProbeScratch::new);
     /** The probes' term unit ({@link ProbeCells#termUnit}), in a field of its own for the single-key loops. */
     private final long termUnit;
 
@@ -99,7 +101,7 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
      */
     @Override
     protected void addHashes(long[] keyHashes, int from, int count) {
-        ProbeScratch scratch = SCRATCH.get();
+        ProbeScratch scratch = probeScratch.borrow();
         long[] steps = scratch.steps();
         long[] positions = scratch.positions();
         for (int j = 0; j < count; j++) {
@@ -121,6 +123,7 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
                 }
             }
         }
+        probeScratch.giveBack(scratch);
     }
 
     /**
@@ -140,7 +143,7 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
      */
     @Override
     void containsHashes(long[] keyHashes, int count, boolean[] results, int resultsFrom) {
-        ProbeScratch scratch = SCRATCH.get();
+        ProbeScratch scratch = probeScratch.borrow();
         int[] alive = scratch.alive();
         long[] steps = scratch.steps();
         long[] positions = scratch.positions();
@@ -170,16 +173,18 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
         for (int a = 0; a < remaining; a++) {
             results[resultsFrom + alive[a]] = true;
         }
+        probeScratch.giveBack(scratch);
     }
 
     /**
-     * A thread's scratch for the batch paths: the keys still possible, each key's probe step, and a
-     * round's bit positions and found bits.
+     * A batch call's scratch (lent by the filter, {@link ScratchPool}): the keys still possible, each
+     * key's probe step, and a round's bit positions and found bits.
      */
     private record ProbeScratch(int[] alive, long[] steps, long[] positions, byte[] found) {
 
         ProbeScratch() {
-            this(new int[BATCH], new long[BATCH], new long[BATCH], new byte[BATCH]);
+            this(new int[KeyHasher.BATCH], new long[KeyHasher.BATCH], new long[KeyHasher.BATCH],
+                    new byte[KeyHasher.BATCH]);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.mapsketch.membership;
 
 import io.mapsketch.internal.HeaderParameter;
+import io.mapsketch.internal.KeyHasher;
 import io.mapsketch.internal.KeyedSketch;
 import io.mapsketch.internal.SketchOpener;
 import io.mapsketch.kernels.BitSetKernels;
@@ -14,17 +15,15 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
-import org.agrona.DirectBuffer;
 
 /**
  * A filter that answers "is X in the set?" with false positives only: a key that was added is
  * always reported present; a key that was not is reported present with probability
  * {@link #expectedFalsePositiveRate()}.
  *
- * <p>Keys arrive in any form; the same bytes give the same answer whichever form added them: a
- * {@code long} is its eight little-endian bytes, a {@code CharSequence} its UTF-8 bytes, and a byte
- * array, segment slice or Agrona {@code DirectBuffer} range its bytes. Batch methods hash whole
- * arrays with the SIMD hash kernel and probe in phases, and update the items counter once per batch.
+ * <p>Keys arrive in {@linkplain io.mapsketch##keys every key form}, and the same bytes give the same
+ * answer whichever form added them. Batch methods hash whole arrays with the SIMD hash kernel and probe
+ * in phases, and update the items counter once per batch step.
  */
 // The mechanics every sketch shares sit in the unexported package; their public methods are this type's.
 @SuppressWarnings("exports")
@@ -99,7 +98,8 @@ public abstract sealed class MembershipFilter extends KeyedSketch
     }
 
     /**
-     * Tells whether a key may have been added: never {@code false} for an added key.
+     * Tells whether a key, as its {@linkplain io.mapsketch##keys bytes}, may have been added: never
+     * {@code false} for an added key.
      *
      * @param key the key
      * @return {@code false} if certainly absent, {@code true} if present or a false positive
@@ -110,56 +110,50 @@ public abstract sealed class MembershipFilter extends KeyedSketch
     }
 
     /**
-     * Tells whether the bytes {@code key[offset, offset + length)} may have been added.
+     * Tells whether the key of the bytes {@code key[offset, offset + length)} may have been added; as
+     * {@link #mightContain(long)}.
      *
      * @param key the array
      * @param offset first byte
      * @param length number of bytes
      * @return {@code false} if certainly absent
      * @throws IndexOutOfBoundsException if the range is outside the array
+     * @throws IllegalStateException if the filter is closed
      */
     public final boolean mightContain(byte[] key, int offset, int length) {
         return containsHash(hasher.hash(key, offset, length));
     }
 
     /**
-     * Tells whether a string (by its UTF-8 bytes) may have been added.
+     * Tells whether the key of a string's UTF-8 bytes may have been added; as {@link #mightContain(long)}.
      *
      * @param key the characters
      * @return {@code false} if certainly absent
+     * @throws IllegalStateException if the filter is closed
      */
     public final boolean mightContain(CharSequence key) {
         return containsHash(hasher.hash(key));
     }
 
     /**
-     * Tells whether the bytes of a segment slice may have been added.
+     * Tells whether the key of the bytes of a segment slice may have been added; as
+     * {@link #mightContain(long)}.
      *
      * @param key the segment
      * @param offset first byte
      * @param length number of bytes
      * @return {@code false} if certainly absent
      * @throws IndexOutOfBoundsException if the range is outside the segment
+     * @throws IllegalStateException if the filter is closed
      */
     public final boolean mightContain(MemorySegment key, long offset, long length) {
         return containsHash(hasher.hash(key, offset, length));
     }
 
     /**
-     * Tells whether the bytes of an Agrona buffer range may have been added.
-     *
-     * @param key the buffer
-     * @param index first byte
-     * @param length number of bytes
-     * @return {@code false} if certainly absent
-     * @throws IndexOutOfBoundsException if the range is outside the buffer
-     */
-    public final boolean mightContain(DirectBuffer key, int index, int length) {
-        return containsHash(hasher.hash(key, index, length));
-    }
-
-    /**
-     * Looks up every key of an array.
+     * Looks up every key of an array, as {@link #mightContain(long)} would one by one. Cost: the keys
+     * are hashed with the SIMD kernel {@value KeyHasher#BATCH} at a time and looked up as a batch (in
+     * phases, so that out of cache the misses of many keys are in flight at once).
      *
      * @param keys the keys
      * @param results receives, at index i, {@link #mightContain(long)} of {@code keys[i]}
@@ -168,17 +162,14 @@ public abstract sealed class MembershipFilter extends KeyedSketch
      */
     public final void mightContainAll(long[] keys, boolean[] results) {
         requireAnswerRoom("results", results.length, keys.length);
-        for (int from = 0; from < keys.length; from += BATCH) {
-            int count = Math.min(BATCH, keys.length - from);
-            containsHashes(hashBatch(keys, from, count), count, results, from);
-        }
+        hasher.forEachBatch(keys, (hashes, first, count) -> containsHashes(hashes, count, results, (int) first));
     }
 
     /**
      * Looks up {@code count} keys of bytes, key {@code i} being
      * {@code data[offsets[i], offsets[i] + lengths[i])}, writing the answer for key {@code i} to
-     * {@code results[i]}, as {@link #mightContain(byte[], int, int)} would one by one. Error
-     * direction: false positives only. Cost: an XXH3 of each key's bytes, then the batch lookup.
+     * {@code results[i]}, as {@link #mightContain(byte[], int, int)} would one by one; as
+     * {@link #mightContainAll(long[], boolean[])}, each key hashed with XXH3 of its bytes.
      *
      * @param data the bytes of the keys
      * @param offsets where each key starts
@@ -190,10 +181,8 @@ public abstract sealed class MembershipFilter extends KeyedSketch
      */
     public final void mightContainAll(byte[] data, int[] offsets, int[] lengths, int count, boolean[] results) {
         Objects.checkFromIndexSize(0, count, results.length);
-        for (int from = 0; from < count; from += BATCH) {
-            int n = Math.min(BATCH, count - from);
-            containsHashes(hashBatch(data, offsets, lengths, from, n), n, results, from);
-        }
+        hasher.forEachBatch(data, offsets, lengths, count,
+                (hashes, first, n) -> containsHashes(hashes, n, results, (int) first));
     }
 
     /**

@@ -2,7 +2,6 @@ package io.mapsketch.membership;
 
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
-import org.agrona.DirectBuffer;
 
 /**
  * A membership filter that can also forget a key. The rule for callers: only remove what you
@@ -23,7 +22,7 @@ public abstract sealed class RemovableFilter extends MembershipFilter permits Co
     abstract void removeHash(long hash);
 
     /**
-     * Removes a key added before.
+     * Removes a key added before, as its {@linkplain io.mapsketch##keys bytes}.
      *
      * @param key the key, as added
      * @throws KeyNotPresentException if the key is certainly not in the filter (nothing changes)
@@ -34,7 +33,7 @@ public abstract sealed class RemovableFilter extends MembershipFilter permits Co
     }
 
     /**
-     * Removes the bytes {@code key[offset, offset + length)}, added before.
+     * Removes the key of the bytes {@code key[offset, offset + length)}; as {@link #remove(long)}.
      *
      * @param key the array
      * @param offset first byte
@@ -48,7 +47,7 @@ public abstract sealed class RemovableFilter extends MembershipFilter permits Co
     }
 
     /**
-     * Removes a string (by its UTF-8 bytes), added before.
+     * Removes the key of a string's UTF-8 bytes; as {@link #remove(long)}.
      *
      * @param key the characters
      * @throws KeyNotPresentException if the key is certainly not in the filter (nothing changes)
@@ -59,7 +58,7 @@ public abstract sealed class RemovableFilter extends MembershipFilter permits Co
     }
 
     /**
-     * Removes the bytes of a segment slice, added before.
+     * Removes the key of the bytes of a segment slice; as {@link #remove(long)}.
      *
      * @param key the segment
      * @param offset first byte
@@ -70,20 +69,6 @@ public abstract sealed class RemovableFilter extends MembershipFilter permits Co
      */
     public final void remove(MemorySegment key, long offset, long length) {
         removeCounted(hasher.hash(key, offset, length));
-    }
-
-    /**
-     * Removes the bytes of an Agrona buffer range, added before.
-     *
-     * @param key the buffer
-     * @param index first byte
-     * @param length number of bytes
-     * @throws KeyNotPresentException if the key is certainly not in the filter (nothing changes)
-     * @throws IndexOutOfBoundsException if the range is outside the buffer
-     * @throws IllegalStateException if the filter is read-only or closed
-     */
-    public final void remove(DirectBuffer key, int index, int length) {
-        removeCounted(hasher.hash(key, index, length));
     }
 
     private void removeCounted(long hash) {

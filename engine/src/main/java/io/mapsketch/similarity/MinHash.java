@@ -7,6 +7,7 @@ import io.mapsketch.OpenMode;
 import io.mapsketch.SketchBuilder;
 import io.mapsketch.SketchKind;
 import io.mapsketch.internal.HeaderReader;
+import io.mapsketch.internal.KeyHasher;
 import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.kernels.MinHashKernels;
 import io.mapsketch.kernels.RegisterKernels;
@@ -16,7 +17,6 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
-import org.agrona.DirectBuffer;
 
 /**
  * MinHash: "how similar are sets A and B?" as the Jaccard similarity {@code |A ∩ B| / |A ∪ B|}, for
@@ -32,20 +32,20 @@ import org.agrona.DirectBuffer;
  * have similarity 1, an empty and a non-empty row 0. Adding an item again never changes a row, and
  * merging two rows (slot-wise minimum) gives exactly the row of the union of their sets.
  *
- * <p>Keys arrive in the forms of the other sketches and the same bytes are the same item in any
- * form: a {@code long} is its eight little-endian bytes, a {@code CharSequence} its UTF-8 bytes.
+ * <p>Keys arrive in {@linkplain io.mapsketch##keys every key form}, and the same bytes are the same
+ * item in any form.
  *
  * <p>Concurrency: a {@code SHARED} writer lowers each slot with a compare-and-set of its 64-bit word,
  * retried only while the slot is still above the new value, so any number of threads and processes
  * adding and merging at once leave the rows bit for bit as sequential calls would (minimum is
  * commutative and idempotent). The {@code EXCLUSIVE} writer updates rows with the SIMD kernels and
- * plain stores. Readers may compare while writers add: each slot is read whole, at some value it held
+ * plain stores, and takes adds from one thread at a time. Readers may compare while writers add: each slot is read whole, at some value it held
  * during the call.
  *
  * <p>Cost: an add hashes the key once and derives k values (about ten vector operations per eight
  * slots in {@code EXCLUSIVE} mode; in {@code SHARED} mode k scalar derivations and, for a slot that
  * drops, a compare-and-set); a batch add hashes the keys with the SIMD kernel and updates the row once
- * per {@value #BATCH} keys, loading and storing each slot once. A comparison reads 2k slots; a
+ * per {@value KeyHasher#BATCH} keys, loading and storing each slot once. A comparison reads 2k slots; a
  * {@link #mostSimilar} query reads the whole table once. Memory: R rows of {@code ceil(8 k / 64) * 64}
  * bytes.
  */
@@ -58,10 +58,6 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
     /** The id of the slot derivation this build writes and reads (the only one so far). */
     public static final int DERIVATION_SCHEME = 1;
 
-    /** Keys hashed per batch step. */
-    static final int BATCH = 512;
-
-    private static final ThreadLocal<long[]> HASHES = ThreadLocal.withInitial(() -> new long[BATCH]);
 
     private final MinHashFormat format;
     private final int rowCount;
@@ -112,10 +108,10 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
     }
 
     /**
-     * Adds a key to a row's set.
+     * Adds a key, as its {@linkplain io.mapsketch##keys bytes}, to a row's set.
      *
      * @param row the row, in [0, rows)
-     * @param key the key, hashed as its eight little-endian bytes
+     * @param key the key
      * @throws IllegalArgumentException if the row is out of range
      * @throws IllegalStateException if the sketch is read-only or closed
      */
@@ -124,7 +120,7 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
     }
 
     /**
-     * Adds the bytes {@code key[offset, offset + length)} to a row's set.
+     * Adds the key of the bytes {@code key[offset, offset + length)} to a row's set; as {@link #add(int, long)}.
      *
      * @param row the row, in [0, rows)
      * @param key the array
@@ -139,7 +135,7 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
     }
 
     /**
-     * Adds a string, by its UTF-8 bytes, to a row's set.
+     * Adds the key of a string's UTF-8 bytes to a row's set; as {@link #add(int, long)}.
      *
      * @param row the row, in [0, rows)
      * @param key the characters
@@ -151,7 +147,7 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
     }
 
     /**
-     * Adds the bytes of a segment slice to a row's set.
+     * Adds the key of the bytes of a segment slice to a row's set; as {@link #add(int, long)}.
      *
      * @param row the row, in [0, rows)
      * @param key the segment
@@ -166,23 +162,9 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
     }
 
     /**
-     * Adds the bytes of an Agrona buffer range to a row's set.
-     *
-     * @param row the row, in [0, rows)
-     * @param key the buffer
-     * @param index first byte
-     * @param length number of bytes
-     * @throws IllegalArgumentException if the row is out of range
-     * @throws IndexOutOfBoundsException if the range is outside the buffer
-     * @throws IllegalStateException if the sketch is read-only or closed
-     */
-    public void add(int row, DirectBuffer key, int index, int length) {
-        addHash(row, hasher.hash(key, index, length));
-    }
-
-    /**
      * Adds every key of an array to a row's set, as {@link #add(int, long)} would one by one. Cost:
-     * the keys are hashed with the SIMD kernel and the row is updated once per {@value #BATCH} keys.
+     * the keys are hashed with the SIMD kernel and the row is updated once per {@value KeyHasher#BATCH}
+     * keys.
      *
      * @param row the row, in [0, rows)
      * @param keys the keys
@@ -191,18 +173,13 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
      */
     public void addAll(int row, long[] keys) {
         long offset = writableRow("row", row);
-        long[] hashes = HASHES.get();
-        for (int from = 0; from < keys.length; from += BATCH) {
-            int count = Math.min(BATCH, keys.length - from);
-            hasher.hashAll(keys, from, count, hashes);
-            rows.addAll(offset, hashes, count);
-        }
+        hasher.forEachBatch(keys, (hashes, first, count) -> rows.addAll(offset, hashes, count));
         countItems(keys.length);
     }
 
     /**
-     * Adds {@code count} keys stored as little-endian 64-bit values in a segment to a row's set, as
-     * {@link #add(int, long)} would one by one.
+     * Adds {@code count} keys stored as little-endian 64-bit values in a segment to a row's set; as
+     * {@link #addAll(int, long[])}.
      *
      * @param row the row, in [0, rows)
      * @param keys the segment
@@ -214,18 +191,12 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
      */
     public void addAll(int row, MemorySegment keys, long offset, long count) {
         long rowOffset = writableRow("row", row);
-        Objects.checkFromIndexSize(offset, Math.multiplyExact(count, Long.BYTES), keys.byteSize());
-        long[] hashes = HASHES.get();
-        for (long done = 0; done < count; done += BATCH) {
-            int n = (int) Math.min(BATCH, count - done);
-            hasher.hashAll(keys, offset + done * Long.BYTES, n, hashes);
-            rows.addAll(rowOffset, hashes, n);
-        }
+        hasher.forEachBatch(keys, offset, count, (hashes, first, n) -> rows.addAll(rowOffset, hashes, n));
         countItems(count);
     }
 
     private void addHash(int row, long hash) {
-        rows.add(writableRow("row", row), hash, HASHES.get());
+        rows.add(writableRow("row", row), hash);
         countItems(1);
     }
 

@@ -1,5 +1,6 @@
 package io.mapsketch.similarity;
 
+import io.mapsketch.internal.ScratchPool;
 import io.mapsketch.kernels.MinHashKernels;
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.AtomicSegment;
@@ -20,13 +21,19 @@ import java.util.PriorityQueue;
 final class MinHashRows {
 
     private static final ValueLayout.OfLong SLOT = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ThreadLocal<MemorySegment[]> SCRATCH = ThreadLocal.withInitial(() -> new MemorySegment[1]);
 
     private final AtomicSegment words;
     private final MemorySegment table;
     private final int slots;
     private final long stride;
     private final boolean atomic;
+    /**
+     * The hash of a single-key add, as the kernel takes it: the {@code EXCLUSIVE} writer's own, since it
+     * adds from one thread at a time ({@code SHARED} writers lower slots one by one and need none).
+     */
+    private final long[] soleWriterHash = new long[1];
+    /** A {@code SHARED} batch add's signature of k slots, native and 64-byte aligned. */
+    private final ScratchPool<MemorySegment> signatures;
 
     MinHashRows(AtomicSegment words, int slots, boolean atomic) {
         this.words = words;
@@ -34,6 +41,7 @@ final class MinHashRows {
         this.slots = slots;
         this.stride = stride(slots);
         this.atomic = atomic;
+        this.signatures = new ScratchPool<>(() -> Arena.ofAuto().allocate((long) slots * Long.BYTES, 64));
     }
 
     /** Bytes from one row to the next: k slots rounded up to whole cache lines. */
@@ -46,15 +54,15 @@ final class MinHashRows {
     }
 
     /** Lowers the row's slots by one item's hash. */
-    void add(long row, long hash, long[] scratchHashes) {
+    void add(long row, long hash) {
         if (atomic) {
             for (int s = 0; s < slots; s++) {
                 lowerSlot(row + (long) s * Long.BYTES, MinHashKernels.derive(hash, s));
             }
             return;
         }
-        scratchHashes[0] = hash;
-        MinHashKernels.update(table, row, slots, scratchHashes, 0, 1);
+        soleWriterHash[0] = hash;
+        MinHashKernels.update(table, row, slots, soleWriterHash, 0, 1);
     }
 
     /** Lowers the row's slots by the items of {@code hashes[0, count)}: in place, or in scratch and then by CAS. */
@@ -63,10 +71,11 @@ final class MinHashRows {
             MinHashKernels.update(table, row, slots, hashes, 0, count);
             return;
         }
-        MemorySegment scratch = scratch();
+        MemorySegment scratch = signatures.borrow();
         scratch.fill((byte) -1);
         MinHashKernels.update(scratch, 0, slots, hashes, 0, count);
         lowerRow(row, scratch, 0);
+        signatures.giveBack(scratch);
     }
 
     /** Lowers {@code count} consecutive rows from {@code dst} by the rows of {@code source} from {@code src}. */
@@ -104,16 +113,6 @@ final class MinHashRows {
             }
             current = words.getLongAcquire(at);
         }
-    }
-
-    /** This thread's scratch signature of k slots, native and 64-byte aligned. */
-    private MemorySegment scratch() {
-        MemorySegment[] holder = SCRATCH.get();
-        long bytes = (long) slots * Long.BYTES;
-        if (holder[0] == null || holder[0].byteSize() < bytes) {
-            holder[0] = Arena.ofAuto().allocate(bytes, 64);
-        }
-        return holder[0].asSlice(0, bytes);
     }
 
     long[] toArray(long row) {

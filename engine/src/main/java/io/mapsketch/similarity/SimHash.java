@@ -61,7 +61,6 @@ public final class SimHash extends RegionSketch {
     private static final long CURSOR = 0;
     private static final long HIGH_WATER = 8;
     private static final long CONTROL_BYTES = 64;
-    private static final ThreadLocal<int[]> MATCHES = ThreadLocal.withInitial(() -> new int[CHUNK]);
 
     private final SimHashFormat format;
     private final long capacity;
@@ -241,7 +240,8 @@ public final class SimHash extends RegionSketch {
      * Finds every stored fingerprint within {@code maxDistance} bits of a query. Exact for the stored
      * fingerprints: none within the distance is missed, none beyond it returned. Cost: a scan of the
      * slots below the high-water mark with the SIMD Hamming kernel (see the class comment), whatever
-     * the distance, plus the result array.
+     * the distance, plus the call's arrays: the matches of one chunk of {@value #CHUNK} slots, and the
+     * result.
      *
      * @param query the fingerprint to compare with
      * @param maxDistance d, in [0, 64]
@@ -255,7 +255,7 @@ public final class SimHash extends RegionSketch {
                     + SimHashKernels.MAX_DISTANCE + "]");
         }
         long end = payload.getLongAcquire(HIGH_WATER);
-        int[] matches = MATCHES.get();
+        int[] matches = new int[(int) Math.min(CHUNK, end)];
         long[] occupancy = new long[CHUNK / Long.SIZE];
         long[] found = new long[16];
         int count = 0;

@@ -30,7 +30,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -173,7 +172,6 @@ class HyperLogLogTest {
         try (HyperLogLog fromString = sketch(4, OpenMode.EXCLUSIVE);
              HyperLogLog fromBytes = sketch(4, OpenMode.SHARED);
              HyperLogLog fromSegment = sketch(4, OpenMode.EXCLUSIVE);
-             HyperLogLog fromBuffer = sketch(4, OpenMode.SHARED);
              Arena arena = Arena.ofConfined()) {
             assertTrue(fromString.add(text));
             assertFalse(fromString.add(new StringBuilder(text)), "the same characters again");
@@ -181,11 +179,9 @@ class HyperLogLogTest {
             MemorySegment segment = arena.allocate(utf8.length + 5);
             MemorySegment.copy(MemorySegment.ofArray(utf8), 0, segment, 5, utf8.length);
             assertTrue(fromSegment.add(segment, 5, utf8.length));
-            assertTrue(fromBuffer.add(new UnsafeBuffer(padded), 2, utf8.length));
             byte[] expected = Payloads.bytes(fromString);
             assertArrayEquals(expected, Payloads.bytes(fromBytes));
             assertArrayEquals(expected, Payloads.bytes(fromSegment));
-            assertArrayEquals(expected, Payloads.bytes(fromBuffer));
 
             assertTrue(fromString.add(0x0102030405060708L));
             assertFalse(fromString.add(new byte[] {8, 7, 6, 5, 4, 3, 2, 1}, 0, 8),

@@ -32,7 +32,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -112,18 +111,14 @@ class TopKTest {
         try (TopK sketch = builder(4).createAnonymous(OpenMode.SHARED); Arena arena = Arena.ofConfined()) {
             MemorySegment segment = arena.allocate(utf8.length + 3);
             MemorySegment.copy(MemorySegment.ofArray(utf8), 0, segment, 3, utf8.length);
-            UnsafeBuffer direct = new UnsafeBuffer(ByteBuffer.allocateDirect(utf8.length + 1));
-            direct.putBytes(1, utf8);
             sketch.add("naïve café");
             sketch.add(utf8, 0, utf8.length);
             sketch.add(segment, 3, utf8.length, 2);
-            sketch.add(direct, 1, utf8.length);
-            sketch.add(new UnsafeBuffer(utf8), 0, utf8.length);
             sketch.add(0x0102_0304_0506_0708L, 3);
             List<HeavyHitter> top = sketch.top();
             assertEquals(2, top.size(), top.toString());
             assertEquals("naïve café", top.get(0).keyAsString());
-            assertEquals(6, top.get(0).estimate());
+            assertEquals(4, top.get(0).estimate());
             assertEquals(0x0102_0304_0506_0708L, top.get(1).keyAsLong());
             assertEquals(3, top.get(1).estimate());
             assertEquals(3, sketch.estimate(0x0102_0304_0506_0708L));

@@ -28,7 +28,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,15 +89,14 @@ class MinHashTest {
             MemorySegment segment = arena.allocate(utf8.length + 5);
             MemorySegment.copy(MemorySegment.ofArray(utf8), 0, segment, 5, utf8.length);
             minHash.add(2, segment, 5, utf8.length);
-            minHash.add(3, new UnsafeBuffer(padded), 2, utf8.length);
-            for (int row = 1; row < 4; row++) {
+            for (int row = 1; row < 3; row++) {
                 assertEquals(minHash.signature(0), minHash.signature(row), "row " + row);
             }
             minHash.add(4, 0x0102030405060708L);
             MinHashSignature fromLong = minHash.signature(4);
             minHash.add(4, new byte[] {8, 7, 6, 5, 4, 3, 2, 1}, 0, 8);
             assertEquals(fromLong, minHash.signature(4), "a long is its eight little-endian bytes");
-            assertEquals(6, minHash.itemsAdded());
+            assertEquals(5, minHash.itemsAdded());
         }
     }
 

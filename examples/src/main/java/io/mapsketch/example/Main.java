@@ -4,6 +4,7 @@ import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.OpenMode;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -11,7 +12,8 @@ import java.util.stream.Stream;
 
 /**
  * What a service does with mapsketch: creates a blocked Bloom filter and a HyperLogLog in files,
- * adds keys, reopens both read-only and checks their answers. Prints one line per check, the
+ * adds keys (the filter's as UTF-8 bytes), reopens both read-only and checks their answers (the
+ * filter's asked as strings). Prints one line per check, the
  * same on every run; exits with status 1 at the first wrong answer.
  */
 public final class Main {
@@ -47,7 +49,9 @@ public final class Main {
                 .expectedItems(KEYS).falsePositiveRate(0.01)
                 .create(file, OpenMode.SHARED)) {
             for (int i = 0; i < KEYS; i++) {
-                filter.add("visitor-" + i);
+                // Keys often arrive as bytes; they are the same keys as the strings looked up below.
+                byte[] key = ("visitor-" + i).getBytes(StandardCharsets.UTF_8);
+                filter.add(key, 0, key.length);
             }
         }
         try (BlockedBloomFilter filter = BlockedBloomFilter.open(file, OpenMode.READ_ONLY)) {

@@ -69,7 +69,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * {@code mapsketch-shared} ({@code SHARED}: a compare-and-set per row) and
  * {@code mapsketch-conservative} ({@code EXCLUSIVE}, conservative update: the key's counters are read
  * first, then only those below the new estimate are raised). The keys are hashed with XXH3 inside
- * {@code add} and {@code estimate}; the rows' counters follow by double hashing.
+ * {@code add} and {@code estimate}; the rows' counters follow by double hashing. Outside the default
+ * runs, {@code -p impl=mapsketch-conservative-shared} times conservative update in {@code SHARED} mode
+ * (the optimistic read-then-compare-and-set pass of each row).
  *
  * <p><b>Peers, and where they differ.</b> No peer can be configured identically; all have the same
  * width and depth here, and all count in 64-bit counters on the heap, so their state is twice
@@ -274,6 +276,7 @@ public class CountMinBenchmark {
             case "mapsketch" -> Mapsketch.create(epsilon, OpenMode.EXCLUSIVE, false);
             case "mapsketch-shared" -> Mapsketch.create(epsilon, OpenMode.SHARED, false);
             case "mapsketch-conservative" -> Mapsketch.create(epsilon, OpenMode.EXCLUSIVE, true);
+            case "mapsketch-conservative-shared" -> Mapsketch.create(epsilon, OpenMode.SHARED, true);
             case "datasketches" -> new DataSketches(epsilon);
             case "streamlib" -> new StreamLib(epsilon);
             case "spark" -> new Spark(epsilon);
