@@ -8,5 +8,6 @@ module io.mapsketch.cli {
     requires java.logging;
 
     // picocli reads the command classes' annotations and sets their fields by reflection.
-    opens io.mapsketch.cli to info.picocli;
+    opens io.mapsketch.cli to
+            info.picocli;
 }

@@ -15,5 +15,6 @@ module io.mapsketch.engine {
     exports io.mapsketch.frequency;
     exports io.mapsketch.cardinality;
     exports io.mapsketch.similarity;
-    exports io.mapsketch.internal to io.mapsketch.cli;
+    exports io.mapsketch.internal to
+            io.mapsketch.cli;
 }

@@ -8,5 +8,7 @@
 // The modules exported to are built after this one.
 @SuppressWarnings("module")
 module io.mapsketch.memory {
-    exports io.mapsketch.memory to io.mapsketch.engine, io.mapsketch.cli;
+    exports io.mapsketch.memory to
+            io.mapsketch.engine,
+            io.mapsketch.cli;
 }

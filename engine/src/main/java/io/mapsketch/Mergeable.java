@@ -19,8 +19,14 @@ import java.util.Objects;
  * @param <S> the sketch's own type, the type it merges with
  */
 public sealed interface Mergeable<S extends Mergeable<S>> extends Sketch
-        permits BloomFilter, BlockedBloomFilter, CountingBloomFilter, ScalableBloomFilter, CountMinSketch, TopK,
-        HyperLogLog, MinHash {
+        permits BloomFilter,
+                BlockedBloomFilter,
+                CountingBloomFilter,
+                ScalableBloomFilter,
+                CountMinSketch,
+                TopK,
+                HyperLogLog,
+                MinHash {
 
     /**
      * Merges another sketch into this one: afterwards this sketch answers for the union of the items

@@ -94,11 +94,14 @@ public record PayloadVerification(State state, Path file, long from, long to, in
             case OK -> "ok";
             case NOT_PERSISTED -> "no checksum: an anonymous sketch is not persisted";
             case NO_CHECKSUM -> "no checksum: format version " + formatVersion;
-            case STALE_CLOSED_UNCLEANLY -> "stale: closed uncleanly, or still closing; " + range
-                    + " differ from the checksum";
-            case STALE_WRITERS_ATTACHED -> "stale: " + (writers == 0 ? "a writer opened the file while it was verified"
-                    : writers + (writers == 1 ? " writer" : " writers") + " attached, or killed while open")
-                    + "; " + range + " differ from the checksum";
+            case STALE_CLOSED_UNCLEANLY ->
+                "stale: closed uncleanly, or still closing; " + range + " differ from the checksum";
+            case STALE_WRITERS_ATTACHED ->
+                "stale: "
+                        + (writers == 0
+                                ? "a writer opened the file while it was verified"
+                                : writers + (writers == 1 ? " writer" : " writers") + " attached, or killed while open")
+                        + "; " + range + " differ from the checksum";
             case CORRUPT -> "corrupt: " + range + " do not match their checksum";
         };
     }

@@ -1,9 +1,6 @@
 package io.mapsketch;
 
 import io.mapsketch.internal.SketchOpener;
-import io.mapsketch.OpenMode;
-import io.mapsketch.PayloadVerification;
-import io.mapsketch.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -40,7 +37,10 @@ public interface Sketch extends AutoCloseable {
      * @throws IOException if the file cannot be read
      */
     static Sketch open(Path path, OpenMode mode) throws IOException {
-        return SketchOpener.open(path, mode, Sketch.class,
+        return SketchOpener.open(
+                path,
+                mode,
+                Sketch.class,
                 "a kind stored in one file (a scalable Bloom filter opens from its directory)");
     }
 

@@ -3,15 +3,13 @@ package io.mapsketch;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.frequency.CountMinBuilder;
 import io.mapsketch.internal.HeaderFormat;
-import io.mapsketch.membership.FilterBuilder;
-import io.mapsketch.similarity.MinHash;
-import io.mapsketch.similarity.SimHash;
 import io.mapsketch.internal.Regions;
+import io.mapsketch.membership.FilterBuilder;
 import io.mapsketch.memory.HashScheme;
-import io.mapsketch.OpenMode;
-import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.similarity.MinHash;
+import io.mapsketch.similarity.SimHash;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -35,8 +33,7 @@ public abstract sealed class SketchBuilder<B extends SketchBuilder<B, S>, S exte
     private long seed = DEFAULT_SEED;
 
     /** Creates a builder with the default seed; only this module's sketches have builders. */
-    protected SketchBuilder() {
-    }
+    protected SketchBuilder() {}
 
     /**
      * Sets the hash seed stored in the file. Sketches merge only with sketches of the same seed.
@@ -114,7 +111,8 @@ public abstract sealed class SketchBuilder<B extends SketchBuilder<B, S>, S exte
      */
     protected final SketchHeader header() {
         HeaderFormat format = format();
-        return SketchHeader.forNewSketch(format.kind().id(), HashScheme.XXH3_64, seed, format.encode(), format.payloadBytes())
+        return SketchHeader.forNewSketch(
+                        format.kind().id(), HashScheme.XXH3_64, seed, format.encode(), format.payloadBytes())
                 .withFormatVersion(format.versions().written());
     }
 

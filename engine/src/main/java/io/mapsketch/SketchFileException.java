@@ -9,8 +9,11 @@ import java.nio.file.Path;
  * and the value found.
  */
 public abstract sealed class SketchFileException extends IOException
-        permits CorruptSketchFileException, IncompatibleSketchFileException, SketchFileLockedException,
-        SketchFileReplacedException, SketchFileStorageException {
+        permits CorruptSketchFileException,
+                IncompatibleSketchFileException,
+                SketchFileLockedException,
+                SketchFileReplacedException,
+                SketchFileStorageException {
 
     private static final long serialVersionUID = 1L;
 

@@ -40,5 +40,4 @@ public enum SketchKind {
     public int id() {
         return id;
     }
-
 }

@@ -73,8 +73,7 @@ class BuilderSizingPropertiesTest {
     }
 
     /** A parameter as the builder was given it: its setter's name and the value. */
-    private record Given(String name, Object value) {
-    }
+    private record Given(String name, Object value) {}
 
     @Test
     void classicBloomFilters() {
@@ -98,71 +97,112 @@ class BuilderSizingPropertiesTest {
 
     @Test
     void scalableBloomFilters() {
-        qt().withFixedSeed(47).withExamples(EXAMPLES)
+        qt().withFixedSeed(47)
+                .withExamples(EXAMPLES)
                 .forAll(anyLong(), anyDouble(), anyDouble(), anyDouble())
                 .checkAssert((items, rate, ratio, growth) -> sizes(
-                        () -> ScalableBloomFilter.builder().expectedItems(items).falsePositiveRate(rate)
-                                .tighteningRatio(ratio).growthFactor(growth),
-                        ScalableBloomFilter::open, manifest -> manifest.fileLength() + firstLinkBytes(items, rate, ratio),
-                        new Given("expectedItems", items), new Given("falsePositiveRate", rate),
-                        new Given("tighteningRatio", ratio), new Given("growthFactor", growth)));
+                        () -> ScalableBloomFilter.builder()
+                                .expectedItems(items)
+                                .falsePositiveRate(rate)
+                                .tighteningRatio(ratio)
+                                .growthFactor(growth),
+                        ScalableBloomFilter::open,
+                        manifest -> manifest.fileLength() + firstLinkBytes(items, rate, ratio),
+                        new Given("expectedItems", items),
+                        new Given("falsePositiveRate", rate),
+                        new Given("tighteningRatio", ratio),
+                        new Given("growthFactor", growth)));
     }
 
     /** The file length of a scalable filter's first link, which must size whenever its manifest does. */
     private static long firstLinkBytes(long items, double rate, double ratio) {
-        return BlockedBloomFilter.builder().expectedItems(items).falsePositiveRate(rate * (1 - ratio)).header()
+        return BlockedBloomFilter.builder()
+                .expectedItems(items)
+                .falsePositiveRate(rate * (1 - ratio))
+                .header()
                 .fileLength();
     }
 
     @Test
     void countMinSketches() {
-        qt().withFixedSeed(57).withExamples(EXAMPLES)
+        qt().withFixedSeed(57)
+                .withExamples(EXAMPLES)
                 .forAll(anyDouble(), anyDouble(), counterBits(), booleans().all())
                 .checkAssert((epsilon, delta, bits, conservative) -> sizes(
-                        () -> CountMinSketch.builder().epsilon(epsilon).delta(delta).counterBits(bits)
+                        () -> CountMinSketch.builder()
+                                .epsilon(epsilon)
+                                .delta(delta)
+                                .counterBits(bits)
                                 .conservativeUpdate(conservative),
-                        CountMinSketch::open, new Given("epsilon", epsilon), new Given("delta", delta),
+                        CountMinSketch::open,
+                        new Given("epsilon", epsilon),
+                        new Given("delta", delta),
                         new Given("counterBits", bits)));
     }
 
     @Test
     void topKSketches() {
-        qt().withFixedSeed(67).withExamples(EXAMPLES)
+        qt().withFixedSeed(67)
+                .withExamples(EXAMPLES)
                 .forAll(anyDouble(), anyDouble(), anyInt().zip(anyInt(), Pair::of), counterBits())
                 .checkAssert((epsilon, delta, k, bits) -> sizes(
-                        () -> TopK.builder().k(k._1).maxKeyBytes(k._2).epsilon(epsilon).delta(delta).counterBits(bits),
-                        TopK::open, new Given("k", k._1), new Given("maxKeyBytes", k._2), new Given("epsilon", epsilon),
-                        new Given("delta", delta), new Given("counterBits", bits)));
+                        () -> TopK.builder()
+                                .k(k._1)
+                                .maxKeyBytes(k._2)
+                                .epsilon(epsilon)
+                                .delta(delta)
+                                .counterBits(bits),
+                        TopK::open,
+                        new Given("k", k._1),
+                        new Given("maxKeyBytes", k._2),
+                        new Given("epsilon", epsilon),
+                        new Given("delta", delta),
+                        new Given("counterBits", bits)));
     }
 
     @Test
     void hyperLogLogs() {
-        qt().withFixedSeed(77).withExamples(EXAMPLES).forAll(anyInt())
-                .checkAssert(precision -> sizes(() -> HyperLogLog.builder().precision(precision), HyperLogLog::open,
+        qt().withFixedSeed(77)
+                .withExamples(EXAMPLES)
+                .forAll(anyInt())
+                .checkAssert(precision -> sizes(
+                        () -> HyperLogLog.builder().precision(precision),
+                        HyperLogLog::open,
                         new Given("precision", precision)));
     }
 
     @Test
     void minHashes() {
-        qt().withFixedSeed(87).withExamples(EXAMPLES).forAll(anyInt(), anyInt(), anyDouble(), booleans().all())
+        qt().withFixedSeed(87)
+                .withExamples(EXAMPLES)
+                .forAll(anyInt(), anyInt(), anyDouble(), booleans().all())
                 .checkAssert((rows, slots, error, bySlots) -> sizes(
-                        () -> bySlots ? MinHash.builder().rows(rows).signatureLength(slots)
+                        () -> bySlots
+                                ? MinHash.builder().rows(rows).signatureLength(slots)
                                 : MinHash.builder().rows(rows).standardError(error),
-                        MinHash::open, new Given("rows", rows),
+                        MinHash::open,
+                        new Given("rows", rows),
                         bySlots ? new Given("signatureLength", slots) : new Given("standardError", error)));
     }
 
     @Test
     void simHashes() {
-        qt().withFixedSeed(97).withExamples(EXAMPLES).forAll(anyLong())
-                .checkAssert(capacity -> sizes(() -> SimHash.builder().capacity(capacity), SimHash::open,
-                        new Given("capacity", capacity)));
+        qt().withFixedSeed(97)
+                .withExamples(EXAMPLES)
+                .forAll(anyLong())
+                .checkAssert(capacity -> sizes(
+                        () -> SimHash.builder().capacity(capacity), SimHash::open, new Given("capacity", capacity)));
     }
 
     private void filters(long seed, Supplier<FilterBuilder<?, ?>> builder, Opener opener) {
-        qt().withFixedSeed(seed).withExamples(EXAMPLES).forAll(anyLong(), anyDouble())
-                .checkAssert((items, rate) -> sizes(() -> builder.get().expectedItems(items).falsePositiveRate(rate),
-                        opener, new Given("expectedItems", items), new Given("falsePositiveRate", rate)));
+        qt().withFixedSeed(seed)
+                .withExamples(EXAMPLES)
+                .forAll(anyLong(), anyDouble())
+                .checkAssert((items, rate) -> sizes(
+                        () -> builder.get().expectedItems(items).falsePositiveRate(rate),
+                        opener,
+                        new Given("expectedItems", items),
+                        new Given("falsePositiveRate", rate)));
     }
 
     /** The property: a documented shape that opens again, or a refusal that names a parameter and writes nothing. */
@@ -174,8 +214,11 @@ class BuilderSizingPropertiesTest {
      * As {@link #sizes(Supplier, Opener, Given...)}, for a kind whose creation writes {@code writtenBytes}
      * of its header in all (a scalable filter's manifest and first link).
      */
-    private void sizes(Supplier<SketchBuilder<?, ?>> configured, Opener opener,
-            ToLongFunction<SketchHeader> writtenBytes, Given... given) {
+    private void sizes(
+            Supplier<SketchBuilder<?, ?>> configured,
+            Opener opener,
+            ToLongFunction<SketchHeader> writtenBytes,
+            Given... given) {
         SketchHeader header;
         try {
             header = configured.get().header();
@@ -196,7 +239,8 @@ class BuilderSizingPropertiesTest {
     /** Every family's examples were refused in part, sized in part and, of those, reopened in part. */
     @AfterEach
     void everyOutcomeWasReached() {
-        assertTrue(refused > 0 && sized > 0 && reopened > 0,
+        assertTrue(
+                refused > 0 && sized > 0 && reopened > 0,
                 "refused " + refused + ", sized " + sized + ", reopened " + reopened + " of " + EXAMPLES);
     }
 
@@ -247,16 +291,38 @@ class BuilderSizingPropertiesTest {
      */
     static Gen<Double> anyDouble() {
         Gen<Double> bits = longs().all().map(Double::longBitsToDouble);
-        Gen<Double> belowOne = longs().between(0, Double.doubleToRawLongBits(1.0)).map(Double::longBitsToDouble);
+        Gen<Double> belowOne =
+                longs().between(0, Double.doubleToRawLongBits(1.0)).map(Double::longBitsToDouble);
         Gen<Double> subnormal = longs().between(1, Double.doubleToRawLongBits(Double.MIN_NORMAL) - 1)
                 .map(Double::longBitsToDouble);
         Gen<Double> ordinary = doubles().between(-22, 7).map(x -> Math.pow(10, x));
-        Gen<Double> edges = arbitrary().pick(Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 0.0, -0.0,
-                Double.MIN_VALUE, Double.MIN_NORMAL, 1 / Double.MAX_VALUE, 5.6e-309, 1e-300, 0x1p-64,
-                Math.nextDown(0x1p-64), 1e-9, 0.01, 0.5, Math.nextDown(1.0), 1.0, Math.nextUp(1.0), 2.0, 999_999.0,
-                1e6, Math.nextDown(1e6), Double.MAX_VALUE);
-        return Generate.frequency(Pair.of(2, bits), Pair.of(2, belowOne), Pair.of(1, subnormal), Pair.of(5, ordinary),
-                Pair.of(1, edges));
+        Gen<Double> edges = arbitrary()
+                .pick(
+                        Double.NaN,
+                        Double.POSITIVE_INFINITY,
+                        Double.NEGATIVE_INFINITY,
+                        0.0,
+                        -0.0,
+                        Double.MIN_VALUE,
+                        Double.MIN_NORMAL,
+                        1 / Double.MAX_VALUE,
+                        5.6e-309,
+                        1e-300,
+                        0x1p-64,
+                        Math.nextDown(0x1p-64),
+                        1e-9,
+                        0.01,
+                        0.5,
+                        Math.nextDown(1.0),
+                        1.0,
+                        Math.nextUp(1.0),
+                        2.0,
+                        999_999.0,
+                        1e6,
+                        Math.nextDown(1e6),
+                        Double.MAX_VALUE);
+        return Generate.frequency(
+                Pair.of(2, bits), Pair.of(2, belowOne), Pair.of(1, subnormal), Pair.of(5, ordinary), Pair.of(1, edges));
     }
 
     /**
@@ -267,9 +333,25 @@ class BuilderSizingPropertiesTest {
         Gen<Long> bits = longs().all();
         Gen<Long> magnitudes = longs().all().map(v -> (v >>> 1) >>> (v & 63));
         Gen<Long> small = longs().between(-2, 1_000_000);
-        Gen<Long> edges = arbitrary().pick(Long.MIN_VALUE, -1L, 0L, 1L, 2L, 100L, 10_000L, 1L << 32, 15_461_882_265L,
-                15_461_882_266L, 1L << 40, (1L << 40) + 1, 1L << 57, 1L << 62, Long.MAX_VALUE / 4, Long.MAX_VALUE - 511,
-                Long.MAX_VALUE);
+        Gen<Long> edges = arbitrary()
+                .pick(
+                        Long.MIN_VALUE,
+                        -1L,
+                        0L,
+                        1L,
+                        2L,
+                        100L,
+                        10_000L,
+                        1L << 32,
+                        15_461_882_265L,
+                        15_461_882_266L,
+                        1L << 40,
+                        (1L << 40) + 1,
+                        1L << 57,
+                        1L << 62,
+                        Long.MAX_VALUE / 4,
+                        Long.MAX_VALUE - 511,
+                        Long.MAX_VALUE);
         return Generate.frequency(Pair.of(1, bits), Pair.of(5, magnitudes), Pair.of(3, small), Pair.of(1, edges));
     }
 
@@ -278,8 +360,28 @@ class BuilderSizingPropertiesTest {
         Gen<Integer> bits = integers().all();
         Gen<Integer> magnitudes = integers().all().map(v -> (v >>> 1) >>> (v & 31));
         Gen<Integer> small = integers().between(-2, 100);
-        Gen<Integer> edges = arbitrary().pick(Integer.MIN_VALUE, -1, 0, 1, 3, 4, 7, 8, 14, 16, 18, 19, 32, 64, 65,
-                1 << 16, (1 << 16) + 1, 1 << 20, (1 << 20) + 1, Integer.MAX_VALUE);
+        Gen<Integer> edges = arbitrary()
+                .pick(
+                        Integer.MIN_VALUE,
+                        -1,
+                        0,
+                        1,
+                        3,
+                        4,
+                        7,
+                        8,
+                        14,
+                        16,
+                        18,
+                        19,
+                        32,
+                        64,
+                        65,
+                        1 << 16,
+                        (1 << 16) + 1,
+                        1 << 20,
+                        (1 << 20) + 1,
+                        Integer.MAX_VALUE);
         return Generate.frequency(Pair.of(1, bits), Pair.of(4, magnitudes), Pair.of(4, small), Pair.of(1, edges));
     }
 

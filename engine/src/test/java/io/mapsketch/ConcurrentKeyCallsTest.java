@@ -8,7 +8,6 @@ import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.membership.BloomFilter;
-import io.mapsketch.OpenMode;
 import io.mapsketch.similarity.MinHash;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
@@ -72,7 +71,9 @@ class ConcurrentKeyCallsTest {
             lengths[i] = utf8.length;
             at += utf8.length;
         }
-        try (BloomFilter filter = BloomFilter.builder().expectedItems(3_000).falsePositiveRate(0.05)
+        try (BloomFilter filter = BloomFilter.builder()
+                .expectedItems(3_000)
+                .falsePositiveRate(0.05)
                 .createAnonymous(OpenMode.SHARED)) {
             for (int i = 0; i < keys.length; i += 2) {
                 filter.add(keys[i]);
@@ -107,7 +108,7 @@ class ConcurrentKeyCallsTest {
     void textAddsOfManyThreadsLeaveTheRegistersOfOneThread() throws Exception {
         long[] keys = new SplittableRandom(43).longs(20_000).toArray();
         try (HyperLogLog concurrent = HyperLogLog.builder().precision(12).createAnonymous(OpenMode.SHARED);
-             HyperLogLog sequential = HyperLogLog.builder().precision(12).createAnonymous(OpenMode.EXCLUSIVE)) {
+                HyperLogLog sequential = HyperLogLog.builder().precision(12).createAnonymous(OpenMode.EXCLUSIVE)) {
             onThreads(thread -> {
                 for (int i = thread; i < keys.length; i += THREADS) {
                     concurrent.add(text(keys[i]));
@@ -131,7 +132,10 @@ class ConcurrentKeyCallsTest {
         for (long key : keys) {
             truth.merge(key, 1L, Long::sum);
         }
-        try (CountMinSketch sketch = CountMinSketch.builder().epsilon(2e-5).delta(0.01).conservativeUpdate(true)
+        try (CountMinSketch sketch = CountMinSketch.builder()
+                .epsilon(2e-5)
+                .delta(0.01)
+                .conservativeUpdate(true)
                 .createAnonymous(OpenMode.SHARED)) {
             assertTrue(sketch.counterMemoryBytes() > 1 << 20, "estimates row by row");
             onThreads(thread -> {
@@ -162,9 +166,10 @@ class ConcurrentKeyCallsTest {
         for (int t = 0; t < THREADS; t++) {
             sets[t] = random.longs(2_000).toArray();
         }
-        try (MinHash concurrent = MinHash.builder().rows(THREADS).signatureLength(64).createAnonymous(OpenMode.SHARED);
-             MinHash sequential = MinHash.builder().rows(THREADS).signatureLength(64)
-                     .createAnonymous(OpenMode.EXCLUSIVE)) {
+        try (MinHash concurrent =
+                        MinHash.builder().rows(THREADS).signatureLength(64).createAnonymous(OpenMode.SHARED);
+                MinHash sequential =
+                        MinHash.builder().rows(THREADS).signatureLength(64).createAnonymous(OpenMode.EXCLUSIVE)) {
             onThreads(thread -> {
                 for (int round = 0; round < 3; round++) {
                     concurrent.addAll(thread, sets[thread]);

@@ -35,8 +35,7 @@ class CountersNeverWrapTest {
     Path dir;
 
     /** A kind that merges: how to create one holding key 42, merge two, and open its file again. */
-    private record Mergeable(String name, Creator creator, Merger merger, Opener opener) {
-    }
+    private record Mergeable(String name, Creator creator, Merger merger, Opener opener) {}
 
     @FunctionalInterface
     private interface Creator {
@@ -54,28 +53,56 @@ class CountersNeverWrapTest {
     }
 
     private static final List<Mergeable> KINDS = List.of(
-            new Mergeable("classic", (file, mode) -> filled(BloomFilter.builder().expectedItems(100)
-                    .falsePositiveRate(0.01).create(file, mode)), (a, b) -> ((BloomFilter) a).merge((BloomFilter) b),
+            new Mergeable(
+                    "classic",
+                    (file, mode) -> filled(BloomFilter.builder()
+                            .expectedItems(100)
+                            .falsePositiveRate(0.01)
+                            .create(file, mode)),
+                    (a, b) -> ((BloomFilter) a).merge((BloomFilter) b),
                     BloomFilter::open),
-            new Mergeable("blocked", (file, mode) -> filled(BlockedBloomFilter.builder().expectedItems(100)
-                    .falsePositiveRate(0.01).create(file, mode)),
-                    (a, b) -> ((BlockedBloomFilter) a).merge((BlockedBloomFilter) b), BlockedBloomFilter::open),
-            new Mergeable("counting", (file, mode) -> filled(CountingBloomFilter.builder().expectedItems(100)
-                    .falsePositiveRate(0.01).create(file, mode)),
-                    (a, b) -> ((CountingBloomFilter) a).merge((CountingBloomFilter) b), CountingBloomFilter::open),
-            new Mergeable("scalable", (file, mode) -> filled(ScalableBloomFilter.builder().expectedItems(100)
-                    .falsePositiveRate(0.01).create(file, mode)),
-                    (a, b) -> ((ScalableBloomFilter) a).merge((ScalableBloomFilter) b), ScalableBloomFilter::open),
-            new Mergeable("hll", (file, mode) -> {
-                HyperLogLog hll = HyperLogLog.builder().precision(8).create(file, mode);
-                hll.add(42L);
-                return hll;
-            }, (a, b) -> ((HyperLogLog) a).merge((HyperLogLog) b), HyperLogLog::open),
-            new Mergeable("minhash", (file, mode) -> {
-                MinHash minHash = MinHash.builder().signatureLength(16).create(file, mode);
-                minHash.add(0, 42L);
-                return minHash;
-            }, (a, b) -> ((MinHash) a).merge((MinHash) b), MinHash::open));
+            new Mergeable(
+                    "blocked",
+                    (file, mode) -> filled(BlockedBloomFilter.builder()
+                            .expectedItems(100)
+                            .falsePositiveRate(0.01)
+                            .create(file, mode)),
+                    (a, b) -> ((BlockedBloomFilter) a).merge((BlockedBloomFilter) b),
+                    BlockedBloomFilter::open),
+            new Mergeable(
+                    "counting",
+                    (file, mode) -> filled(CountingBloomFilter.builder()
+                            .expectedItems(100)
+                            .falsePositiveRate(0.01)
+                            .create(file, mode)),
+                    (a, b) -> ((CountingBloomFilter) a).merge((CountingBloomFilter) b),
+                    CountingBloomFilter::open),
+            new Mergeable(
+                    "scalable",
+                    (file, mode) -> filled(ScalableBloomFilter.builder()
+                            .expectedItems(100)
+                            .falsePositiveRate(0.01)
+                            .create(file, mode)),
+                    (a, b) -> ((ScalableBloomFilter) a).merge((ScalableBloomFilter) b),
+                    ScalableBloomFilter::open),
+            new Mergeable(
+                    "hll",
+                    (file, mode) -> {
+                        HyperLogLog hll = HyperLogLog.builder().precision(8).create(file, mode);
+                        hll.add(42L);
+                        return hll;
+                    },
+                    (a, b) -> ((HyperLogLog) a).merge((HyperLogLog) b),
+                    HyperLogLog::open),
+            new Mergeable(
+                    "minhash",
+                    (file, mode) -> {
+                        MinHash minHash = MinHash.builder().signatureLength(16).create(file, mode);
+                        minHash.add(0, 42L);
+                        return minHash;
+                    },
+                    (a, b) -> ((MinHash) a).merge((MinHash) b),
+                    MinHash::open));
 
     private static MembershipFilter filled(MembershipFilter filter) {
         filter.add(42L);
@@ -111,7 +138,7 @@ class CountersNeverWrapTest {
                 raiseItems(kind, full, LiveCounters.LIMIT - 3);
                 Path into = dir.resolve(kind.name() + "-into-" + mode);
                 try (Sketch destination = kind.creator().create(into, mode);
-                     Sketch source = kind.opener().open(full, OpenMode.READ_ONLY)) {
+                        Sketch source = kind.opener().open(full, OpenMode.READ_ONLY)) {
                     assertEquals(LiveCounters.LIMIT - 2, source.itemsAdded());
                     kind.merger().merge(destination, source);
                     assertEquals(LiveCounters.LIMIT - 1, destination.itemsAdded(), kind.name() + " " + mode);
@@ -140,7 +167,10 @@ class CountersNeverWrapTest {
         for (OpenMode mode : new OpenMode[] {OpenMode.EXCLUSIVE, OpenMode.SHARED}) {
             Path file = dir.resolve("weight-" + mode + ".cms");
             long weight;
-            try (CountMinSketch sketch = CountMinSketch.builder().epsilon(0.1).delta(0.1).counterBits(64)
+            try (CountMinSketch sketch = CountMinSketch.builder()
+                    .epsilon(0.1)
+                    .delta(0.1)
+                    .counterBits(64)
                     .create(file, mode)) {
                 sketch.add(42L, 3);
                 int merges = 0;
@@ -150,13 +180,17 @@ class CountersNeverWrapTest {
                 }
                 assertEquals(61, merges, "3 x 2^61 is the first N above half the limit");
                 weight = sketch.totalWeight();
-                String message = assertThrows(IllegalArgumentException.class, () -> sketch.merge(sketch)).getMessage();
-                assertEquals("the other sketch's total weight = " + weight + " would take the total weight N = " + weight
-                        + " past " + LiveCounters.LIMIT + " (2^63 - 2^55 - 1); nothing was added", message);
+                String message = assertThrows(IllegalArgumentException.class, () -> sketch.merge(sketch))
+                        .getMessage();
+                assertEquals(
+                        "the other sketch's total weight = " + weight + " would take the total weight N = " + weight
+                                + " past " + LiveCounters.LIMIT + " (2^63 - 2^55 - 1); nothing was added",
+                        message);
                 assertEquals(weight, sketch.totalWeight(), "a refused merge changes nothing");
                 assertEquals(weight, sketch.estimate(42L));
                 assertThrows(IllegalArgumentException.class, () -> sketch.add(7L, LiveCounters.LIMIT - weight + 1));
-                assertEquals(LiveCounters.LIMIT - weight, sketch.add(7L, LiveCounters.LIMIT - weight), "up to the limit");
+                assertEquals(
+                        LiveCounters.LIMIT - weight, sketch.add(7L, LiveCounters.LIMIT - weight), "up to the limit");
                 assertThrows(IllegalArgumentException.class, () -> sketch.add(7L));
             }
             try (CountMinSketch reopened = CountMinSketch.open(file, OpenMode.READ_ONLY)) {
@@ -171,7 +205,9 @@ class CountersNeverWrapTest {
     void removalsNeverTakeTheNetCountBelowZero() throws IOException {
         for (OpenMode mode : new OpenMode[] {OpenMode.EXCLUSIVE, OpenMode.SHARED}) {
             Path file = dir.resolve("counting-" + mode + ".cbf");
-            try (CountingBloomFilter filter = CountingBloomFilter.builder().expectedItems(100).falsePositiveRate(0.01)
+            try (CountingBloomFilter filter = CountingBloomFilter.builder()
+                    .expectedItems(100)
+                    .falsePositiveRate(0.01)
                     .create(file, mode)) {
                 for (int i = 0; i < 16; i++) {
                     filter.add(42L);

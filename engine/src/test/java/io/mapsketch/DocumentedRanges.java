@@ -15,14 +15,16 @@ import io.mapsketch.memory.SketchHeader;
  */
 final class DocumentedRanges {
 
-    private DocumentedRanges() {
-    }
+    private DocumentedRanges() {}
 
     /** Fails unless every parameter of the header is in its documented range and the file length fits. */
     static void requireAccepted(SketchHeader header) {
         String shape = header.toString();
-        assertTrue(header.payloadOffset() == SketchFileLayout.HEADER_LENGTH && header.payloadLength() >= 0
-                && header.fileLength() > header.payloadLength(), "the file length fits in a long: " + shape);
+        assertTrue(
+                header.payloadOffset() == SketchFileLayout.HEADER_LENGTH
+                        && header.payloadLength() >= 0
+                        && header.fileLength() > header.payloadLength(),
+                "the file length fits in a long: " + shape);
         switch (Regions.kind(header)) {
             case BLOOM -> probed(header, Long.MAX_VALUE - 511);
             case COUNTING_BLOOM -> probed(header, (1L << 61) - 128);
@@ -88,8 +90,9 @@ final class DocumentedRanges {
 
     private static void within(SketchHeader header, int index, long min, long max) {
         long value = header.parameter(index);
-        assertTrue(value >= min && value <= max, "parameter " + index + " = " + value + " outside [" + min + ", "
-                + max + "]: " + header);
+        assertTrue(
+                value >= min && value <= max,
+                "parameter " + index + " = " + value + " outside [" + min + ", " + max + "]: " + header);
     }
 
     private static void oneOf(SketchHeader header, int index, long... allowed) {
@@ -104,8 +107,9 @@ final class DocumentedRanges {
 
     private static double rate(SketchHeader header, int index, double above, double below) {
         double value = Double.longBitsToDouble(header.parameter(index));
-        assertTrue(value > above && value < below, "parameter " + index + " = " + value + " outside (" + above + ", "
-                + below + "): " + header);
+        assertTrue(
+                value > above && value < below,
+                "parameter " + index + " = " + value + " outside (" + above + ", " + below + "): " + header);
         return value;
     }
 }

@@ -82,8 +82,7 @@ class HostileFileTest {
     }
 
     /** A sketch kind under test: how to make a small valid file of it, open it, and use it. */
-    record Kind(String name, Function<Path, Sketch> creator, Opener opener, Use use) {
-    }
+    record Kind(String name, Function<Path, Sketch> creator, Opener opener, Use use) {}
 
     @FunctionalInterface
     interface Opener {
@@ -107,16 +106,31 @@ class HostileFileTest {
     };
 
     static final List<Kind> KINDS = List.of(
-            new Kind("classic", file -> create(file, BloomFilter.builder().expectedItems(500).falsePositiveRate(0.01)),
-                    MembershipFilter::open, FILTER),
-            new Kind("blocked", file -> create(file,
-                    BlockedBloomFilter.builder().expectedItems(500).falsePositiveRate(0.01)), MembershipFilter::open,
+            new Kind(
+                    "classic",
+                    file -> create(
+                            file, BloomFilter.builder().expectedItems(500).falsePositiveRate(0.01)),
+                    MembershipFilter::open,
                     FILTER),
-            new Kind("counting", file -> create(file,
-                    CountingBloomFilter.builder().expectedItems(500).falsePositiveRate(0.01)), MembershipFilter::open,
+            new Kind(
+                    "blocked",
+                    file -> create(
+                            file,
+                            BlockedBloomFilter.builder().expectedItems(500).falsePositiveRate(0.01)),
+                    MembershipFilter::open,
                     FILTER),
-            new Kind("countmin", file -> create(file, CountMinSketch.builder().epsilon(0.05).delta(0.05)),
-                    CountMinSketch::open, sketch -> {
+            new Kind(
+                    "counting",
+                    file -> create(
+                            file,
+                            CountingBloomFilter.builder().expectedItems(500).falsePositiveRate(0.01)),
+                    MembershipFilter::open,
+                    FILTER),
+            new Kind(
+                    "countmin",
+                    file -> create(file, CountMinSketch.builder().epsilon(0.05).delta(0.05)),
+                    CountMinSketch::open,
+                    sketch -> {
                         CountMinSketch cms = (CountMinSketch) sketch;
                         cms.estimate(42L);
                         cms.errorBound();
@@ -124,7 +138,10 @@ class HostileFileTest {
                             cms.add("x", 3);
                         }
                     }),
-            new Kind("topk", file -> create(file, TopK.builder().k(4).epsilon(0.05).delta(0.05)), TopK::open,
+            new Kind(
+                    "topk",
+                    file -> create(file, TopK.builder().k(4).epsilon(0.05).delta(0.05)),
+                    TopK::open,
                     sketch -> {
                         TopK top = (TopK) sketch;
                         top.top();
@@ -136,9 +153,16 @@ class HostileFileTest {
                             top.top();
                         }
                     }),
-            new Kind("cuckoo", file -> create(file, CuckooFilter.builder().expectedItems(500).falsePositiveRate(0.01)),
-                    MembershipFilter::open, FILTER),
-            new Kind("minhash", file -> create(file, MinHash.builder().rows(3).signatureLength(16)), MinHash::open,
+            new Kind(
+                    "cuckoo",
+                    file -> create(
+                            file, CuckooFilter.builder().expectedItems(500).falsePositiveRate(0.01)),
+                    MembershipFilter::open,
+                    FILTER),
+            new Kind(
+                    "minhash",
+                    file -> create(file, MinHash.builder().rows(3).signatureLength(16)),
+                    MinHash::open,
                     sketch -> {
                         MinHash minHash = (MinHash) sketch;
                         minHash.jaccard(0, 1);
@@ -164,11 +188,39 @@ class HostileFileTest {
                 }
             }));
 
-    private static final long[] INTERESTING = {0, 1, -1, 2, 3, 4, 7, 8, 15, 16, 63, 64, 65, 4095, 4096, 4097,
-        Integer.MAX_VALUE, 1L << 31, 1L << 32, (1L << 32) + 1, 1L << 40, 1L << 62, Long.MAX_VALUE, Long.MIN_VALUE,
-        Double.doubleToLongBits(0.0), Double.doubleToLongBits(1.0), Double.doubleToLongBits(0.5),
-        Double.doubleToLongBits(1e-300), Double.doubleToLongBits(-0.5), Double.doubleToLongBits(Double.NaN),
-        Double.doubleToLongBits(Double.POSITIVE_INFINITY)};
+    private static final long[] INTERESTING = {
+        0,
+        1,
+        -1,
+        2,
+        3,
+        4,
+        7,
+        8,
+        15,
+        16,
+        63,
+        64,
+        65,
+        4095,
+        4096,
+        4097,
+        Integer.MAX_VALUE,
+        1L << 31,
+        1L << 32,
+        (1L << 32) + 1,
+        1L << 40,
+        1L << 62,
+        Long.MAX_VALUE,
+        Long.MIN_VALUE,
+        Double.doubleToLongBits(0.0),
+        Double.doubleToLongBits(1.0),
+        Double.doubleToLongBits(0.5),
+        Double.doubleToLongBits(1e-300),
+        Double.doubleToLongBits(-0.5),
+        Double.doubleToLongBits(Double.NaN),
+        Double.doubleToLongBits(Double.POSITIVE_INFINITY)
+    };
 
     @TempDir
     Path dir;
@@ -200,11 +252,14 @@ class HostileFileTest {
 
     @Test
     void mutatedFilesOpenCleanlyOrAreRefusedWithTheTypedException() {
-        qt().withFixedSeed(8_128L).withExamples(3_000)
-                .forAll(integers().between(0, KINDS.size() - 1), integers().between(0, Target.values().length - 1),
+        qt().withFixedSeed(8_128L)
+                .withExamples(3_000)
+                .forAll(
+                        integers().between(0, KINDS.size() - 1), integers().between(0, Target.values().length - 1),
                         integers().between(0, 1_000_000), longs().all())
                 .checkAssert((kind, target, position, value) -> {
-                    long chosen = Math.floorMod(value, 3) == 0 ? value
+                    long chosen = Math.floorMod(value, 3) == 0
+                            ? value
                             : INTERESTING[Math.floorMod(value, INTERESTING.length)];
                     check(KINDS.get(kind), Target.values()[target], position / 2, chosen, position % 2 == 1);
                 });
@@ -213,7 +268,11 @@ class HostileFileTest {
     @ParameterizedTest(name = "{0} {1}[{2}] = {3}, shared {4}")
     @CsvFileSource(resources = "/hostile-corpus.csv", numLinesToSkip = 1)
     void corpusOfOnceHarmfulMutations(String kind, Target target, int position, long value, boolean shared) {
-        check(KINDS.stream().filter(k -> k.name().equals(kind)).findFirst().orElseThrow(), target, position, value,
+        check(
+                KINDS.stream().filter(k -> k.name().equals(kind)).findFirst().orElseThrow(),
+                target,
+                position,
+                value,
                 shared);
     }
 
@@ -235,7 +294,8 @@ class HostileFileTest {
             kind.use().exercise(sketch);
             sketch.verify();
         } catch (SketchFileException refused) {
-            assertTrue(refused.getMessage().contains(file.getFileName().toString()),
+            assertTrue(
+                    refused.getMessage().contains(file.getFileName().toString()),
                     mutation + ": the refusal does not name the file: " + refused.getMessage());
         } catch (Throwable wrong) {
             fail(mutation + ": neither opened cleanly nor refused with a SketchFileException", wrong);

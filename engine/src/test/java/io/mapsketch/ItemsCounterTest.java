@@ -22,9 +22,11 @@ class ItemsCounterTest {
     @Test
     void anExclusiveWriterCountsInTheFileAtOnce() throws IOException {
         Path file = dir.resolve("counted.cbf");
-        try (CountingBloomFilter writer = CountingBloomFilter.builder().expectedItems(10_000).falsePositiveRate(0.01)
-                .create(file, OpenMode.EXCLUSIVE);
-             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
+        try (CountingBloomFilter writer = CountingBloomFilter.builder()
+                        .expectedItems(10_000)
+                        .falsePositiveRate(0.01)
+                        .create(file, OpenMode.EXCLUSIVE);
+                SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             for (long key = 0; key < 5_000; key++) {
                 writer.add(key);
             }
@@ -44,9 +46,9 @@ class ItemsCounterTest {
     @Test
     void anExclusiveCountMinWriterCountsNInTheFileAtOnce() throws IOException {
         Path file = dir.resolve("weighted.cms");
-        try (CountMinSketch writer = CountMinSketch.builder().epsilon(0.01).delta(0.01)
-                .create(file, OpenMode.EXCLUSIVE);
-             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
+        try (CountMinSketch writer =
+                        CountMinSketch.builder().epsilon(0.01).delta(0.01).create(file, OpenMode.EXCLUSIVE);
+                SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             for (long key = 0; key < 5_000; key++) {
                 writer.add(key, 3);
             }
@@ -69,9 +71,11 @@ class ItemsCounterTest {
     @Test
     void sharedWritersCountInTheFileAtOnce() throws IOException {
         Path file = dir.resolve("shared.bbf");
-        try (BlockedBloomFilter writer = BlockedBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
-                .create(file, OpenMode.SHARED);
-             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
+        try (BlockedBloomFilter writer = BlockedBloomFilter.builder()
+                        .expectedItems(1_000)
+                        .falsePositiveRate(0.01)
+                        .create(file, OpenMode.SHARED);
+                SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             writer.add(1);
             writer.addAll(new long[] {2, 3});
             assertEquals(3, reader.itemsAdded());

@@ -62,12 +62,13 @@ class KilledWriterTest {
                 creator.remainingLines();
             }
             for (Path leftover : temporaries()) {
-                interrupted.add(leftover.getFileName().toString()
-                        .replaceFirst("^\\.(.*)\\.\\d+\\.\\d+\\.creating$", "$1"));
+                interrupted.add(
+                        leftover.getFileName().toString().replaceFirst("^\\.(.*)\\.\\d+\\.\\d+\\.creating$", "$1"));
             }
             List<Path> named;
             try (Stream<Path> files = Files.list(dir)) {
-                named = files.filter(f -> f.getFileName().toString().startsWith("created-")).toList();
+                named = files.filter(f -> f.getFileName().toString().startsWith("created-"))
+                        .toList();
             }
             for (Path file : named) {
                 try (CountMinSketch sketch = CountMinSketch.open(file, OpenMode.READ_ONLY)) {
@@ -79,16 +80,21 @@ class KilledWriterTest {
         assertTrue(opened >= CREATION_KILLS, "each creator finished at least one file: " + opened);
         assertFalse(interrupted.isEmpty(), "no kill landed during a creation");
         for (String name : interrupted) {
-            CountMinSketch.builder().epsilon(0.1).delta(0.1)
-                    .create(dir.resolve(name), OpenMode.EXCLUSIVE, CreateOption.OVERWRITE_EXISTING).close();
+            CountMinSketch.builder()
+                    .epsilon(0.1)
+                    .delta(0.1)
+                    .create(dir.resolve(name), OpenMode.EXCLUSIVE, CreateOption.OVERWRITE_EXISTING)
+                    .close();
         }
         assertEquals(List.of(), temporaries(), "creating a name again deletes the dead creators' temporary files");
-        System.out.println("killed creations interrupted " + interrupted + "; nothing under a sketch name was incomplete");
+        System.out.println(
+                "killed creations interrupted " + interrupted + "; nothing under a sketch name was incomplete");
     }
 
     private List<Path> temporaries() throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".creating")).toList();
+            return files.filter(f -> f.getFileName().toString().endsWith(".creating"))
+                    .toList();
         }
     }
 }

@@ -23,7 +23,13 @@ class ManyProcessesTest {
     @Test
     void concurrentWritersInFourProcessesLeaveWhatOneThreadWould() throws Exception {
         long keys = ReliabilityScenarios.manyWritersRound(dir);
-        assertEquals(5L * ReliabilityScenarios.CHILDREN * ReliabilityScenarios.THREADS * 2 * SharedSketchWorker.STRIDE
-                * SharedSketchFiles.BATCH, keys);
+        assertEquals(
+                5L
+                        * ReliabilityScenarios.CHILDREN
+                        * ReliabilityScenarios.THREADS
+                        * 2
+                        * SharedSketchWorker.STRIDE
+                        * SharedSketchFiles.BATCH,
+                keys);
     }
 }

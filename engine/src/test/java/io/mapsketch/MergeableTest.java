@@ -22,7 +22,6 @@ import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.membership.MembershipFilter;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.OpenMode;
 import io.mapsketch.similarity.MinHash;
 import io.mapsketch.similarity.SimHash;
 import java.io.IOException;
@@ -50,7 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
 class MergeableTest {
 
     /** Keys that no generated list is asked to hold, asked about as well. */
-    private static final long[] PROBES = LongStream.range(0, 300).map(i -> i * 0x9E3779B97F4A7C15L).toArray();
+    private static final long[] PROBES =
+            LongStream.range(0, 300).map(i -> i * 0x9E3779B97F4A7C15L).toArray();
 
     /**
      * A kind that merges: its builder (sized so that the union of two generated lists fits: one link of a
@@ -58,8 +58,11 @@ class MergeableTest {
      * were added: its items counter with its payload's bytes, or with its answers about them where the
      * payload also holds where things were put (a Top-K candidate table, a scalable filter's manifest).
      */
-    record Kind<S extends Mergeable<S>>(String name, Supplier<SketchBuilder<?, S>> builder,
-            BiConsumer<S, long[]> add, BiFunction<S, long[], Object> state) {
+    record Kind<S extends Mergeable<S>>(
+            String name,
+            Supplier<SketchBuilder<?, S>> builder,
+            BiConsumer<S, long[]> add,
+            BiFunction<S, long[], Object> state) {
 
         S create(OpenMode mode) {
             return builder.get().createAnonymous(mode);
@@ -72,32 +75,63 @@ class MergeableTest {
     }
 
     private static final List<Kind<?>> KINDS = List.of(
-            new Kind<>("classic", () -> BloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
-                    MembershipFilter::addAll, MergeableTest::payload),
-            new Kind<>("blocked", () -> BlockedBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
-                    MembershipFilter::addAll, MergeableTest::payload),
-            new Kind<>("counting", () -> CountingBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
-                    MembershipFilter::addAll, MergeableTest::payload),
-            new Kind<>("scalable", () -> ScalableBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
-                    MembershipFilter::addAll, (filter, keys) -> List.of(filter.itemsAdded(), filter.links(),
-                            Arrays.toString(present(filter, keys)))),
-            new Kind<>("countmin", () -> CountMinSketch.builder().epsilon(0.01).delta(0.01), FrequencySketch::addAll,
-                    (sketch, keys) -> List.of(payload(sketch, keys), sketch.totalWeight())),
-            new Kind<>("topk", () -> TopK.builder().k(1_000).epsilon(0.01).delta(0.01), FrequencySketch::addAll,
-                    (top, keys) -> List.of(top.itemsAdded(), top.totalWeight(), top.top(),
-                            Arrays.toString(Arrays.stream(asked(keys)).map(top::estimate).toArray()))),
-            new Kind<>("hll", () -> HyperLogLog.builder().precision(10), HyperLogLog::addAll,
+            new Kind<>(
+                    "classic",
+                    () -> BloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
+                    MembershipFilter::addAll,
                     MergeableTest::payload),
-            new Kind<>("minhash", () -> MinHash.builder().rows(2).signatureLength(64), (minHash, keys) -> {
-                minHash.addAll(0, keys);
-                minHash.addAll(1, Arrays.stream(keys).filter(key -> (key & 1) == 0).toArray());
-            }, MergeableTest::payload));
+            new Kind<>(
+                    "blocked",
+                    () -> BlockedBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
+                    MembershipFilter::addAll,
+                    MergeableTest::payload),
+            new Kind<>(
+                    "counting",
+                    () -> CountingBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
+                    MembershipFilter::addAll,
+                    MergeableTest::payload),
+            new Kind<>(
+                    "scalable",
+                    () -> ScalableBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
+                    MembershipFilter::addAll,
+                    (filter, keys) ->
+                            List.of(filter.itemsAdded(), filter.links(), Arrays.toString(present(filter, keys)))),
+            new Kind<>(
+                    "countmin",
+                    () -> CountMinSketch.builder().epsilon(0.01).delta(0.01),
+                    FrequencySketch::addAll,
+                    (sketch, keys) -> List.of(payload(sketch, keys), sketch.totalWeight())),
+            new Kind<>(
+                    "topk",
+                    () -> TopK.builder().k(1_000).epsilon(0.01).delta(0.01),
+                    FrequencySketch::addAll,
+                    (top, keys) -> List.of(
+                            top.itemsAdded(),
+                            top.totalWeight(),
+                            top.top(),
+                            Arrays.toString(Arrays.stream(asked(keys))
+                                    .map(top::estimate)
+                                    .toArray()))),
+            new Kind<>("hll", () -> HyperLogLog.builder().precision(10), HyperLogLog::addAll, MergeableTest::payload),
+            new Kind<>(
+                    "minhash",
+                    () -> MinHash.builder().rows(2).signatureLength(64),
+                    (minHash, keys) -> {
+                        minHash.addAll(0, keys);
+                        minHash.addAll(
+                                1,
+                                Arrays.stream(keys)
+                                        .filter(key -> (key & 1) == 0)
+                                        .toArray());
+                    },
+                    MergeableTest::payload));
 
     @TempDir
     Path dir;
 
     private static List<Object> payload(Sketch sketch, long[] keys) {
-        return List.of(sketch.itemsAdded(),
+        return List.of(
+                sketch.itemsAdded(),
                 ByteBuffer.wrap(SketchInternals.payload(sketch).segment().toArray(ValueLayout.JAVA_BYTE)));
     }
 
@@ -118,19 +152,27 @@ class MergeableTest {
 
     @Test
     void mergeThroughTheContractIsTheFamilyMergeAndTheSketchOfTheUnion() {
-        qt().withFixedSeed(20_021L).withExamples(300)
-                .forAll(integers().between(0, KINDS.size() - 1), lists().of(longs().all()).ofSizeBetween(0, 300),
-                        lists().of(longs().all()).ofSizeBetween(0, 300), booleans().all())
-                .checkAssert((index, left, right, shared) -> checkUnion(KINDS.get(index), toArray(left),
-                        toArray(right), shared ? OpenMode.SHARED : OpenMode.EXCLUSIVE));
+        qt().withFixedSeed(20_021L)
+                .withExamples(300)
+                .forAll(
+                        integers().between(0, KINDS.size() - 1),
+                                lists().of(longs().all()).ofSizeBetween(0, 300),
+                        lists().of(longs().all()).ofSizeBetween(0, 300),
+                                booleans().all())
+                .checkAssert((index, left, right, shared) -> checkUnion(
+                        KINDS.get(index),
+                        toArray(left),
+                        toArray(right),
+                        shared ? OpenMode.SHARED : OpenMode.EXCLUSIVE));
     }
 
     private static <S extends Mergeable<S>> void checkUnion(Kind<S> kind, long[] left, long[] right, OpenMode mode) {
-        long[] both = LongStream.concat(Arrays.stream(left), Arrays.stream(right)).toArray();
+        long[] both =
+                LongStream.concat(Arrays.stream(left), Arrays.stream(right)).toArray();
         try (S family = kind.create(mode);
-             S contract = kind.create(mode);
-             S other = kind.create(OpenMode.EXCLUSIVE);
-             S union = kind.create(OpenMode.EXCLUSIVE)) {
+                S contract = kind.create(mode);
+                S other = kind.create(OpenMode.EXCLUSIVE);
+                S union = kind.create(OpenMode.EXCLUSIVE)) {
             kind.add().accept(family, left);
             kind.add().accept(contract, left);
             kind.add().accept(other, right);
@@ -150,12 +192,22 @@ class MergeableTest {
 
     @Test
     void exactlyTheKindsThatMergeAreMergeable() {
-        assertEquals(Set.of(BloomFilter.class, BlockedBloomFilter.class, CountingBloomFilter.class,
-                ScalableBloomFilter.class, CountMinSketch.class, TopK.class, HyperLogLog.class, MinHash.class),
+        assertEquals(
+                Set.of(
+                        BloomFilter.class,
+                        BlockedBloomFilter.class,
+                        CountingBloomFilter.class,
+                        ScalableBloomFilter.class,
+                        CountMinSketch.class,
+                        TopK.class,
+                        HyperLogLog.class,
+                        MinHash.class),
                 Set.of(Mergeable.class.getPermittedSubclasses()));
-        try (Sketch cuckoo = CuckooFilter.builder().expectedItems(100).falsePositiveRate(0.01)
-                .createAnonymous(OpenMode.EXCLUSIVE);
-             Sketch simHash = SimHash.builder().capacity(10).createAnonymous(OpenMode.EXCLUSIVE)) {
+        try (Sketch cuckoo = CuckooFilter.builder()
+                        .expectedItems(100)
+                        .falsePositiveRate(0.01)
+                        .createAnonymous(OpenMode.EXCLUSIVE);
+                Sketch simHash = SimHash.builder().capacity(10).createAnonymous(OpenMode.EXCLUSIVE)) {
             assertFalse(cuckoo instanceof Mergeable<?>);
             assertFalse(simHash instanceof Mergeable<?>);
         } catch (IOException e) {
@@ -166,24 +218,35 @@ class MergeableTest {
     @Test
     void theContractRefusesAnotherKindSeedOrShapeAndChangesNothing() throws IOException {
         long[] keys = LongStream.range(0, 100).toArray();
-        try (BlockedBloomFilter into = BlockedBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
-                .createAnonymous(OpenMode.EXCLUSIVE);
-             HyperLogLog hll = HyperLogLog.builder().precision(10).createAnonymous(OpenMode.EXCLUSIVE);
-             BlockedBloomFilter seeded = BlockedBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
-                     .seed(1).createAnonymous(OpenMode.EXCLUSIVE);
-             BlockedBloomFilter larger = BlockedBloomFilter.builder().expectedItems(100_000).falsePositiveRate(0.01)
-                     .createAnonymous(OpenMode.EXCLUSIVE)) {
+        try (BlockedBloomFilter into = BlockedBloomFilter.builder()
+                        .expectedItems(1_000)
+                        .falsePositiveRate(0.01)
+                        .createAnonymous(OpenMode.EXCLUSIVE);
+                HyperLogLog hll = HyperLogLog.builder().precision(10).createAnonymous(OpenMode.EXCLUSIVE);
+                BlockedBloomFilter seeded = BlockedBloomFilter.builder()
+                        .expectedItems(1_000)
+                        .falsePositiveRate(0.01)
+                        .seed(1)
+                        .createAnonymous(OpenMode.EXCLUSIVE);
+                BlockedBloomFilter larger = BlockedBloomFilter.builder()
+                        .expectedItems(100_000)
+                        .falsePositiveRate(0.01)
+                        .createAnonymous(OpenMode.EXCLUSIVE)) {
             into.addAll(keys);
             hll.addAll(keys);
             seeded.addAll(keys);
             larger.addAll(keys);
             List<Object> before = payload(into, keys);
-            assertEquals("sketches differ in kind: BLOCKED_BLOOM here, HYPERLOGLOG in the other sketch; only sketches"
-                    + " with identical kind, shape, hash scheme and seed can be combined",
-                    assertThrows(IncompatibleSketchException.class, () -> into.mergeSketch(hll)).getMessage());
-            assertTrue(assertThrows(IncompatibleSketchException.class, () -> into.mergeSketch(seeded)).getMessage()
+            assertEquals(
+                    "sketches differ in kind: BLOCKED_BLOOM here, HYPERLOGLOG in the other sketch; only sketches"
+                            + " with identical kind, shape, hash scheme and seed can be combined",
+                    assertThrows(IncompatibleSketchException.class, () -> into.mergeSketch(hll))
+                            .getMessage());
+            assertTrue(assertThrows(IncompatibleSketchException.class, () -> into.mergeSketch(seeded))
+                    .getMessage()
                     .startsWith("sketches differ in hash seed: 0 here, 1 in the other sketch"));
-            assertTrue(assertThrows(IncompatibleSketchException.class, () -> into.mergeSketch(larger)).getMessage()
+            assertTrue(assertThrows(IncompatibleSketchException.class, () -> into.mergeSketch(larger))
+                    .getMessage()
                     .startsWith("sketches differ in blocks: "));
             assertEquals(before, payload(into, keys));
         }
@@ -200,10 +263,13 @@ class MergeableTest {
         Path file = dir.resolve(kind.name());
         kind.builder().get().create(file, OpenMode.EXCLUSIVE).close();
         try (Sketch readOnly = Sketch.open(file, OpenMode.READ_ONLY);
-             S other = kind.create(OpenMode.EXCLUSIVE)) {
+                S other = kind.create(OpenMode.EXCLUSIVE)) {
             Mergeable<?> target = assertInstanceOf(Mergeable.class, readOnly);
-            assertTrue(assertThrows(IllegalStateException.class, () -> target.mergeSketch(other)).getMessage()
-                    .contains("READ_ONLY"), kind.name());
+            assertTrue(
+                    assertThrows(IllegalStateException.class, () -> target.mergeSketch(other))
+                            .getMessage()
+                            .contains("READ_ONLY"),
+                    kind.name());
         }
         S closed = kind.create(OpenMode.EXCLUSIVE);
         closed.close();

@@ -7,11 +7,11 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.doubles;
 import static org.quicktheories.generators.SourceDSL.integers;
 
+import io.mapsketch.PayloadVerification.State;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.internal.Regions;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.PayloadVerification.State;
 import io.mapsketch.memory.RegionMode;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchRegion;
@@ -65,8 +65,11 @@ class PayloadVerificationTest {
 
     @Test
     void everyKindNamesTheChunkOfAByteDamagedAfterItsCleanClose() {
-        qt().withFixedSeed(5L).withExamples(45)
-                .forAll(integers().between(0, HostileFileTest.KINDS.size() - 1), doubles().between(0, 1),
+        qt().withFixedSeed(5L)
+                .withExamples(45)
+                .forAll(
+                        integers().between(0, HostileFileTest.KINDS.size() - 1),
+                        doubles().between(0, 1),
                         integers().between(0, 7))
                 .checkAssert((index, where, bit) -> {
                     HostileFileTest.Kind kind = HostileFileTest.KINDS.get(index);
@@ -98,7 +101,9 @@ class PayloadVerificationTest {
     @Test
     void aFlippedBitIsAFalseNegativeTheFilterCannotSeeAndVerifyNames() throws IOException {
         Path file = dir.resolve("one-key.bloom");
-        try (BloomFilter filter = BloomFilter.builder().expectedItems(100_000).falsePositiveRate(0.01)
+        try (BloomFilter filter = BloomFilter.builder()
+                .expectedItems(100_000)
+                .falsePositiveRate(0.01)
                 .create(file, OpenMode.EXCLUSIVE)) {
             filter.add("alice@example.com");
         }
@@ -123,7 +128,9 @@ class PayloadVerificationTest {
     void aScalableFilterVerifiesEveryLink() throws IOException {
         Path directory = dir.resolve("scalable");
         long[] keys = new SplittableRandom(11).longs(20_000).toArray();
-        try (ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedItems(2_000).falsePositiveRate(0.01)
+        try (ScalableBloomFilter filter = ScalableBloomFilter.builder()
+                .expectedItems(2_000)
+                .falsePositiveRate(0.01)
                 .create(directory, OpenMode.SHARED)) {
             filter.addAll(keys);
             assertTrue(filter.links() >= 3, "links: " + filter.links());

@@ -27,7 +27,8 @@ class ReadmeExampleTest {
 
         Path file = dir.resolve("visitors.bloom");
         try (BlockedBloomFilter filter = BlockedBloomFilter.builder()
-                .expectedItems(10_000_000).falsePositiveRate(0.01)
+                .expectedItems(10_000_000)
+                .falsePositiveRate(0.01)
                 .create(file, OpenMode.SHARED)) {
             filter.add("alice@example.com");
             filter.addAll(new long[] {42, 43, 44});
@@ -36,16 +37,20 @@ class ReadmeExampleTest {
             out.println(again.mightContain("alice@example.com") + ", rate now " + again.expectedFalsePositiveRate());
         }
 
-        try (MinHash baskets = MinHash.builder().rows(10_000).standardError(0.05)    // 400 slots per row
+        try (MinHash baskets = MinHash.builder()
+                .rows(10_000)
+                .standardError(0.05) // 400 slots per row
                 .create(dir.resolve("baskets.minhash"), OpenMode.SHARED)) {
             baskets.addAll(0, new long[] {1, 2, 3, 4});
             baskets.addAll(1, new long[] {3, 4, 5, 6});
             out.println(baskets.jaccard(0, 1) + " " + baskets.mostSimilar(baskets.signature(0), 3));
         }
-        try (SimHash documents = SimHash.builder().capacity(1_000_000)
-                .create(dir.resolve("documents.simhash"), OpenMode.SHARED)) {
-            long id = documents.append(documents.features().addShingles("the quick brown fox", 2).fingerprint());
-            long query = documents.features().addShingles("The quick brown fox!", 2).fingerprint();
+        try (SimHash documents =
+                SimHash.builder().capacity(1_000_000).create(dir.resolve("documents.simhash"), OpenMode.SHARED)) {
+            long id = documents.append(
+                    documents.features().addShingles("the quick brown fox", 2).fingerprint());
+            long query =
+                    documents.features().addShingles("The quick brown fox!", 2).fingerprint();
             out.println(Arrays.toString(documents.within(query, 3)) + " contains " + id);
         }
 

@@ -28,13 +28,15 @@ class SketchPathTest {
     void aDirectoryWithoutAManifestIsNamedAsGiven() throws Exception {
         Path folder = Files.createDirectory(dir.resolve("folder"));
         for (OpenMode mode : OpenMode.values()) {
-            CorruptSketchFileException scalable = assertThrows(CorruptSketchFileException.class,
-                    () -> ScalableBloomFilter.open(folder, mode));
+            CorruptSketchFileException scalable =
+                    assertThrows(CorruptSketchFileException.class, () -> ScalableBloomFilter.open(folder, mode));
             assertEquals(folder, scalable.file());
-            assertEquals("sketch file " + folder + ": is a directory but not a scalable Bloom filter (it holds no"
-                    + " manifest)", scalable.getMessage());
-            CorruptSketchFileException membership = assertThrows(CorruptSketchFileException.class,
-                    () -> MembershipFilter.open(folder, mode));
+            assertEquals(
+                    "sketch file " + folder + ": is a directory but not a scalable Bloom filter (it holds no"
+                            + " manifest)",
+                    scalable.getMessage());
+            CorruptSketchFileException membership =
+                    assertThrows(CorruptSketchFileException.class, () -> MembershipFilter.open(folder, mode));
             assertEquals(scalable.getMessage(), membership.getMessage());
         }
         assertFalse(Files.exists(folder.resolve(ScalableBloomFilter.MANIFEST)), "nothing was created");
@@ -43,23 +45,29 @@ class SketchPathTest {
     @Test
     void aDirectoryIsNoSketchFile() throws Exception {
         Path folder = Files.createDirectory(dir.resolve("counts"));
-        CorruptSketchFileException refused = assertThrows(CorruptSketchFileException.class,
-                () -> CountMinSketch.open(folder, OpenMode.SHARED));
-        assertTrue(refused.getMessage().startsWith("sketch file " + folder + ": is a directory, not a regular file"),
+        CorruptSketchFileException refused =
+                assertThrows(CorruptSketchFileException.class, () -> CountMinSketch.open(folder, OpenMode.SHARED));
+        assertTrue(
+                refused.getMessage().startsWith("sketch file " + folder + ": is a directory, not a regular file"),
                 refused.getMessage());
     }
 
     @Test
     void aScalableFilterIsADirectory() throws Exception {
         Path file = dir.resolve("flat.bf");
-        BloomFilter.builder().expectedItems(100).falsePositiveRate(0.01).create(file, OpenMode.EXCLUSIVE).close();
-        CorruptSketchFileException refused = assertThrows(CorruptSketchFileException.class,
-                () -> ScalableBloomFilter.open(file, OpenMode.READ_ONLY));
-        assertEquals("sketch file " + file + ": is not a directory, and a scalable Bloom filter is one",
+        BloomFilter.builder()
+                .expectedItems(100)
+                .falsePositiveRate(0.01)
+                .create(file, OpenMode.EXCLUSIVE)
+                .close();
+        CorruptSketchFileException refused = assertThrows(
+                CorruptSketchFileException.class, () -> ScalableBloomFilter.open(file, OpenMode.READ_ONLY));
+        assertEquals(
+                "sketch file " + file + ": is not a directory, and a scalable Bloom filter is one",
                 refused.getMessage());
         Path missing = dir.resolve("missing");
-        NoSuchFileException none = assertThrows(NoSuchFileException.class,
-                () -> ScalableBloomFilter.open(missing, OpenMode.READ_ONLY));
+        NoSuchFileException none =
+                assertThrows(NoSuchFileException.class, () -> ScalableBloomFilter.open(missing, OpenMode.READ_ONLY));
         assertEquals(missing.toString(), none.getFile());
     }
 }

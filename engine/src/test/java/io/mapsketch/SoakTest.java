@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.mapsketch.enginetesting.ReliabilityScenarios;
 import io.mapsketch.enginetesting.SharedSketchFiles;
-import io.mapsketch.OpenMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +29,8 @@ class SoakTest {
     void soak() throws Exception {
         String minutes = System.getProperty("mapsketch.soak.minutes", "");
         assumeTrue(!minutes.isBlank(), "a soak runs only when mapsketch.soak.minutes is set (scripts/soak MINUTES)");
-        long deadline = System.nanoTime() + Duration.ofMinutes(Long.parseLong(minutes)).toNanos();
+        long deadline =
+                System.nanoTime() + Duration.ofMinutes(Long.parseLong(minutes)).toNanos();
         long started = System.nanoTime();
         Path killed = Files.createDirectory(dir.resolve("killed"));
         SharedSketchFiles.create(killed, OpenMode.EXCLUSIVE).close();
@@ -43,7 +43,8 @@ class SoakTest {
         while (System.nanoTime() < deadline) {
             for (int i = 0; i < 10 && System.nanoTime() < deadline; i++) {
                 OpenMode mode = kills % 2 == 0 ? OpenMode.SHARED : OpenMode.EXCLUSIVE;
-                acknowledged = ReliabilityScenarios.killRound(killed, acknowledged, mode, random, "after kill " + kills);
+                acknowledged =
+                        ReliabilityScenarios.killRound(killed, acknowledged, mode, random, "after kill " + kills);
                 kills++;
                 processes++;
             }
@@ -57,10 +58,18 @@ class SoakTest {
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         long killedKeys = (acknowledged + 1) * SharedSketchFiles.BATCH * 5;
-        System.out.printf(Locale.ROOT, "soak: %.0f s, %d child JVMs; %d SIGKILLs of writers, %d acknowledged batches"
-                + " (%,d keys x 5 sketch kinds) verified after every kill; %d many-writer rounds (4 JVMs x 2 threads,"
-                + " %,d key adds) with 5 payloads each byte-identical to one thread's; %d files verified; lost: 0%n",
-                seconds, processes, kills, acknowledged + 1, killedKeys / 5, manyRounds, manyKeys,
+        System.out.printf(
+                Locale.ROOT,
+                "soak: %.0f s, %d child JVMs; %d SIGKILLs of writers, %d acknowledged batches"
+                        + " (%,d keys x 5 sketch kinds) verified after every kill; %d many-writer rounds (4 JVMs x 2 threads,"
+                        + " %,d key adds) with 5 payloads each byte-identical to one thread's; %d files verified; lost: 0%n",
+                seconds,
+                processes,
+                kills,
+                acknowledged + 1,
+                killedKeys / 5,
+                manyRounds,
+                manyKeys,
                 5 * (kills + manyRounds));
     }
 }

@@ -29,8 +29,10 @@ class SparseSketchFileTest {
         try (SmallDisk disk = SmallDisk.mount(dir, "small-disk", 64 * 1024)) {
             Path copy = SmallDisk.sparseCopy(original, disk.path().resolve("visitors.hll"));
             for (OpenMode mode : new OpenMode[] {OpenMode.SHARED, OpenMode.EXCLUSIVE}) {
-                SketchFileStorageException refused = assertThrows(SketchFileStorageException.class,
-                        () -> HyperLogLog.open(copy, mode).close(), mode.name());
+                SketchFileStorageException refused = assertThrows(
+                        SketchFileStorageException.class,
+                        () -> HyperLogLog.open(copy, mode).close(),
+                        mode.name());
                 assertTrue(refused.getMessage().startsWith("sketch file " + copy + ": only "), refused.getMessage());
             }
         }

@@ -40,17 +40,21 @@ class UnsizableParametersTest {
     void deltasTheHashCannotHonourAreRefusedAndTheLowestIsSized() throws IOException {
         Path file = dir.resolve("tiny-delta.cms");
         for (double delta : new double[] {1e-310, Double.MIN_VALUE, 1e-20}) {
-            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException refused = assertThrows(
+                    IllegalArgumentException.class,
                     () -> CountMinSketch.builder().epsilon(0.01).delta(delta).create(file, OpenMode.EXCLUSIVE));
-            assertEquals("delta = " + delta + ", must be in [" + 0x1p-64 / 0.01 + ", 1) at epsilon = 0.01: keys of"
-                    + " equal 64-bit hash share every row, so no depth honours a smaller delta", refused.getMessage());
+            assertEquals(
+                    "delta = " + delta + ", must be in [" + 0x1p-64 / 0.01 + ", 1) at epsilon = 0.01: keys of"
+                            + " equal 64-bit hash share every row, so no depth honours a smaller delta",
+                    refused.getMessage());
             assertFalse(Files.exists(file));
         }
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> TopK.builder().k(10).epsilon(0.1).delta(Double.MIN_VALUE).createAnonymous(OpenMode.SHARED));
         double lowest = CountMinSizing.lowestDelta(0.01);
-        try (CountMinSketch sketch = CountMinSketch.builder().epsilon(0.01).delta(lowest)
-                .create(file, OpenMode.EXCLUSIVE)) {
+        try (CountMinSketch sketch =
+                CountMinSketch.builder().epsilon(0.01).delta(lowest).create(file, OpenMode.EXCLUSIVE)) {
             assertEquals((int) Math.ceil(Math.log(1 / lowest)), sketch.depth());
             assertEquals(40, sketch.depth());
             sketch.add(7L, 3);
@@ -66,23 +70,42 @@ class UnsizableParametersTest {
     @Test
     void ratesNoFilterReachesAreRefusedBeforeAnyFileIsWritten() {
         Path blocked = dir.resolve("blocked.bf");
-        String message = assertThrows(IllegalArgumentException.class, () -> BlockedBloomFilter.builder()
-                .expectedItems(100).falsePositiveRate(1e-300).create(blocked, OpenMode.EXCLUSIVE)).getMessage();
-        assertTrue(message.startsWith("falsePositiveRate = 1.0E-300, must be in [" + BlockedBloomSizing.lowestRate(100)
-                + ", 1) for a blocked Bloom filter of expectedItems = 100"), message);
+        String message = assertThrows(
+                        IllegalArgumentException.class,
+                        () -> BlockedBloomFilter.builder()
+                                .expectedItems(100)
+                                .falsePositiveRate(1e-300)
+                                .create(blocked, OpenMode.EXCLUSIVE))
+                .getMessage();
+        assertTrue(
+                message.startsWith("falsePositiveRate = 1.0E-300, must be in [" + BlockedBloomSizing.lowestRate(100)
+                        + ", 1) for a blocked Bloom filter of expectedItems = 100"),
+                message);
         assertFalse(Files.exists(blocked));
-        for (FilterBuilder<?, ?> classic : new FilterBuilder<?, ?>[] {BloomFilter.builder(), CountingBloomFilter.builder()}) {
+        for (FilterBuilder<?, ?> classic :
+                new FilterBuilder<?, ?>[] {BloomFilter.builder(), CountingBloomFilter.builder()}) {
             Path file = dir.resolve("classic.bf");
-            message = assertThrows(IllegalArgumentException.class, () -> classic.expectedItems(100)
-                    .falsePositiveRate(1e-300).create(file, OpenMode.EXCLUSIVE)).getMessage();
-            assertTrue(message.startsWith("falsePositiveRate = 1.0E-300, must be in [2^-64 = 5.421010862427522E-20, 1)"),
+            message = assertThrows(
+                            IllegalArgumentException.class,
+                            () -> classic.expectedItems(100)
+                                    .falsePositiveRate(1e-300)
+                                    .create(file, OpenMode.EXCLUSIVE))
+                    .getMessage();
+            assertTrue(
+                    message.startsWith("falsePositiveRate = 1.0E-300, must be in [2^-64 = 5.421010862427522E-20, 1)"),
                     message);
             assertFalse(Files.exists(file));
         }
         Path scalable = dir.resolve("scalable");
-        message = assertThrows(IllegalArgumentException.class, () -> ScalableBloomFilter.builder().expectedItems(100)
-                .falsePositiveRate(1e-300).create(scalable, OpenMode.EXCLUSIVE)).getMessage();
-        assertTrue(message.startsWith("falsePositiveRate = 1.0E-300 with tighteningRatio = 0.5 gives the first link"),
+        message = assertThrows(
+                        IllegalArgumentException.class,
+                        () -> ScalableBloomFilter.builder()
+                                .expectedItems(100)
+                                .falsePositiveRate(1e-300)
+                                .create(scalable, OpenMode.EXCLUSIVE))
+                .getMessage();
+        assertTrue(
+                message.startsWith("falsePositiveRate = 1.0E-300 with tighteningRatio = 0.5 gives the first link"),
                 message);
         assertFalse(Files.exists(scalable), "not even the directory");
     }
@@ -90,21 +113,30 @@ class UnsizableParametersTest {
     /** Before, a classic filter asked for 1e-30 got 64 probes and, at capacity, about 3e-29: thirty times the rate asked, unsaid. */
     @Test
     void classicFiltersNeverTakeFewerProbesThanTheirRateNeeds() throws IOException {
-        try (BloomFilter lowest = BloomFilter.builder().expectedItems(1_000)
-                .falsePositiveRate(BloomSizing.LOWEST_RATE).createAnonymous(OpenMode.EXCLUSIVE)) {
+        try (BloomFilter lowest = BloomFilter.builder()
+                .expectedItems(1_000)
+                .falsePositiveRate(BloomSizing.LOWEST_RATE)
+                .createAnonymous(OpenMode.EXCLUSIVE)) {
             assertEquals(64, lowest.hashCount());
             double atCapacity = BloomSizing.falsePositiveRate(lowest.bitCount(), lowest.hashCount(), 1_000);
             assertTrue(atCapacity <= BloomSizing.LOWEST_RATE * 1.05, "rate at capacity " + atCapacity);
         }
-        assertThrows(IllegalArgumentException.class, () -> BloomFilter.builder().expectedItems(1_000)
-                .falsePositiveRate(1e-30).createAnonymous(OpenMode.EXCLUSIVE));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> BloomFilter.builder()
+                        .expectedItems(1_000)
+                        .falsePositiveRate(1e-30)
+                        .createAnonymous(OpenMode.EXCLUSIVE));
     }
 
     /** A chain whose next link no blocked filter reaches stops growing with an IllegalStateException, not an IAE. */
     @Test
     void aScalableChainThatCannotGrowSaysSo() throws IOException {
-        try (ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedItems(10).falsePositiveRate(0.01)
-                .tighteningRatio(1e-300).create(dir.resolve("chain"), OpenMode.EXCLUSIVE)) {
+        try (ScalableBloomFilter filter = ScalableBloomFilter.builder()
+                .expectedItems(10)
+                .falsePositiveRate(0.01)
+                .tighteningRatio(1e-300)
+                .create(dir.resolve("chain"), OpenMode.EXCLUSIVE)) {
             for (long key = 0; key < 10; key++) {
                 filter.add(key);
             }

@@ -35,10 +35,10 @@ import org.agrona.DirectBuffer;
 public final class DirectBufferKeys {
 
     /** Whether this module may view bare addresses: {@code reinterpret} then runs without a warning. */
-    private static final boolean NATIVE_ACCESS = DirectBufferKeys.class.getModule().isNativeAccessEnabled();
+    private static final boolean NATIVE_ACCESS =
+            DirectBufferKeys.class.getModule().isNativeAccessEnabled();
 
-    private DirectBufferKeys() {
-    }
+    private DirectBufferKeys() {}
 
     /**
      * Returns the bytes {@code [index, index + length)} of a buffer as a segment: a view where the

@@ -10,6 +10,7 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 import static org.quicktheories.generators.SourceDSL.strings;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.HeavyHitter;
@@ -19,7 +20,6 @@ import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.membership.KeyNotPresentException;
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.OpenMode;
 import io.mapsketch.similarity.MinHash;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -55,8 +55,11 @@ class DirectBufferKeysTest {
     /** One item per row: slot 0 of a one-slot signature is a bijection of the item's hash. */
     @Test
     void buffersOverArraysDirectMemoryAndExpandableStorageHashAsTheirBytes() {
-        qt().withFixedSeed(37L).withExamples(500)
-                .forAll(strings().basicMultilingualPlaneAlphabet().ofLengthBetween(0, 300), longs().all(),
+        qt().withFixedSeed(37L)
+                .withExamples(500)
+                .forAll(
+                        strings().basicMultilingualPlaneAlphabet().ofLengthBetween(0, 300),
+                        longs().all(),
                         integers().between(0, 9))
                 .checkAssert((text, seed, pad) -> {
                     byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
@@ -65,7 +68,10 @@ class DirectBufferKeysTest {
                     ByteBuffer direct = ByteBuffer.allocateDirect(padded.length).put(padded);
                     ExpandableArrayBuffer expandable = new ExpandableArrayBuffer(8);
                     expandable.putBytes(pad, utf8);
-                    try (MinHash rows = MinHash.builder().rows(5).signatureLength(1).seed(seed)
+                    try (MinHash rows = MinHash.builder()
+                            .rows(5)
+                            .signatureLength(1)
+                            .seed(seed)
                             .createAnonymous(OpenMode.EXCLUSIVE)) {
                         rows.add(0, utf8, 0, utf8.length);
                         rows.add(1, text);
@@ -93,8 +99,12 @@ class DirectBufferKeysTest {
         ExpandableDirectByteBuffer expandableDirect = new ExpandableDirectByteBuffer(16);
         expandableDirect.putBytes(at, key);
         UnsafeBuffer bareAddress = new UnsafeBuffer(overDirect.addressOffset(), 64);
-        List<DirectBuffer> buffers = List.of(new UnsafeBuffer(withKeyAt(key, at + 2, 40), 2, 38),
-                overDirect, new UnsafeBuffer(direct, 1, 50), new UnsafeBuffer(heap, 3, 60), expandableDirect,
+        List<DirectBuffer> buffers = List.of(
+                new UnsafeBuffer(withKeyAt(key, at + 2, 40), 2, 38),
+                overDirect,
+                new UnsafeBuffer(direct, 1, 50),
+                new UnsafeBuffer(heap, 3, 60),
+                expandableDirect,
                 bareAddress);
         List<Integer> indices = List.of(at, at, at - 1, at, at, at);
         for (int b = 0; b < buffers.size(); b++) {
@@ -107,19 +117,25 @@ class DirectBufferKeysTest {
                 boolean copied = b == buffers.size() - 1 && !viewAddresses;
                 byte first = buffer.getByte(index);
                 ((MutableDirectBuffer) buffer).putByte(index, (byte) (first + 1));
-                assertEquals(copied ? first : (byte) (first + 1), bytes.get(ValueLayout.JAVA_BYTE, 0),
+                assertEquals(
+                        copied ? first : (byte) (first + 1),
+                        bytes.get(ValueLayout.JAVA_BYTE, 0),
                         name + (copied ? ": a copy" : ": a view of the buffer"));
                 ((MutableDirectBuffer) buffer).putByte(index, first);
             }
         }
         direct.position(at + 1);
-        assertArrayEquals(key, DirectBufferKeys.bytes(overDirect, at, key.length, false).toArray(ValueLayout.JAVA_BYTE),
+        assertArrayEquals(
+                key,
+                DirectBufferKeys.bytes(overDirect, at, key.length, false).toArray(ValueLayout.JAVA_BYTE),
                 "a ByteBuffer whose position has passed the key: its bytes are still the key's");
     }
 
     @Test
     void rangesOutsideTheBufferAreRefusedBeforeTheSketchChanges() throws IOException {
-        try (BlockedBloomFilter filter = BlockedBloomFilter.builder().expectedItems(100).falsePositiveRate(0.01)
+        try (BlockedBloomFilter filter = BlockedBloomFilter.builder()
+                .expectedItems(100)
+                .falsePositiveRate(0.01)
                 .createAnonymous(OpenMode.EXCLUSIVE)) {
             UnsafeBuffer four = new UnsafeBuffer(new byte[4]);
             assertThrows(IndexOutOfBoundsException.class, () -> DirectBufferKeys.add(filter, four, 2, 3));
@@ -137,12 +153,18 @@ class DirectBufferKeysTest {
         byte[] utf8 = "naïve café".getBytes(StandardCharsets.UTF_8);
         UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(utf8.length + 2));
         buffer.putBytes(2, utf8);
-        try (BlockedBloomFilter blocked = BlockedBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
-                .createAnonymous(OpenMode.SHARED);
-             CountingBloomFilter counting = CountingBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
-                     .createAnonymous(OpenMode.EXCLUSIVE);
-             CuckooFilter cuckoo = CuckooFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
-                     .createAnonymous(OpenMode.EXCLUSIVE)) {
+        try (BlockedBloomFilter blocked = BlockedBloomFilter.builder()
+                        .expectedItems(1_000)
+                        .falsePositiveRate(0.01)
+                        .createAnonymous(OpenMode.SHARED);
+                CountingBloomFilter counting = CountingBloomFilter.builder()
+                        .expectedItems(1_000)
+                        .falsePositiveRate(0.01)
+                        .createAnonymous(OpenMode.EXCLUSIVE);
+                CuckooFilter cuckoo = CuckooFilter.builder()
+                        .expectedItems(1_000)
+                        .falsePositiveRate(0.01)
+                        .createAnonymous(OpenMode.EXCLUSIVE)) {
             for (MembershipFilter filter : List.<MembershipFilter>of(blocked, counting, cuckoo)) {
                 assertFalse(DirectBufferKeys.mightContain(filter, buffer, 2, utf8.length), filter.toString());
                 assertTrue(DirectBufferKeys.add(filter, buffer, 2, utf8.length));
@@ -167,7 +189,7 @@ class DirectBufferKeysTest {
         Path fromString = dir.resolve("string.hll");
         Path fromBuffer = dir.resolve("buffer.hll");
         try (HyperLogLog strings = HyperLogLog.builder().precision(4).seed(7).create(fromString, OpenMode.EXCLUSIVE);
-             HyperLogLog buffers = HyperLogLog.builder().precision(4).seed(7).create(fromBuffer, OpenMode.SHARED)) {
+                HyperLogLog buffers = HyperLogLog.builder().precision(4).seed(7).create(fromBuffer, OpenMode.SHARED)) {
             assertTrue(strings.add(text));
             assertTrue(DirectBufferKeys.add(buffers, new UnsafeBuffer(padded), 2, utf8.length));
             assertFalse(DirectBufferKeys.add(buffers, new UnsafeBuffer(utf8), 0, utf8.length), "the same key again");
@@ -178,10 +200,17 @@ class DirectBufferKeysTest {
     @Test
     void everyKeyFormOfTheSameBytesHitsTheSameCounters() throws IOException {
         long key = 0x0102030405060708L;
-        byte[] bytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(key).array();
-        try (CountMinSketch cms = CountMinSketch.builder().epsilon(0.01).delta(0.01).counterBits(32).seed(7)
-                .createAnonymous(OpenMode.EXCLUSIVE);
-             Arena arena = Arena.ofConfined()) {
+        byte[] bytes = ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(key)
+                .array();
+        try (CountMinSketch cms = CountMinSketch.builder()
+                        .epsilon(0.01)
+                        .delta(0.01)
+                        .counterBits(32)
+                        .seed(7)
+                        .createAnonymous(OpenMode.EXCLUSIVE);
+                Arena arena = Arena.ofConfined()) {
             MemorySegment segment = arena.allocate(20);
             MemorySegment.copy(bytes, 0, segment, ValueLayout.JAVA_BYTE, 5, 8);
             assertEquals(1, cms.add(key));
@@ -200,8 +229,15 @@ class DirectBufferKeysTest {
 
     @Test
     void aSaturatedKeyIsSaturatedFromABuffer() throws IOException {
-        byte[] one = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(1L).array();
-        try (CountMinSketch cms = CountMinSketch.builder().epsilon(0.1).delta(0.1).counterBits(32).seed(7)
+        byte[] one = ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(1L)
+                .array();
+        try (CountMinSketch cms = CountMinSketch.builder()
+                .epsilon(0.1)
+                .delta(0.1)
+                .counterBits(32)
+                .seed(7)
                 .createAnonymous(OpenMode.SHARED)) {
             cms.add(1L, cms.maxEstimate());
             assertTrue(cms.isSaturated(1L));
@@ -213,8 +249,9 @@ class DirectBufferKeysTest {
     @Test
     void everyKeyFormOfTheSameBytesIsOneCandidate() throws IOException {
         byte[] utf8 = "naïve café".getBytes(StandardCharsets.UTF_8);
-        try (TopK sketch = TopK.builder().k(4).epsilon(0.001).delta(0.01).seed(7).createAnonymous(OpenMode.SHARED);
-             Arena arena = Arena.ofConfined()) {
+        try (TopK sketch =
+                        TopK.builder().k(4).epsilon(0.001).delta(0.01).seed(7).createAnonymous(OpenMode.SHARED);
+                Arena arena = Arena.ofConfined()) {
             MemorySegment segment = arena.allocate(utf8.length + 3);
             MemorySegment.copy(MemorySegment.ofArray(utf8), 0, segment, 3, utf8.length);
             UnsafeBuffer direct = new UnsafeBuffer(ByteBuffer.allocateDirect(utf8.length + 1));
@@ -240,7 +277,8 @@ class DirectBufferKeysTest {
         byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
         byte[] padded = new byte[utf8.length + 3];
         System.arraycopy(utf8, 0, padded, 2, utf8.length);
-        try (MinHash minHash = MinHash.builder().rows(2).signatureLength(37).seed(7).createAnonymous(OpenMode.EXCLUSIVE)) {
+        try (MinHash minHash =
+                MinHash.builder().rows(2).signatureLength(37).seed(7).createAnonymous(OpenMode.EXCLUSIVE)) {
             minHash.add(0, text);
             DirectBufferKeys.add(minHash, 1, new UnsafeBuffer(padded), 2, utf8.length);
             assertEquals(minHash.signature(0), minHash.signature(1));

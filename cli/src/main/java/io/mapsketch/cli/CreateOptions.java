@@ -1,9 +1,9 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.Sketch;
-import io.mapsketch.SketchBuilder;
 import io.mapsketch.CreateOption;
 import io.mapsketch.OpenMode;
+import io.mapsketch.Sketch;
+import io.mapsketch.SketchBuilder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,21 +19,31 @@ import picocli.CommandLine.Option;
  */
 final class CreateOptions {
 
-    @Option(names = "--seed", paramLabel = "S", defaultValue = "" + SketchBuilder.DEFAULT_SEED,
+    @Option(
+            names = "--seed",
+            paramLabel = "S",
+            defaultValue = "" + SketchBuilder.DEFAULT_SEED,
             description = "Hash seed stored in the file; sketches merge only with sketches of the same seed"
                     + " (default: ${DEFAULT-VALUE}).")
     private long seed;
 
-    @Option(names = "--force", description = "Replace FILE if it exists (without it, an existing FILE is refused);"
-            + " refused while other processes write FILE.")
+    @Option(
+            names = "--force",
+            description = "Replace FILE if it exists (without it, an existing FILE is refused);"
+                    + " refused while other processes write FILE.")
     private boolean force;
 
-    @Option(names = "--replace-in-use", description = "With --force, replace FILE even while other processes"
-            + " write it; their later updates are lost, and each fails at its next force or close.")
+    @Option(
+            names = "--replace-in-use",
+            description = "With --force, replace FILE even while other processes"
+                    + " write it; their later updates are lost, and each fails at its next force or close.")
     private boolean replaceInUse;
 
-    @Option(names = "--owner-only", description = "Make FILE readable and writable by its owner only (0600; default"
-            + " 0644). Advisable for sketches of personal data: a filter tells its readers what was probably added.")
+    @Option(
+            names = "--owner-only",
+            description =
+                    "Make FILE readable and writable by its owner only (0600; default"
+                            + " 0644). Advisable for sketches of personal data: a filter tells its readers what was probably added.")
     private boolean ownerOnly;
 
     /** Creates the sketch {@code builder} describes at {@code file}, seeded, and closes it. */
@@ -48,6 +58,8 @@ final class CreateOptions {
         if (ownerOnly) {
             options.add(CreateOption.OWNER_ONLY);
         }
-        builder.seed(seed).create(file, OpenMode.EXCLUSIVE, options.toArray(CreateOption[]::new)).close();
+        builder.seed(seed)
+                .create(file, OpenMode.EXCLUSIVE, options.toArray(CreateOption[]::new))
+                .close();
     }
 }

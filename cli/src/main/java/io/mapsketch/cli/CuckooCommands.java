@@ -1,11 +1,11 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.Sketch;
+import io.mapsketch.SketchKind;
 import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.membership.KeyNotPresentException;
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.OpenMode;
-import io.mapsketch.SketchKind;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -23,33 +23,54 @@ final class CuckooCommands implements SketchFamily {
     @ParentCommand
     private MapsketchCommand root;
 
-    @Command(name = "create", description = "Creates an empty cuckoo filter for N items: buckets of 4 fingerprints"
-            + " of 8, 12 or 16 bits, chosen from the false-positive rate.",
+    @Command(
+            name = "create",
+            description = "Creates an empty cuckoo filter for N items: buckets of 4 fingerprints"
+                    + " of 8, 12 or 16 bits, chosen from the false-positive rate.",
             footer = {"%nExample:%n  mapsketch cf create sessions.cf --capacity 1000000 --error-rate 0.001"})
-    int create(@Parameters(paramLabel = "FILE", description = "The file to create.") Path file,
-            @Option(names = "--capacity", paramLabel = "N", required = true,
-                    description = "Items the filter holds; adds may be refused beyond it (the table is then full).")
-            long capacity,
-            @Option(names = "--error-rate", paramLabel = "P", defaultValue = "0.01",
-                    description = "False-positive rate wanted, in [1.22e-4, 1) (default: ${DEFAULT-VALUE}).")
-            double errorRate,
-            @Mixin CreateOptions options) throws IOException {
+    int create(
+            @Parameters(paramLabel = "FILE", description = "The file to create.") Path file,
+            @Option(
+                            names = "--capacity",
+                            paramLabel = "N",
+                            required = true,
+                            description =
+                                    "Items the filter holds; adds may be refused beyond it (the table is then full).")
+                    long capacity,
+            @Option(
+                            names = "--error-rate",
+                            paramLabel = "P",
+                            defaultValue = "0.01",
+                            description = "False-positive rate wanted, in [1.22e-4, 1) (default: ${DEFAULT-VALUE}).")
+                    double errorRate,
+            @Mixin CreateOptions options)
+            throws IOException {
         options.create(file, CuckooFilter.builder().expectedItems(capacity).falsePositiveRate(errorRate));
         return 0;
     }
 
-    @Command(name = "add", description = {"Adds items (CF.ADD); an item added again is stored again, up to 8"
-            + " copies. Any number of processes may add to one file at once. A full filter refuses the item"
-            + " (exit 1) and keeps everything added before it.", "With no ITEM, adds each line of standard input."},
+    @Command(
+            name = "add",
+            description = {
+                "Adds items (CF.ADD); an item added again is stored again, up to 8"
+                        + " copies. Any number of processes may add to one file at once. A full filter refuses the item"
+                        + " (exit 1) and keeps everything added before it.",
+                "With no ITEM, adds each line of standard input."
+            },
             footer = {"%nExample:%n  mapsketch cf add sessions.cf 3f2a91 77c0de"})
     int add(@Mixin FileAndItems input) throws IOException {
         FilterVerbs.add(input, root.io());
         return 0;
     }
 
-    @Command(name = "del", description = {"Removes one copy of each item and prints 1, or prints 0 if the filter"
-            + " does not hold it (CF.DEL). Only remove what was added: removing an item never added may remove"
-            + " another item's fingerprint.", "With no ITEM, removes each line of standard input."},
+    @Command(
+            name = "del",
+            description = {
+                "Removes one copy of each item and prints 1, or prints 0 if the filter"
+                        + " does not hold it (CF.DEL). Only remove what was added: removing an item never added may remove"
+                        + " another item's fingerprint.",
+                "With no ITEM, removes each line of standard input."
+            },
             footer = {"%nExample:%n  mapsketch cf del sessions.cf 3f2a91"})
     int del(@Mixin FileAndItems input) throws IOException {
         PrintWriter out = root.io().out();
@@ -66,9 +87,13 @@ final class CuckooCommands implements SketchFamily {
         return 0;
     }
 
-    @Command(name = "exists", description = {"Prints 1 or 0 per item, one per line: 1 if the filter may contain it"
-            + " (or it is a false positive), 0 if it certainly does not (CF.EXISTS).",
-        "With no ITEM, answers each line of standard input."},
+    @Command(
+            name = "exists",
+            description = {
+                "Prints 1 or 0 per item, one per line: 1 if the filter may contain it"
+                        + " (or it is a false positive), 0 if it certainly does not (CF.EXISTS).",
+                "With no ITEM, answers each line of standard input."
+            },
             footer = {"%nExample:%n  mapsketch cf exists sessions.cf 3f2a91 000000"})
     int exists(@Mixin FileAndItems input) throws IOException {
         FilterVerbs.exists(input, root.io());

@@ -82,43 +82,63 @@ final class Demo {
     }
 
     private Path classicBloom(Path file) throws IOException {
-        try (BloomFilter filter = BloomFilter.builder().expectedItems(ITEMS).falsePositiveRate(RATE)
+        try (BloomFilter filter = BloomFilter.builder()
+                .expectedItems(ITEMS)
+                .falsePositiveRate(RATE)
                 .create(file, OpenMode.EXCLUSIVE)) {
             out.printf(Locale.ROOT, "Bloom filter (classic), %,d items at %.0f%%%n", ITEMS, 100 * RATE);
-            out.printf(Locale.ROOT, "  sized   %,d bits (%.1f KB), k = %d, %.1f bits per item"
-                    + "   [m = -n ln p / (ln 2)^2, k = (m/n) ln 2]%n", filter.bitCount(),
-                    filter.bitCount() / 8.0 / 1024, filter.hashCount(), (double) filter.bitCount() / ITEMS);
+            out.printf(
+                    Locale.ROOT,
+                    "  sized   %,d bits (%.1f KB), k = %d, %.1f bits per item"
+                            + "   [m = -n ln p / (ln 2)^2, k = (m/n) ln 2]%n",
+                    filter.bitCount(),
+                    filter.bitCount() / 8.0 / 1024,
+                    filter.hashCount(),
+                    (double) filter.bitCount() / ITEMS);
             addMembers(filter, 0, ITEMS);
             out.printf(Locale.ROOT, "  added   %,d items; false negatives: %d%n", ITEMS, falseNegatives(filter));
-            printRate("at capacity", filter, BloomSizing.falsePositiveRate(filter.bitCount(),
-                    filter.hashCount(), ITEMS));
+            printRate(
+                    "at capacity", filter, BloomSizing.falsePositiveRate(filter.bitCount(), filter.hashCount(), ITEMS));
             addMembers(filter, ITEMS, 2 * ITEMS);
-            printRate("at twice capacity", filter, BloomSizing.falsePositiveRate(filter.bitCount(),
-                    filter.hashCount(), 2L * ITEMS));
+            printRate(
+                    "at twice capacity",
+                    filter,
+                    BloomSizing.falsePositiveRate(filter.bitCount(), filter.hashCount(), 2L * ITEMS));
         }
         return file;
     }
 
     private void blockedBloom(Path file) throws IOException {
-        try (BlockedBloomFilter filter = BlockedBloomFilter.builder().expectedItems(ITEMS).falsePositiveRate(RATE)
+        try (BlockedBloomFilter filter = BlockedBloomFilter.builder()
+                .expectedItems(ITEMS)
+                .falsePositiveRate(RATE)
                 .create(file, OpenMode.SHARED)) {
             long bits = filter.blockCount() * 512;
-            out.printf(Locale.ROOT, "Blocked Bloom filter (one cache line per key), %,d items at %.0f%%%n", ITEMS,
+            out.printf(
+                    Locale.ROOT,
+                    "Blocked Bloom filter (one cache line per key), %,d items at %.0f%%%n",
+                    ITEMS,
                     100 * RATE);
-            out.printf(Locale.ROOT, "  sized   %,d blocks of 64 bytes, %.1f bits per item   [Poisson mixture over"
-                    + " block loads]%n", filter.blockCount(), (double) bits / ITEMS);
+            out.printf(
+                    Locale.ROOT,
+                    "  sized   %,d blocks of 64 bytes, %.1f bits per item   [Poisson mixture over" + " block loads]%n",
+                    filter.blockCount(),
+                    (double) bits / ITEMS);
             addMembers(filter, 0, ITEMS);
             out.printf(Locale.ROOT, "  added   %,d items; false negatives: %d%n", ITEMS, falseNegatives(filter));
-            printRate("at capacity", filter, BlockedBloomSizing.falsePositiveRate(filter.blockCount(),
-                    filter.bitsPerKey(), ITEMS));
+            printRate(
+                    "at capacity",
+                    filter,
+                    BlockedBloomSizing.falsePositiveRate(filter.blockCount(), filter.bitsPerKey(), ITEMS));
         }
     }
 
     private void countingBloom(Path file) throws IOException {
-        try (CountingBloomFilter filter = CountingBloomFilter.builder().expectedItems(ITEMS).falsePositiveRate(RATE)
+        try (CountingBloomFilter filter = CountingBloomFilter.builder()
+                .expectedItems(ITEMS)
+                .falsePositiveRate(RATE)
                 .create(file, OpenMode.EXCLUSIVE)) {
-            out.printf(Locale.ROOT, "Counting Bloom filter (4-bit counters), %,d items at %.0f%%%n", ITEMS,
-                    100 * RATE);
+            out.printf(Locale.ROOT, "Counting Bloom filter (4-bit counters), %,d items at %.0f%%%n", ITEMS, 100 * RATE);
             addMembers(filter, 0, ITEMS);
             for (int i = 0; i < ITEMS / 2; i++) {
                 filter.remove(member(i));
@@ -133,25 +153,41 @@ final class Demo {
                     kept += found ? 1 : 0;
                 }
             }
-            out.printf(Locale.ROOT, "  added %,d, removed %,d: kept items found %,d of %,d; removed items still"
-                    + " reported %d (false positives, about %.2f%% expected)%n", ITEMS, ITEMS / 2, kept, ITEMS / 2,
-                    stillReported, 100 * filter.expectedFalsePositiveRate());
+            out.printf(
+                    Locale.ROOT,
+                    "  added %,d, removed %,d: kept items found %,d of %,d; removed items still"
+                            + " reported %d (false positives, about %.2f%% expected)%n",
+                    ITEMS,
+                    ITEMS / 2,
+                    kept,
+                    ITEMS / 2,
+                    stillReported,
+                    100 * filter.expectedFalsePositiveRate());
         }
     }
 
     private void secondJvm(Path file) throws IOException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "--add-modules", "jdk.incubator.vector"));
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElse("java"), "--add-modules", "jdk.incubator.vector"));
         String modulePath = System.getProperty("jdk.module.path");
         if (modulePath != null) {
-            command.addAll(List.of("--enable-native-access=io.mapsketch.memory", "--module-path", modulePath,
-                    "--module", "io.mapsketch.cli/" + Main.class.getName()));
+            command.addAll(List.of(
+                    "--enable-native-access=io.mapsketch.memory",
+                    "--module-path",
+                    modulePath,
+                    "--module",
+                    "io.mapsketch.cli/" + Main.class.getName()));
         } else {
-            command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+            command.addAll(List.of(
+                    "--enable-native-access=ALL-UNNAMED",
+                    "-cp",
+                    System.getProperty("java.class.path"),
                     Main.class.getName()));
         }
         command.addAll(List.of("bf", "exists", file.toString(), member(17), absent(17)));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         try {
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
@@ -161,23 +197,37 @@ final class Demo {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while waiting for the second JVM", e);
         }
-        String answers = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip()
+        String answers = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                .strip()
                 .replace('\n', ' ');
-        out.printf(Locale.ROOT, "Second JVM (pid %d): mapsketch bf exists %s %s %s  ->  %s   (1 = may contain,"
-                + " 0 = certainly not)%n", process.pid(), file.getFileName(), member(17), absent(17), answers);
+        out.printf(
+                Locale.ROOT,
+                "Second JVM (pid %d): mapsketch bf exists %s %s %s  ->  %s   (1 = may contain,"
+                        + " 0 = certainly not)%n",
+                process.pid(),
+                file.getFileName(),
+                member(17),
+                absent(17),
+                answers);
     }
 
     private void hyperLogLog(Path dir) throws IOException {
         out.println("HyperLogLog");
         for (int precision : new int[] {14, 10}) {
-            try (HyperLogLog sketch = HyperLogLog.builder().precision(precision)
+            try (HyperLogLog sketch = HyperLogLog.builder()
+                    .precision(precision)
                     .create(dir.resolve("visitors-p" + precision + ".hll"), OpenMode.EXCLUSIVE)) {
                 for (int i = 0; i < 300_000; i++) {
                     sketch.add(member(i % 200_000));
                 }
-                out.printf(Locale.ROOT, "  p = %d (%,d bytes, %.2f%% standard error): 200,000 distinct in 300,000"
-                        + " adds, estimate %,.0f (%+.2f%%)%n", precision, sketch.memoryBytes(),
-                        100 * sketch.relativeStandardError(), sketch.estimate(),
+                out.printf(
+                        Locale.ROOT,
+                        "  p = %d (%,d bytes, %.2f%% standard error): 200,000 distinct in 300,000"
+                                + " adds, estimate %,.0f (%+.2f%%)%n",
+                        precision,
+                        sketch.memoryBytes(),
+                        100 * sketch.relativeStandardError(),
+                        sketch.estimate(),
                         100 * (sketch.estimate() / 200_000 - 1));
             }
         }
@@ -185,20 +235,27 @@ final class Demo {
             for (int i = 0; i < 1_000; i++) {
                 small.add(member(i));
             }
-            out.printf(Locale.ROOT, "  1,000 distinct: estimate %,.1f (classic raw + linear counting: %,.1f)%n",
-                    small.estimate(), small.classicEstimate());
+            out.printf(
+                    Locale.ROOT,
+                    "  1,000 distinct: estimate %,.1f (classic raw + linear counting: %,.1f)%n",
+                    small.estimate(),
+                    small.classicEstimate());
         }
-        try (HyperLogLog left = HyperLogLog.builder().precision(14).create(dir.resolve("shard-a.hll"),
-                OpenMode.EXCLUSIVE);
-             HyperLogLog right = HyperLogLog.builder().precision(14).create(dir.resolve("shard-b.hll"),
-                     OpenMode.EXCLUSIVE)) {
+        try (HyperLogLog left =
+                        HyperLogLog.builder().precision(14).create(dir.resolve("shard-a.hll"), OpenMode.EXCLUSIVE);
+                HyperLogLog right =
+                        HyperLogLog.builder().precision(14).create(dir.resolve("shard-b.hll"), OpenMode.EXCLUSIVE)) {
             for (int i = 0; i < 60_000; i++) {
                 left.add(member(i));
                 right.add(member(40_000 + i));
             }
-            out.printf(Locale.ROOT, "  two shards of 60,000 sharing 20,000: union estimate %,.0f (truth 100,000),"
-                    + " shards unchanged at %,.0f and %,.0f%n", HyperLogLog.estimateUnion(left, right),
-                    left.estimate(), right.estimate());
+            out.printf(
+                    Locale.ROOT,
+                    "  two shards of 60,000 sharing 20,000: union estimate %,.0f (truth 100,000),"
+                            + " shards unchanged at %,.0f and %,.0f%n",
+                    HyperLogLog.estimateUnion(left, right),
+                    left.estimate(),
+                    right.estimate());
         }
     }
 
@@ -234,17 +291,31 @@ final class Demo {
                     beyondBound += over > sketch.errorBound() ? 1 : 0;
                 }
             }
-            out.printf(Locale.ROOT, "Count-Min, eps 0.001, delta 0.01: %,d x %d counters (%,d bytes; %,d with the Top-K"
-                    + " candidates)   [w = ceil(e/eps), d = ceil(ln 1/delta)]%n", sketch.width(), sketch.depth(),
-                    sketch.counterMemoryBytes(), sketch.memoryBytes());
-            out.printf(Locale.ROOT, "  %,d Zipf events over %,d keys (%,d seen): bound eps x N = %d; overestimate max %d,"
-                    + " mean %.2f; keys beyond the bound %d (at most %.0f%% may be)%n", events, keys, seen,
-                    sketch.errorBound(), maxOver, (double) sumOver / seen, beyondBound, 100 * sketch.delta());
+            out.printf(
+                    Locale.ROOT,
+                    "Count-Min, eps 0.001, delta 0.01: %,d x %d counters (%,d bytes; %,d with the Top-K"
+                            + " candidates)   [w = ceil(e/eps), d = ceil(ln 1/delta)]%n",
+                    sketch.width(),
+                    sketch.depth(),
+                    sketch.counterMemoryBytes(),
+                    sketch.memoryBytes());
+            out.printf(
+                    Locale.ROOT,
+                    "  %,d Zipf events over %,d keys (%,d seen): bound eps x N = %d; overestimate max %d,"
+                            + " mean %.2f; keys beyond the bound %d (at most %.0f%% may be)%n",
+                    events,
+                    keys,
+                    seen,
+                    sketch.errorBound(),
+                    maxOver,
+                    (double) sumOver / seen,
+                    beyondBound,
+                    100 * sketch.delta());
             StringBuilder top = new StringBuilder();
             for (HeavyHitter hitter : sketch.top(5)) {
                 int rank = Integer.parseInt(hitter.keyAsString().substring("item-".length())) - 1;
-                top.append(String.format(Locale.ROOT, "  %s %d (exact %d)", hitter.keyAsString(), hitter.estimate(),
-                        truth[rank]));
+                top.append(String.format(
+                        Locale.ROOT, "  %s %d (exact %d)", hitter.keyAsString(), hitter.estimate(), truth[rank]));
             }
             out.println("  top 5 by sketch (Top-K, k = 100):" + top);
         }
@@ -269,7 +340,12 @@ final class Demo {
         for (int i = 0; i < PROBES; i++) {
             positives += filter.mightContain(absent(i)) ? 1 : 0;
         }
-        out.printf(Locale.ROOT, "  FPR %-18s measured %.2f%% over %,d absent items, formula %.2f%%%n", when,
-                100.0 * positives / PROBES, PROBES, 100 * formula);
+        out.printf(
+                Locale.ROOT,
+                "  FPR %-18s measured %.2f%% over %,d absent items, formula %.2f%%%n",
+                when,
+                100.0 * positives / PROBES,
+                PROBES,
+                100 * formula);
     }
 }

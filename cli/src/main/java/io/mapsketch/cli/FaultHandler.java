@@ -7,10 +7,10 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
-import picocli.CommandLine;
 
 /**
  * Turns what a verb threw into the command's exit status: an argument the engine refused (a rate
@@ -24,8 +24,8 @@ final class FaultHandler implements IExecutionExceptionHandler {
     public int handleExecutionException(Exception fault, CommandLine command, ParseResult parsed) throws Exception {
         if (fault instanceof IllegalArgumentException refused && !(fault instanceof IncompatibleSketchException)) {
             ParameterException usage = new ParameterException(command, refused.getMessage(), refused);
-            return command.getParameterExceptionHandler().handleParseException(usage,
-                    parsed.originalArgs().toArray(String[]::new));
+            return command.getParameterExceptionHandler()
+                    .handleParseException(usage, parsed.originalArgs().toArray(String[]::new));
         }
         command.getErr().println("mapsketch: " + describe(fault));
         return 1;
@@ -39,8 +39,11 @@ final class FaultHandler implements IExecutionExceptionHandler {
             case NoSuchFileException missing -> missing.getFile() + ": no such file";
             case FileAlreadyExistsException exists -> exists.getFile() + ": already exists (--force replaces it)";
             case AccessDeniedException denied -> denied.getFile() + ": permission denied";
-            case FileSystemException other -> other.getFile() + ": " + (other.getReason() != null ? other.getReason()
-                    : other.getClass().getSimpleName());
+            case FileSystemException other ->
+                other.getFile() + ": "
+                        + (other.getReason() != null
+                                ? other.getReason()
+                                : other.getClass().getSimpleName());
             case UncheckedIOException unchecked -> describe(unchecked.getCause());
             default -> fault.getMessage() != null ? fault.getMessage() : fault.toString();
         };

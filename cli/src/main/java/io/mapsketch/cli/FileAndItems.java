@@ -10,7 +10,9 @@ final class FileAndItems {
     @Parameters(index = "0", paramLabel = "FILE", description = "The sketch file.")
     private Path file;
 
-    @Parameters(index = "1..*", paramLabel = "ITEM",
+    @Parameters(
+            index = "1..*",
+            paramLabel = "ITEM",
             description = "Items, as UTF-8 strings. None: one item per line of standard input.")
     private List<String> items = List.of();
 

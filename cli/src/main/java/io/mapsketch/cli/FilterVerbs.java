@@ -1,12 +1,12 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.membership.MembershipFilter;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -18,8 +18,7 @@ import java.util.Map;
  */
 final class FilterVerbs {
 
-    private FilterVerbs() {
-    }
+    private FilterVerbs() {}
 
     /** Adds every item to the filter file, opened as a shared writer, through the batch add. */
     static void add(FileAndItems input, CommandIo io) throws IOException {

@@ -1,9 +1,9 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.Sketch;
-import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.OpenMode;
+import io.mapsketch.Sketch;
 import io.mapsketch.SketchKind;
+import io.mapsketch.cardinality.HyperLogLog;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,29 +15,43 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code mapsketch hll}: HyperLogLog, "how many distinct X?" with a relative standard error of 1.04 / sqrt(2^P). */
-@Command(name = "hll", description = "HyperLogLog: how many distinct X? (relative standard error 1.04 / sqrt(2^P),"
-        + " both ways)")
+@Command(
+        name = "hll",
+        description = "HyperLogLog: how many distinct X? (relative standard error 1.04 / sqrt(2^P)," + " both ways)")
 final class HyperLogLogCommands implements SketchFamily {
 
     @ParentCommand
     private MapsketchCommand root;
 
-    @Command(name = "create", description = "Creates an empty HyperLogLog of 2^P one-byte registers.",
+    @Command(
+            name = "create",
+            description = "Creates an empty HyperLogLog of 2^P one-byte registers.",
             footer = {"%nExample (16 KiB, 0.81% standard error):%n  mapsketch hll create visitors.hll --precision 14"})
-    int create(@Parameters(paramLabel = "FILE", description = "The file to create.") Path file,
-            @Option(names = "--precision", paramLabel = "P", required = true,
-                    description = "Precision, " + HyperLogLog.MIN_PRECISION + " to " + HyperLogLog.MAX_PRECISION
-                            + ": 2^P bytes, error 1.04 / sqrt(2^P) (10: 3.25%, 14: 0.81%).")
-            int precision,
-            @Mixin CreateOptions options) throws IOException {
+    int create(
+            @Parameters(paramLabel = "FILE", description = "The file to create.") Path file,
+            @Option(
+                            names = "--precision",
+                            paramLabel = "P",
+                            required = true,
+                            description = "Precision, " + HyperLogLog.MIN_PRECISION + " to " + HyperLogLog.MAX_PRECISION
+                                    + ": 2^P bytes, error 1.04 / sqrt(2^P) (10: 3.25%, 14: 0.81%).")
+                    int precision,
+            @Mixin CreateOptions options)
+            throws IOException {
         options.create(file, HyperLogLog.builder().precision(precision));
         return 0;
     }
 
-    @Command(name = "add", description = {"Adds items (PFADD). Any number of processes may add to one file at once.",
-        "With no ITEM, adds each line of standard input."},
-            footer = {"%nExamples:%n  mapsketch hll add visitors.hll alice@example.com bob@example.com",
-                "  cut -f1 access.log | mapsketch hll add visitors.hll"})
+    @Command(
+            name = "add",
+            description = {
+                "Adds items (PFADD). Any number of processes may add to one file at once.",
+                "With no ITEM, adds each line of standard input."
+            },
+            footer = {
+                "%nExamples:%n  mapsketch hll add visitors.hll alice@example.com bob@example.com",
+                "  cut -f1 access.log | mapsketch hll add visitors.hll"
+            })
     int add(@Mixin FileAndItems input) throws IOException {
         try (HyperLogLog sketch = HyperLogLog.open(input.file(), OpenMode.SHARED)) {
             input.eachBatch(root.io(), sketch::addAll);
@@ -45,17 +59,24 @@ final class HyperLogLogCommands implements SketchFamily {
         return 0;
     }
 
-    @Command(name = "count", description = {"Prints the estimated number of distinct items in the union of the"
-            + " files, which stay unchanged (PFCOUNT).", "Files of higher precision are folded to the lowest"
-            + " precision among them."},
+    @Command(
+            name = "count",
+            description = {
+                "Prints the estimated number of distinct items in the union of the"
+                        + " files, which stay unchanged (PFCOUNT).",
+                "Files of higher precision are folded to the lowest" + " precision among them."
+            },
             footer = {"%nExample:%n  mapsketch hll count monday.hll tuesday.hll"})
-    int count(@Parameters(paramLabel = "FILE", arity = "1..*", description = "HyperLogLog files of one seed.")
-            List<Path> files) throws IOException {
+    int count(
+            @Parameters(paramLabel = "FILE", arity = "1..*", description = "HyperLogLog files of one seed.")
+                    List<Path> files)
+            throws IOException {
         try (OpenSketches<HyperLogLog> sketches = OpenSketches.readOnly(files, HyperLogLog::open)) {
             List<HyperLogLog> all = sketches.list();
             for (int i = 1; i < all.size(); i++) {
                 if (all.get(i).hashSeed() != all.getFirst().hashSeed()) {
-                    throw new CommandFailure(files.get(i) + ": hash seed " + all.get(i).hashSeed() + " differs from "
+                    throw new CommandFailure(files.get(i) + ": hash seed "
+                            + all.get(i).hashSeed() + " differs from "
                             + files.getFirst() + "'s " + all.getFirst().hashSeed() + "; sketches of different seeds"
                             + " cannot be counted together");
                 }
@@ -65,15 +86,23 @@ final class HyperLogLogCommands implements SketchFamily {
         return 0;
     }
 
-    @Command(name = "merge", description = {"Merges the SRC files into DEST, which must exist (PFMERGE); the"
-            + " sources stay unchanged.", "A source of higher precision than DEST is folded down to it; one of"
-            + " lower precision, or another seed, is refused."},
-            footer = {"%nExample:%n  mapsketch hll create week.hll --precision 14",
-                "  mapsketch hll merge week.hll monday.hll tuesday.hll"})
-    int mergeVerb(@Parameters(index = "0", paramLabel = "DEST", description = "The HyperLogLog to merge into.")
-            Path destination,
+    @Command(
+            name = "merge",
+            description = {
+                "Merges the SRC files into DEST, which must exist (PFMERGE); the" + " sources stay unchanged.",
+                "A source of higher precision than DEST is folded down to it; one of"
+                        + " lower precision, or another seed, is refused."
+            },
+            footer = {
+                "%nExample:%n  mapsketch hll create week.hll --precision 14",
+                "  mapsketch hll merge week.hll monday.hll tuesday.hll"
+            })
+    int mergeVerb(
+            @Parameters(index = "0", paramLabel = "DEST", description = "The HyperLogLog to merge into.")
+                    Path destination,
             @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "HyperLogLog files.")
-            List<Path> sources) throws IOException {
+                    List<Path> sources)
+            throws IOException {
         Merging.merge(destination, sources, HyperLogLog::open, HyperLogLogCommands::mergeFolding);
         return 0;
     }

@@ -1,9 +1,9 @@
 package io.mapsketch.cli;
 
 import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.internal.Regions;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import io.mapsketch.memory.WriterLockHolders;
 import java.io.IOException;
@@ -26,8 +26,7 @@ import java.util.stream.Collectors;
  */
 final class Info {
 
-    private Info() {
-    }
+    private Info() {}
 
     static void print(Path path, boolean json, PrintWriter out, List<SketchFamily> families) throws IOException {
         Map<String, Object> facts = new LinkedHashMap<>();
@@ -48,7 +47,8 @@ final class Info {
             putLockHolders(headerFile, facts);
             facts.put("cleanly closed", region.wasCleanlyClosed());
         }
-        Optional<SketchFamily> family = families.stream().filter(f -> f.reads(kind)).findFirst();
+        Optional<SketchFamily> family =
+                families.stream().filter(f -> f.reads(kind)).findFirst();
         if (family.isPresent()) {
             family.get().describe(path, facts);
         } else {
@@ -74,8 +74,11 @@ final class Info {
         }
         facts.put("writers holding the lock", holders.get().size());
         if (!holders.get().isEmpty()) {
-            facts.put("writer lock holders", holders.get().stream().map(WriterLockHolders.Holder::toString)
-                    .collect(Collectors.joining(", ")));
+            facts.put(
+                    "writer lock holders",
+                    holders.get().stream()
+                            .map(WriterLockHolders.Holder::toString)
+                            .collect(Collectors.joining(", ")));
         }
     }
 
@@ -87,7 +90,8 @@ final class Info {
                 json.append(", ");
             }
             json.append(quote(name.replace(' ', '_').replace('-', '_'))).append(": ");
-            json.append(value instanceof Number || value instanceof Boolean ? value.toString() : quote(value.toString()));
+            json.append(
+                    value instanceof Number || value instanceof Boolean ? value.toString() : quote(value.toString()));
         });
         return json.append('}').toString();
     }

@@ -49,8 +49,7 @@ final class Items {
         void accept(byte[] data, int[] offsets, int[] lengths, int count);
     }
 
-    private Items() {
-    }
+    private Items() {}
 
     /**
      * Hands every item to {@code sink}: the arguments if there are any, else the lines of standard input.
@@ -74,10 +73,13 @@ final class Items {
      */
     static void eachBatch(List<String> arguments, CommandIo io, BatchSink sink) {
         if (!arguments.isEmpty()) {
-            byte[][] items = arguments.stream().map(a -> a.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
+            byte[][] items = arguments.stream()
+                    .map(a -> a.getBytes(StandardCharsets.UTF_8))
+                    .toArray(byte[][]::new);
             int[] offsets = new int[items.length];
             int[] lengths = new int[items.length];
-            byte[] data = new byte[Arrays.stream(items).mapToInt(item -> item.length).sum()];
+            byte[] data =
+                    new byte[Arrays.stream(items).mapToInt(item -> item.length).sum()];
             int at = 0;
             for (int i = 0; i < items.length; i++) {
                 System.arraycopy(items[i], 0, data, at, items[i].length);

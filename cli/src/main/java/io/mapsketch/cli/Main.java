@@ -31,8 +31,7 @@ public final class Main {
      */
     private static final Logger KERNEL_NOTICES = Logger.getLogger("io.mapsketch.kernels");
 
-    private Main() {
-    }
+    private Main() {}
 
     /**
      * Runs one verb and exits with its status.
@@ -41,8 +40,8 @@ public final class Main {
      */
     public static void main(String[] args) {
         KERNEL_NOTICES.setLevel(Level.WARNING);
-        PrintWriter out = new PrintWriter(new BufferedWriter(
-                new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
+        PrintWriter out =
+                new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         System.exit(run(args, new CommandIo(System.in, out, err, Boolean.getBoolean(TERMINAL_PROPERTY))));
     }

@@ -1,6 +1,5 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,17 +15,27 @@ import picocli.CommandLine.Spec;
  * The {@code mapsketch} command: one subcommand per sketch family ({@link SketchFamily}) and the
  * verbs that take any kind of file: {@code info}, {@code merge}, {@code verify}, and the {@code demo}.
  */
-@Command(name = "mapsketch",
+@Command(
+        name = "mapsketch",
         description = "Sketch files: create, add to, query, inspect and merge them; several processes may add at once.",
-        subcommands = {BloomCommands.class, CuckooCommands.class, CountMinCommands.class, TopKCommands.class,
-            HyperLogLogCommands.class, MinHashCommands.class, SimHashCommands.class},
-        footer = {"%nItems are UTF-8 strings; a verb given no ITEM reads one item per line from standard input.",
+        subcommands = {
+            BloomCommands.class,
+            CuckooCommands.class,
+            CountMinCommands.class,
+            TopKCommands.class,
+            HyperLogLogCommands.class,
+            MinHashCommands.class,
+            SimHashCommands.class
+        },
+        footer = {
+            "%nItems are UTF-8 strings; a verb given no ITEM reads one item per line from standard input.",
             "Exit status: 0 done, 1 a missing, bad or incompatible file, an I/O error or a refused operation",
             "(one line on standard error names the file and the fault), 2 a usage error.",
             "'verify' exits with 3 when a file cannot be shown intact (stale or no checksum).",
             "%nExample:%n  mapsketch bf create visitors.bf --capacity 1000000 --error-rate 0.01",
             "  mapsketch bf add visitors.bf alice@example.com",
-            "  mapsketch bf exists visitors.bf alice@example.com bob@example.com"})
+            "  mapsketch bf exists visitors.bf alice@example.com bob@example.com"
+        })
 final class MapsketchCommand {
 
     private final CommandIo io;
@@ -34,7 +43,11 @@ final class MapsketchCommand {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT, description = "Show this help.")
+    @Option(
+            names = {"-h", "--help"},
+            usageHelp = true,
+            scope = ScopeType.INHERIT,
+            description = "Show this help.")
     private boolean help;
 
     MapsketchCommand(CommandIo io) {
@@ -48,50 +61,71 @@ final class MapsketchCommand {
 
     /** Every family listed among the subcommands. */
     private List<SketchFamily> families() {
-        return spec.subcommands().values().stream().map(CommandLine::getCommand)
-                .filter(SketchFamily.class::isInstance).map(SketchFamily.class::cast).toList();
+        return spec.subcommands().values().stream()
+                .map(CommandLine::getCommand)
+                .filter(SketchFamily.class::isInstance)
+                .map(SketchFamily.class::cast)
+                .toList();
     }
 
-    @Command(name = "info", description = "Prints what a sketch file holds: kind, format version, hash scheme"
-            + " and seed, counters, clean close, and the sketch's size and error. Read-only.",
+    @Command(
+            name = "info",
+            description = "Prints what a sketch file holds: kind, format version, hash scheme"
+                    + " and seed, counters, clean close, and the sketch's size and error. Read-only.",
             footer = {"%nExample:%n  mapsketch info visitors.bf --json"})
-    int info(@Parameters(paramLabel = "FILE", description = "A sketch file (or a scalable filter's directory).")
-            Path file,
+    int info(
+            @Parameters(paramLabel = "FILE", description = "A sketch file (or a scalable filter's directory).")
+                    Path file,
             @Option(names = "--json", description = "One JSON object instead of aligned lines.") boolean json)
             throws IOException {
         Info.print(file, json, io.out(), families());
         return 0;
     }
 
-    @Command(name = "merge", description = {"Merges the SRC files into DEST, which must exist: any mergeable kind"
-            + " (Bloom filters, Count-Min, Top-K, HyperLogLog, MinHash). The sources stay unchanged.",
-        "All files must be of one kind, seed and shape: another kind or seed is refused before DEST changes;",
-        "a source of another shape stops the merge, and the sources listed before it stay merged;",
-        "a HyperLogLog of higher precision is folded into DEST's."},
+    @Command(
+            name = "merge",
+            description = {
+                "Merges the SRC files into DEST, which must exist: any mergeable kind"
+                        + " (Bloom filters, Count-Min, Top-K, HyperLogLog, MinHash). The sources stay unchanged.",
+                "All files must be of one kind, seed and shape: another kind or seed is refused before DEST changes;",
+                "a source of another shape stops the merge, and the sources listed before it stay merged;",
+                "a HyperLogLog of higher precision is folded into DEST's."
+            },
             footer = {"%nExample:%n  mapsketch merge all.bf shard-1.bf shard-2.bf"})
-    int merge(@Parameters(index = "0", paramLabel = "DEST", description = "The sketch to merge into.")
-            Path destination,
+    int merge(
+            @Parameters(index = "0", paramLabel = "DEST", description = "The sketch to merge into.") Path destination,
             @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Sketches of DEST's kind.")
-            List<Path> sources) throws IOException {
+                    List<Path> sources)
+            throws IOException {
         Merging.merge(destination, sources, families());
         return 0;
     }
 
-    @Command(name = "verify", description = {"Compares each file's payload with the checksum in its header (format"
-            + " version 4 on), read-only: one line per file, 'ok', 'corrupt: payload bytes [a, b) do not match their"
-            + " checksum', 'stale: REASON' (writers are attached, or the file was not closed cleanly since the"
-            + " checksum was recorded) or 'no checksum: format version N'. A scalable filter's directory is verified"
-            + " link by link.",
-        "Exit status: 0 if every file is ok, 1 if one is corrupt or cannot be read, 3 otherwise (a file is stale"
-            + " or has no checksum: nothing is proved either way; the next writer's clean close records it anew)."},
+    @Command(
+            name = "verify",
+            description = {
+                "Compares each file's payload with the checksum in its header (format"
+                        + " version 4 on), read-only: one line per file, 'ok', 'corrupt: payload bytes [a, b) do not match their"
+                        + " checksum', 'stale: REASON' (writers are attached, or the file was not closed cleanly since the"
+                        + " checksum was recorded) or 'no checksum: format version N'. A scalable filter's directory is verified"
+                        + " link by link.",
+                "Exit status: 0 if every file is ok, 1 if one is corrupt or cannot be read, 3 otherwise (a file is stale"
+                        + " or has no checksum: nothing is proved either way; the next writer's clean close records it anew)."
+            },
             footer = {"%nExample:%n  mapsketch verify visitors.bf events.cms"})
-    int verify(@Parameters(arity = "1..*", paramLabel = "FILE", description = "Sketch files or scalable filter"
-            + " directories.") List<Path> files) {
+    int verify(
+            @Parameters(
+                            arity = "1..*",
+                            paramLabel = "FILE",
+                            description = "Sketch files or scalable filter" + " directories.")
+                    List<Path> files) {
         return Verify.run(files, io);
     }
 
-    @Command(name = "demo", description = "Builds Bloom filters, a Count-Min sketch and HyperLogLogs as real files"
-            + " in a temporary directory and prints what was measured next to what the formulas say.",
+    @Command(
+            name = "demo",
+            description = "Builds Bloom filters, a Count-Min sketch and HyperLogLogs as real files"
+                    + " in a temporary directory and prints what was measured next to what the formulas say.",
             footer = {"%nExample:%n  mapsketch demo"})
     int demo() throws IOException {
         return new Demo(io.out(), families()).run();

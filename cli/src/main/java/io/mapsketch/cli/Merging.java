@@ -1,8 +1,8 @@
 package io.mapsketch.cli;
 
 import io.mapsketch.Mergeable;
-import io.mapsketch.Sketch;
 import io.mapsketch.OpenMode;
+import io.mapsketch.Sketch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,8 +30,7 @@ final class Merging {
         void merge(S into, S from);
     }
 
-    private Merging() {
-    }
+    private Merging() {}
 
     /**
      * {@code mapsketch merge}: the destination opens as the kind its header names, the sources as the
@@ -41,7 +40,9 @@ final class Merging {
     static void merge(Path destination, List<Path> sources, List<SketchFamily> families) throws IOException {
         refuseItself(destination, sources);
         try (Sketch into = Sketch.open(destination, OpenMode.SHARED)) {
-            SketchFamily family = families.stream().filter(f -> f.reads(into.kind())).findFirst()
+            SketchFamily family = families.stream()
+                    .filter(f -> f.reads(into.kind()))
+                    .findFirst()
                     .orElseThrow(() -> new CommandFailure(destination + ": " + into.kind() + " sketches cannot be"
                             + " merged by this version of the command"));
             if (!(into instanceof Mergeable<?>)) {
@@ -52,8 +53,8 @@ final class Merging {
     }
 
     /** A family's own merge verb: the destination and the sources open with {@code opener}, merged by {@code step}. */
-    static <S extends Sketch> void merge(Path destination, List<Path> sources, SketchFiles.Opener<S> opener,
-            Step<S> step) throws IOException {
+    static <S extends Sketch> void merge(
+            Path destination, List<Path> sources, SketchFiles.Opener<S> opener, Step<S> step) throws IOException {
         refuseItself(destination, sources);
         try (S into = opener.open(destination, OpenMode.SHARED)) {
             mergeInto(into, destination, sources, opener, step);
@@ -69,8 +70,9 @@ final class Merging {
         }
     }
 
-    private static <S extends Sketch> void mergeInto(S into, Path destination, List<Path> sources,
-            SketchFiles.Opener<S> opener, Step<S> step) throws IOException {
+    private static <S extends Sketch> void mergeInto(
+            S into, Path destination, List<Path> sources, SketchFiles.Opener<S> opener, Step<S> step)
+            throws IOException {
         try (OpenSketches<S> from = OpenSketches.readOnly(sources, opener)) {
             for (int i = 0; i < sources.size(); i++) {
                 S source = from.list().get(i);
@@ -87,8 +89,8 @@ final class Merging {
                 try {
                     step.merge(into, from.list().get(i));
                 } catch (IllegalArgumentException e) {
-                    throw new CommandFailure(sources.get(i) + ": cannot be merged into " + destination + ": "
-                            + e.getMessage());
+                    throw new CommandFailure(
+                            sources.get(i) + ": cannot be merged into " + destination + ": " + e.getMessage());
                 }
             }
         }

@@ -32,7 +32,8 @@ final class Saturation {
 
     /** An estimate as the verbs print it: the number, then {@code (saturated: 32-bit counters)} if saturated. */
     static String text(FrequencySketch sketch, long estimate) {
-        return isSaturated(sketch, estimate) ? estimate + " (saturated: " + sketch.counterBits() + "-bit counters)"
+        return isSaturated(sketch, estimate)
+                ? estimate + " (saturated: " + sketch.counterBits() + "-bit counters)"
                 : Long.toString(estimate);
     }
 
@@ -68,7 +69,8 @@ final class Saturation {
             return;
         }
         String advice = sketch.counterBits() == Integer.SIZE
-                ? "; to count past it, create the sketch with '" + create + " --counter-bits 64'" : "";
+                ? "; to count past it, create the sketch with '" + create + " --counter-bits 64'"
+                : "";
         err.println("mapsketch: " + file + ": the count of '" + first + "' is saturated at "
                 + sketch.maxEstimate() + ", the largest of " + sketch.counterBits()
                 + "-bit counters: its estimate may be below the truth" + advice);

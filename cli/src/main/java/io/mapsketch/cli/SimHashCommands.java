@@ -1,7 +1,7 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.Sketch;
 import io.mapsketch.OpenMode;
+import io.mapsketch.Sketch;
 import io.mapsketch.SketchKind;
 import io.mapsketch.similarity.SimHash;
 import java.io.IOException;
@@ -17,48 +17,74 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.ScopeType;
 
 /** {@code mapsketch simhash}: tables of 64-bit SimHash fingerprints of documents, for near-duplicates. */
-@Command(name = "simhash", description = "SimHash fingerprints of documents: which stored documents are near"
-        + " duplicates of this one? (Hamming distance tracks cosine similarity)")
+@Command(
+        name = "simhash",
+        description = "SimHash fingerprints of documents: which stored documents are near"
+                + " duplicates of this one? (Hamming distance tracks cosine similarity)")
 final class SimHashCommands implements SketchFamily {
 
     @ParentCommand
     private MapsketchCommand root;
 
-    @Option(names = "--shingle", paramLabel = "W", defaultValue = "3", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--shingle",
+            paramLabel = "W",
+            defaultValue = "3",
+            scope = ScopeType.INHERIT,
             description = "Words per shingle, the features of a document (default: ${DEFAULT-VALUE}).")
     private int shingle;
 
-    @Command(name = "create", description = "Creates an empty table for N fingerprints.",
+    @Command(
+            name = "create",
+            description = "Creates an empty table for N fingerprints.",
             footer = {"%nExample:%n  mapsketch simhash create docs.sh --capacity 1000000"})
-    int create(@Parameters(paramLabel = "FILE", description = "The file to create.") Path file,
+    int create(
+            @Parameters(paramLabel = "FILE", description = "The file to create.") Path file,
             @Option(names = "--capacity", paramLabel = "N", required = true, description = "Fingerprints it holds.")
-            long capacity,
-            @Mixin CreateOptions options) throws IOException {
+                    long capacity,
+            @Mixin CreateOptions options)
+            throws IOException {
         options.create(file, SimHash.builder().capacity(capacity));
         return 0;
     }
 
-    @Command(name = "add", description = {"Appends the fingerprint of each document (its word shingles) and prints"
-            + " its index, one per line.", "With no DOCUMENT, each line of standard input is a document."},
+    @Command(
+            name = "add",
+            description = {
+                "Appends the fingerprint of each document (its word shingles) and prints" + " its index, one per line.",
+                "With no DOCUMENT, each line of standard input is a document."
+            },
             footer = {"%nExample:%n  mapsketch simhash add docs.sh \"the quick brown fox jumps over the lazy dog\""})
     int add(@Mixin FileAndItems input) throws IOException {
         PrintWriter out = root.io().out();
         try (SimHash table = SimHash.open(input.file(), OpenMode.SHARED)) {
-            input.each(root.io().forAnswers(), (bytes, offset, length) ->
-                    out.println(table.append(fingerprint(table, bytes, offset, length))));
+            input.each(
+                    root.io().forAnswers(),
+                    (bytes, offset, length) -> out.println(table.append(fingerprint(table, bytes, offset, length))));
         }
         return 0;
     }
 
-    @Command(name = "near", description = {"Prints the indices of the stored fingerprints within D bits of each"
-            + " document's, ascending, tab-separated, one line per document.",
-        "With no DOCUMENT, each line of standard input is a document."},
-            footer = {"%nExample:%n  mapsketch simhash near docs.sh --distance 3 \"the quick brown fox jumped over"
-                + " the lazy dog\""})
-    int near(@Mixin FileAndItems input,
-            @Option(names = "--distance", paramLabel = "D", defaultValue = "3",
-                    description = "Largest Hamming distance, in [0, 64] (default: ${DEFAULT-VALUE}).")
-            int distance) throws IOException {
+    @Command(
+            name = "near",
+            description = {
+                "Prints the indices of the stored fingerprints within D bits of each"
+                        + " document's, ascending, tab-separated, one line per document.",
+                "With no DOCUMENT, each line of standard input is a document."
+            },
+            footer = {
+                "%nExample:%n  mapsketch simhash near docs.sh --distance 3 \"the quick brown fox jumped over"
+                        + " the lazy dog\""
+            })
+    int near(
+            @Mixin FileAndItems input,
+            @Option(
+                            names = "--distance",
+                            paramLabel = "D",
+                            defaultValue = "3",
+                            description = "Largest Hamming distance, in [0, 64] (default: ${DEFAULT-VALUE}).")
+                    int distance)
+            throws IOException {
         PrintWriter out = root.io().out();
         try (SimHash table = SimHash.open(input.file(), OpenMode.READ_ONLY)) {
             input.each(root.io().forAnswers(), (bytes, offset, length) -> {
@@ -74,7 +100,8 @@ final class SimHashCommands implements SketchFamily {
     }
 
     private long fingerprint(SimHash table, byte[] bytes, int offset, int length) {
-        return table.features().addShingles(new String(bytes, offset, length, StandardCharsets.UTF_8), shingle)
+        return table.features()
+                .addShingles(new String(bytes, offset, length, StandardCharsets.UTF_8), shingle)
                 .fingerprint();
     }
 

@@ -1,7 +1,7 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.Sketch;
 import io.mapsketch.OpenMode;
+import io.mapsketch.Sketch;
 import io.mapsketch.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;

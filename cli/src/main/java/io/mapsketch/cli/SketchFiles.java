@@ -1,11 +1,8 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.Sketch;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.OpenMode;
-import io.mapsketch.SketchKind;
-import io.mapsketch.internal.Regions;
-import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,8 +24,7 @@ final class SketchFiles {
         S open(Path file, OpenMode mode) throws IOException;
     }
 
-    private SketchFiles() {
-    }
+    private SketchFiles() {}
 
     /**
      * The file that holds the header: the path itself, or a scalable filter's manifest in its directory

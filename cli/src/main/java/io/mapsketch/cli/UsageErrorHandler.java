@@ -14,8 +14,11 @@ final class UsageErrorHandler implements IParameterExceptionHandler {
     @Override
     public int handleParseException(ParameterException refused, String[] args) {
         CommandLine command = refused.getCommandLine();
-        String message = String.valueOf(refused.getMessage()).replaceAll("\\R+", " ").strip();
-        command.getErr().println("mapsketch: " + message + "; see '" + command.getCommandSpec().qualifiedName() + " --help'");
+        String message =
+                String.valueOf(refused.getMessage()).replaceAll("\\R+", " ").strip();
+        command.getErr()
+                .println("mapsketch: " + message + "; see '"
+                        + command.getCommandSpec().qualifiedName() + " --help'");
         return command.getCommandSpec().exitCodeOnInvalidInput();
     }
 }

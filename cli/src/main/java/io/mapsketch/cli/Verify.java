@@ -1,10 +1,10 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.Sketch;
-import io.mapsketch.membership.ScalableBloomFilter;
 import io.mapsketch.OpenMode;
 import io.mapsketch.PayloadVerification;
+import io.mapsketch.Sketch;
 import io.mapsketch.internal.Regions;
+import io.mapsketch.membership.ScalableBloomFilter;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,8 +24,7 @@ final class Verify {
     /** Exit status when no file is corrupt or unreadable but one could not be shown intact (stale, no checksum). */
     static final int NOT_PROVEN = 3;
 
-    private Verify() {
-    }
+    private Verify() {}
 
     /**
      * Verifies every file in order.
@@ -67,7 +66,9 @@ final class Verify {
     /** The link's name and a colon when the file at fault is one of a scalable filter's links, else nothing. */
     private static String culprit(Path path, PayloadVerification result) {
         Path file = result.file();
-        boolean link = !result.isOk() && file != null && Files.isDirectory(path)
+        boolean link = !result.isOk()
+                && file != null
+                && Files.isDirectory(path)
                 && !file.getFileName().toString().equals(ScalableBloomFilter.MANIFEST);
         return link ? file.getFileName() + ": " : "";
     }

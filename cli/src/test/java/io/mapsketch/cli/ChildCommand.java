@@ -32,18 +32,27 @@ final class ChildCommand {
         }
     }
 
-    private ChildCommand() {
-    }
+    private ChildCommand() {}
 
     private static String modulePath() {
-        return Stream.of(Main.class, BlockedBloomFilter.class, SketchRegion.class, BitSetKernels.class,
-                CommandLine.class).map(ChildCommand::location).distinct()
+        return Stream.of(
+                        Main.class,
+                        BlockedBloomFilter.class,
+                        SketchRegion.class,
+                        BitSetKernels.class,
+                        CommandLine.class)
+                .map(ChildCommand::location)
+                .distinct()
                 .collect(Collectors.joining(File.pathSeparator));
     }
 
     private static String location(Class<?> type) {
         try {
-            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+            return Path.of(type.getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI())
+                    .toString();
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
@@ -51,21 +60,33 @@ final class ChildCommand {
 
     /** Runs {@code mapsketch ARGS} with {@code stdin} as standard input; files of the run go to {@code dir}. */
     static Result run(Path dir, String stdin, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
-                "-Xshare:auto", "--add-modules", "jdk.incubator.vector", "--enable-native-access=io.mapsketch.memory",
+        List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElseThrow(),
+                "-Xshare:auto",
+                "--add-modules",
+                "jdk.incubator.vector",
+                "--enable-native-access=io.mapsketch.memory",
                 "-D" + Main.TERMINAL_PROPERTY + "=false",
-                "--module-path", modulePath(), "--module", "io.mapsketch.cli/" + Main.class.getName()));
+                "--module-path",
+                modulePath(),
+                "--module",
+                "io.mapsketch.cli/" + Main.class.getName()));
         command.addAll(List.of(args));
         Path in = Files.writeString(dir.resolve("stdin"), stdin);
         Path out = dir.resolve("stdout");
         Path err = dir.resolve("stderr");
-        Process process = new ProcessBuilder(command).redirectInput(in.toFile()).redirectOutput(out.toFile())
-                .redirectError(err.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectInput(in.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         if (!process.waitFor(90, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new AssertionError("the command did not finish in 90 s; stderr:\n" + Files.readString(err));
         }
-        return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        return new Result(
+                process.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8));
     }
 }

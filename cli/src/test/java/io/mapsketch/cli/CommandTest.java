@@ -3,8 +3,8 @@ package io.mapsketch.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.membership.ScalableBloomFilter;
 import io.mapsketch.OpenMode;
+import io.mapsketch.membership.ScalableBloomFilter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,8 +52,11 @@ class CommandTest {
             InProcess.Result help = InProcess.run(args);
             assertEquals(0, help.status(), verb.toString());
             assertTrue(help.out().startsWith("Usage: mapsketch"), verb + ": " + help.out());
-            if (verb.size() != 1 || verb.equals(List.of("info")) || verb.equals(List.of("merge"))
-                    || verb.equals(List.of("verify")) || verb.equals(List.of("demo"))) {
+            if (verb.size() != 1
+                    || verb.equals(List.of("info"))
+                    || verb.equals(List.of("merge"))
+                    || verb.equals(List.of("verify"))
+                    || verb.equals(List.of("demo"))) {
                 assertTrue(help.out().contains("Example"), verb + ": " + help.out());
             }
         }
@@ -76,9 +79,16 @@ class CommandTest {
     @Test
     void missingCorruptAndMismatchedFilesExitWithOneAndOneLine() throws IOException {
         String missing = file("missing");
-        for (String[] args : new String[][] {{"bf", "add", missing, "x"}, {"bf", "exists", missing, "x"},
-            {"cms", "incrby", missing, "x", "1"}, {"cms", "query", missing, "x"}, {"hll", "add", missing, "x"},
-            {"hll", "count", missing}, {"info", missing}, {"merge", missing, missing + "2"}}) {
+        for (String[] args : new String[][] {
+            {"bf", "add", missing, "x"},
+            {"bf", "exists", missing, "x"},
+            {"cms", "incrby", missing, "x", "1"},
+            {"cms", "query", missing, "x"},
+            {"hll", "add", missing, "x"},
+            {"hll", "count", missing},
+            {"info", missing},
+            {"merge", missing, missing + "2"}
+        }) {
             assertOneLineFault(InProcess.run(args), missing + ": no such file");
         }
         String junk = Files.write(dir.resolve("junk"), new byte[5000]).toString();
@@ -96,8 +106,18 @@ class CommandTest {
     @Test
     void infoDescribesEachFamily() throws IOException {
         String bloom = file("f.bloom");
-        InProcess.run("bf", "create", bloom, "--capacity", "10000", "--error-rate", "0.01", "--layout", "classic",
-                "--seed", "9");
+        InProcess.run(
+                "bf",
+                "create",
+                bloom,
+                "--capacity",
+                "10000",
+                "--error-rate",
+                "0.01",
+                "--layout",
+                "classic",
+                "--seed",
+                "9");
         InProcess.run("bf", "add", bloom, "a");
         String text = InProcess.run("info", bloom).out();
         assertTrue(text.matches("(?s).*\nkind: +BLOOM\nformat version: +4\n.*"), text);
@@ -110,8 +130,10 @@ class CommandTest {
         InProcess.run("hll", "add", hll, "1", "2", "3");
         String json = InProcess.run("info", hll, "--json").out().strip();
         assertTrue(json.startsWith("{\"file\": ") && json.endsWith("}"), json);
-        assertTrue(json.contains("\"kind\": \"HYPERLOGLOG\", \"format_version\": 4, ")
-                && json.contains("\"estimate\": 3, "), json);
+        assertTrue(
+                json.contains("\"kind\": \"HYPERLOGLOG\", \"format_version\": 4, ")
+                        && json.contains("\"estimate\": 3, "),
+                json);
         assertTrue(json.contains("\"precision\": 12"), json);
         String cms = file("c.cms");
         InProcess.run("cms", "create", cms, "--epsilon", "0.001", "--delta", "0.01");
@@ -120,7 +142,9 @@ class CommandTest {
         assertTrue(counts.contains("\"width\": 2719, \"depth\": 5, \"counter_bits\": 32"), counts);
         assertTrue(counts.contains("\"total_weight\": 50") && counts.contains("\"error_bound\": 1"), counts);
         Path scalable = dir.resolve("grows");
-        try (ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedItems(100).falsePositiveRate(0.01)
+        try (ScalableBloomFilter filter = ScalableBloomFilter.builder()
+                .expectedItems(100)
+                .falsePositiveRate(0.01)
                 .create(scalable, OpenMode.EXCLUSIVE)) {
             filter.add("x");
         }
@@ -139,8 +163,14 @@ class CommandTest {
             InProcess.run("bf", "add", all, "a");
             InProcess.run("bf", "add", shard, "b");
             assertEquals(0, InProcess.run("merge", all, shard).status(), layout);
-            assertEquals(List.of("1", "1", "0"), InProcess.run("bf", "exists", all, "a", "b", "c").lines(), layout);
-            assertEquals(List.of("0", "1"), InProcess.run("bf", "exists", shard, "a", "b").lines(), layout);
+            assertEquals(
+                    List.of("1", "1", "0"),
+                    InProcess.run("bf", "exists", all, "a", "b", "c").lines(),
+                    layout);
+            assertEquals(
+                    List.of("0", "1"),
+                    InProcess.run("bf", "exists", shard, "a", "b").lines(),
+                    layout);
         }
         String total = file("total.cms");
         String part = file("part.cms");
@@ -150,7 +180,9 @@ class CommandTest {
         InProcess.run("cms", "incrby", total, "a", "2");
         InProcess.run("cms", "incrby", part, "a", "3", "b", "1");
         assertEquals(0, InProcess.run("merge", total, part).status());
-        assertEquals(List.of("5", "1"), InProcess.run("cms", "query", total, "a", "b").lines());
+        assertEquals(
+                List.of("5", "1"),
+                InProcess.run("cms", "query", total, "a", "b").lines());
         String hll = file("u.hll");
         String other = file("v.hll");
         InProcess.run("hll", "create", hll, "--precision", "10");
@@ -170,11 +202,13 @@ class CommandTest {
         InProcess.run("bf", "create", classic, "--capacity", "1000", "--error-rate", "0.01", "--layout", "classic");
         InProcess.run("bf", "create", seeded, "--capacity", "1000", "--error-rate", "0.01", "--seed", "1");
         InProcess.run("bf", "create", bigger, "--capacity", "100000", "--error-rate", "0.01");
-        assertOneLineFault(InProcess.run("merge", blocked, classic), classic + ": a BLOOM sketch cannot be merged"
-                + " into " + blocked + ", a BLOCKED_BLOOM sketch");
+        assertOneLineFault(
+                InProcess.run("merge", blocked, classic),
+                classic + ": a BLOOM sketch cannot be merged" + " into " + blocked + ", a BLOCKED_BLOOM sketch");
         assertOneLineFault(InProcess.run("merge", blocked, seeded), seeded + ": hash seed 1 differs from " + blocked);
-        assertOneLineFault(InProcess.run("merge", blocked, bigger), bigger + ": cannot be merged into " + blocked
-                + ": sketches differ in blocks");
+        assertOneLineFault(
+                InProcess.run("merge", blocked, bigger),
+                bigger + ": cannot be merged into " + blocked + ": sketches differ in blocks");
         assertOneLineFault(InProcess.run("merge", blocked, blocked), blocked + ": is the destination itself");
         String hll = file("h.hll");
         InProcess.run("hll", "create", hll, "--precision", "8");

@@ -2,8 +2,8 @@ package io.mapsketch.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.mapsketch.membership.MembershipFilter;
 import io.mapsketch.OpenMode;
+import io.mapsketch.membership.MembershipFilter;
 import io.mapsketch.testing.ChildJvm;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -27,21 +27,27 @@ class ConcurrentBloomAddTest {
     Path dir;
 
     private static byte[] lines(String prefix, int from, int to) {
-        return IntStream.range(from, to).mapToObj(i -> prefix + i + "\n").collect(Collectors.joining())
+        return IntStream.range(from, to)
+                .mapToObj(i -> prefix + i + "\n")
+                .collect(Collectors.joining())
                 .getBytes(StandardCharsets.UTF_8);
     }
 
     @Test
     void twoWritersLoseNothing() throws Exception {
         String file = dir.resolve("shared.bf").toString();
-        assertEquals(0, InProcess.run("bf", "create", file, "--capacity", "40000", "--error-rate", "0.01").status());
+        assertEquals(
+                0,
+                InProcess.run("bf", "create", file, "--capacity", "40000", "--error-rate", "0.01")
+                        .status());
         try (ChildJvm first = ChildJvm.start(dir, Main.class, "bf", "add", file);
-             ChildJvm second = ChildJvm.start(dir, Main.class, "bf", "add", file)) {
+                ChildJvm second = ChildJvm.start(dir, Main.class, "bf", "add", file)) {
             feedInterleaved(first.input(), second.input());
             assertEquals(0, first.waitFor(Duration.ofSeconds(60)));
             assertEquals(0, second.waitFor(Duration.ofSeconds(60)));
         }
-        String everything = IntStream.range(0, PER_PROCESS).mapToObj(i -> "first-" + i + "\nsecond-" + i + "\n")
+        String everything = IntStream.range(0, PER_PROCESS)
+                .mapToObj(i -> "first-" + i + "\nsecond-" + i + "\n")
                 .collect(Collectors.joining());
         InProcess.Result answers = InProcess.withInput(everything, "bf", "exists", file);
         assertEquals(Collections.nCopies(2 * PER_PROCESS, "1"), answers.lines(), "every item of both processes");

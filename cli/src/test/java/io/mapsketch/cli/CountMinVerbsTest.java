@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.OpenMode;
+import io.mapsketch.frequency.CountMinSketch;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,13 +21,25 @@ class CountMinVerbsTest {
     @Test
     void incrbyFromPairsAndLinesThenQuery() throws IOException {
         String file = dir.resolve("e.cms").toString();
-        assertEquals(0, InProcess.run("cms", "create", file, "--epsilon", "0.001", "--delta", "0.01", "--seed", "5")
-                .status());
-        assertEquals(0, InProcess.run("cms", "incrby", file, "login", "3", "logout", "1").status());
-        assertEquals(0, InProcess.withInput("login\nlogin\nsignup\n", "cms", "incrby", file).status());
-        assertEquals(List.of("5", "1", "1", "0"), InProcess.run("cms", "query", file, "login", "logout", "signup",
-                "never").lines());
-        assertEquals(List.of("1", "5"), InProcess.withInput("signup\nlogin", "cms", "query", file).lines());
+        assertEquals(
+                0,
+                InProcess.run("cms", "create", file, "--epsilon", "0.001", "--delta", "0.01", "--seed", "5")
+                        .status());
+        assertEquals(
+                0,
+                InProcess.run("cms", "incrby", file, "login", "3", "logout", "1")
+                        .status());
+        assertEquals(
+                0,
+                InProcess.withInput("login\nlogin\nsignup\n", "cms", "incrby", file)
+                        .status());
+        assertEquals(
+                List.of("5", "1", "1", "0"),
+                InProcess.run("cms", "query", file, "login", "logout", "signup", "never")
+                        .lines());
+        assertEquals(
+                List.of("1", "5"),
+                InProcess.withInput("signup\nlogin", "cms", "query", file).lines());
         try (CountMinSketch sketch = CountMinSketch.open(Path.of(file), OpenMode.READ_ONLY)) {
             assertEquals(2_719, sketch.width());
             assertEquals(5, sketch.depth());
@@ -39,8 +51,20 @@ class CountMinVerbsTest {
     @Test
     void createTakesCounterWidthAndConservativeUpdate() throws IOException {
         String file = dir.resolve("w.cms").toString();
-        assertEquals(0, InProcess.run("cms", "create", file, "--epsilon", "0.01", "--delta", "0.1", "--counter-bits",
-                "64", "--conservative").status());
+        assertEquals(
+                0,
+                InProcess.run(
+                                "cms",
+                                "create",
+                                file,
+                                "--epsilon",
+                                "0.01",
+                                "--delta",
+                                "0.1",
+                                "--counter-bits",
+                                "64",
+                                "--conservative")
+                        .status());
         try (CountMinSketch sketch = CountMinSketch.open(Path.of(file), OpenMode.READ_ONLY)) {
             assertEquals(64, sketch.counterBits());
             assertTrue(sketch.isConservative());
@@ -54,11 +78,14 @@ class CountMinVerbsTest {
         InProcess.Result odd = InProcess.run("cms", "incrby", file, "a", "1", "b");
         assertEquals(2, odd.status());
         assertTrue(odd.err().startsWith("mapsketch: expected ITEM COUNT pairs, but item 'b' has no count"), odd.err());
-        assertEquals(2, InProcess.run("cms", "incrby", file, "a", "1", "b", "two").status());
+        assertEquals(
+                2, InProcess.run("cms", "incrby", file, "a", "1", "b", "two").status());
         assertEquals(2, InProcess.run("cms", "incrby", file, "a", "1", "b", "0").status());
         assertEquals(List.of("0"), InProcess.run("cms", "query", file, "a").lines());
-        assertEquals(2, InProcess.run("cms", "create", dir.resolve("d.cms").toString(), "--epsilon", "0.01",
-                "--delta", "1").status());
+        assertEquals(
+                2,
+                InProcess.run("cms", "create", dir.resolve("d.cms").toString(), "--epsilon", "0.01", "--delta", "1")
+                        .status());
     }
 
     /** 32-bit counters stop at 2^32 - 1: the answer says so, and so does the add that got there. */
@@ -69,15 +96,22 @@ class CountMinVerbsTest {
         InProcess.Result first = InProcess.run("cms", "incrby", file, "a", "4000000000");
         assertEquals(0, first.status());
         assertFalse(first.err().contains("saturated"), first.err());
-        assertEquals(List.of("4000000000", "0"), InProcess.run("cms", "query", file, "a", "b").lines());
+        assertEquals(
+                List.of("4000000000", "0"),
+                InProcess.run("cms", "query", file, "a", "b").lines());
         InProcess.Result second = InProcess.run("cms", "incrby", file, "b", "1", "a", "4000000000");
         assertEquals(0, second.status(), "the counts were added");
-        assertTrue(second.err().contains("mapsketch: " + file + ": the count of 'a' is saturated at 4294967295, the"
-                + " largest of 32-bit counters: its estimate may be below the truth; to count past it, create the"
-                + " sketch with 'cms create --counter-bits 64'"), second.err());
-        assertEquals(List.of("4294967295 (saturated: 32-bit counters)", "1"),
+        assertTrue(
+                second.err()
+                        .contains("mapsketch: " + file + ": the count of 'a' is saturated at 4294967295, the"
+                                + " largest of 32-bit counters: its estimate may be below the truth; to count past it, create the"
+                                + " sketch with 'cms create --counter-bits 64'"),
+                second.err());
+        assertEquals(
+                List.of("4294967295 (saturated: 32-bit counters)", "1"),
                 InProcess.run("cms", "query", file, "a", "b").lines());
-        assertEquals(List.of("1", "4294967295 (saturated: 32-bit counters)"),
+        assertEquals(
+                List.of("1", "4294967295 (saturated: 32-bit counters)"),
                 InProcess.withInput("b\na\n", "cms", "query", file).lines());
         InProcess.Result lines = InProcess.withInput("b\na\n", "cms", "incrby", file);
         assertEquals(0, lines.status());
@@ -90,7 +124,8 @@ class CountMinVerbsTest {
         InProcess.run("cms", "incrby", wide, "a", "4000000000");
         InProcess.Result more = InProcess.run("cms", "incrby", wide, "a", "4000000000");
         assertFalse(more.err().contains("saturated"), more.err());
-        assertEquals(List.of("8000000000"), InProcess.run("cms", "query", wide, "a").lines());
+        assertEquals(
+                List.of("8000000000"), InProcess.run("cms", "query", wide, "a").lines());
     }
 
     /** The pair: under the rows of files before format version 4 it shared every counter. */
@@ -100,7 +135,10 @@ class CountMinVerbsTest {
             String file = dir.resolve("pages-" + delta + ".cms").toString();
             InProcess.run("cms", "create", file, "--epsilon", "0.01", "--delta", delta);
             InProcess.run("cms", "incrby", file, "/page/20", "1000");
-            assertEquals(List.of("1000", "0"), InProcess.run("cms", "query", file, "/page/20", "/page/22460").lines(),
+            assertEquals(
+                    List.of("1000", "0"),
+                    InProcess.run("cms", "query", file, "/page/20", "/page/22460")
+                            .lines(),
                     "delta " + delta);
         }
     }

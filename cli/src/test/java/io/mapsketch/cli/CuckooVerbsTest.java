@@ -3,8 +3,8 @@ package io.mapsketch.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.OpenMode;
+import io.mapsketch.membership.CuckooFilter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,13 +20,21 @@ class CuckooVerbsTest {
     @Test
     void addExistsDeleteAndInfo() throws IOException {
         String file = dir.resolve("s.cf").toString();
-        assertEquals(0, InProcess.run("cf", "create", file, "--capacity", "10000", "--error-rate", "0.001").status());
+        assertEquals(
+                0,
+                InProcess.run("cf", "create", file, "--capacity", "10000", "--error-rate", "0.001")
+                        .status());
         assertEquals(0, InProcess.run("cf", "add", file, "a", "b", "b").status());
         assertEquals(0, InProcess.withInput("c\nd\n", "cf", "add", file).status());
-        assertEquals(List.of("1", "1", "1", "1", "0"), InProcess.run("cf", "exists", file, "a", "b", "c", "d", "e")
-                .lines());
-        assertEquals(List.of("1", "1", "0"), InProcess.run("cf", "del", file, "a", "b", "e").lines());
-        assertEquals(List.of("0", "1"), InProcess.run("cf", "exists", file, "a", "b").lines(),
+        assertEquals(
+                List.of("1", "1", "1", "1", "0"),
+                InProcess.run("cf", "exists", file, "a", "b", "c", "d", "e").lines());
+        assertEquals(
+                List.of("1", "1", "0"),
+                InProcess.run("cf", "del", file, "a", "b", "e").lines());
+        assertEquals(
+                List.of("0", "1"),
+                InProcess.run("cf", "exists", file, "a", "b").lines(),
                 "b was added twice and removed once");
         try (CuckooFilter filter = CuckooFilter.open(Path.of(file), OpenMode.READ_ONLY)) {
             assertEquals(16, filter.fingerprintBits(), "2 x 4 / 2^12 is above 0.001");
@@ -50,7 +58,16 @@ class CuckooVerbsTest {
         InProcess.Result wrongKind = InProcess.run("cf", "del", bloom, "x");
         assertEquals(1, wrongKind.status());
         assertTrue(wrongKind.err().startsWith("mapsketch: ") && wrongKind.err().contains(bloom), wrongKind.err());
-        assertEquals(2, InProcess.run("cf", "create", dir.resolve("p.cf").toString(), "--capacity", "100",
-                "--error-rate", "1e-6").status());
+        assertEquals(
+                2,
+                InProcess.run(
+                                "cf",
+                                "create",
+                                dir.resolve("p.cf").toString(),
+                                "--capacity",
+                                "100",
+                                "--error-rate",
+                                "1e-6")
+                        .status());
     }
 }

@@ -34,15 +34,20 @@ class EveryVerbEndToEndTest {
         ok("", "bf", "create", file("v.bf"), "--capacity", "1000", "--error-rate", "0.01", "--layout", "classic");
         ok("", "bf", "add", file("v.bf"), "alice", "bob");
         ok("carol\n", "bf", "add", file("v.bf"));
-        assertEquals(List.of("1", "1", "0"), ok("", "bf", "exists", file("v.bf"), "alice", "carol", "dave").lines());
+        assertEquals(
+                List.of("1", "1", "0"),
+                ok("", "bf", "exists", file("v.bf"), "alice", "carol", "dave").lines());
         ok("", "bf", "create", file("w.bf"), "--capacity", "1000", "--error-rate", "0.01", "--layout", "classic");
         ok("", "bf", "add", file("w.bf"), "dave");
         ok("", "merge", file("v.bf"), file("w.bf"));
         assertEquals(List.of("1"), ok("", "bf", "exists", file("v.bf"), "dave").lines());
         ok("", "cf", "create", file("s.cf"), "--capacity", "1000");
         ok("", "cf", "add", file("s.cf"), "x", "y");
-        assertEquals(List.of("1", "0"), ok("", "cf", "del", file("s.cf"), "x", "z").lines());
-        assertEquals(List.of("0", "1"), ok("", "cf", "exists", file("s.cf"), "x", "y").lines());
+        assertEquals(
+                List.of("1", "0"), ok("", "cf", "del", file("s.cf"), "x", "z").lines());
+        assertEquals(
+                List.of("0", "1"),
+                ok("", "cf", "exists", file("s.cf"), "x", "y").lines());
         String info = ok("", "info", file("s.cf"), "--json").out();
         assertTrue(info.contains("\"kind\": \"CUCKOO\", \"format_version\": 4, "), info);
         assertTrue(info.contains("\"fingerprint_bits\": 12, \"bits_per_slot\": 12.0, "), info);
@@ -53,11 +58,15 @@ class EveryVerbEndToEndTest {
         ok("", "cms", "create", file("e.cms"), "--epsilon", "0.01", "--delta", "0.01");
         ok("", "cms", "incrby", file("e.cms"), "login", "3");
         ok("login\nlogout\n", "cms", "incrby", file("e.cms"));
-        assertEquals(List.of("4", "1"), ok("", "cms", "query", file("e.cms"), "login", "logout").lines());
+        assertEquals(
+                List.of("4", "1"),
+                ok("", "cms", "query", file("e.cms"), "login", "logout").lines());
         ok("", "topk", "create", file("p.topk"), "--k", "2");
         ok("/a\n/b\n/a\n", "topk", "add", file("p.topk"));
         ok("", "topk", "add", file("p.topk"), "/c");
-        assertEquals(List.of("/a\t2", "/b\t1"), ok("", "topk", "list", file("p.topk"), "--with-count").lines());
+        assertEquals(
+                List.of("/a\t2", "/b\t1"),
+                ok("", "topk", "list", file("p.topk"), "--with-count").lines());
         assertTrue(ok("", "info", file("e.cms")).out().contains("COUNT_MIN"));
     }
 
@@ -67,16 +76,26 @@ class EveryVerbEndToEndTest {
         ok("", "hll", "create", file("b.hll"), "--precision", "12");
         ok("a\nb\nc\n", "hll", "add", file("a.hll"));
         ok("", "hll", "add", file("b.hll"), "c", "d");
-        assertEquals(List.of("4"), ok("", "hll", "count", file("a.hll"), file("b.hll")).lines());
+        assertEquals(
+                List.of("4"),
+                ok("", "hll", "count", file("a.hll"), file("b.hll")).lines());
         ok("", "hll", "merge", file("a.hll"), file("b.hll"));
         assertEquals(List.of("4"), ok("", "hll", "count", file("a.hll")).lines());
         ok("", "minhash", "create", file("m.mh"), "--rows", "2");
         ok("a\nb\nc\n", "minhash", "add", file("m.mh"), "0");
         ok("", "minhash", "add", file("m.mh"), "1", "a", "b", "c");
-        assertEquals(List.of("1\t1.0000"), ok("", "minhash", "similar", file("m.mh"), "0", "--top", "1").lines());
+        assertEquals(
+                List.of("1\t1.0000"),
+                ok("", "minhash", "similar", file("m.mh"), "0", "--top", "1").lines());
         ok("", "simhash", "create", file("d.sh"), "--capacity", "10");
-        assertEquals(List.of("0"), ok("", "simhash", "add", file("d.sh"), "one two three four five six").lines());
-        assertEquals(List.of("0"), ok("", "simhash", "near", file("d.sh"), "one two three four five six").lines());
+        assertEquals(
+                List.of("0"),
+                ok("", "simhash", "add", file("d.sh"), "one two three four five six")
+                        .lines());
+        assertEquals(
+                List.of("0"),
+                ok("", "simhash", "near", file("d.sh"), "one two three four five six")
+                        .lines());
     }
 
     @Test

@@ -14,23 +14,26 @@ import org.junit.jupiter.api.io.TempDir;
 /** The JDK discovery that ./build and ./mapsketch share, run in a real shell. */
 class FindJdkScriptTest {
 
-    private static final Path SCRIPT = Path.of("..", "scripts", "find-jdk.sh").toAbsolutePath().normalize();
+    private static final Path SCRIPT =
+            Path.of("..", "scripts", "find-jdk.sh").toAbsolutePath().normalize();
 
     @TempDir
     Path dir;
 
-    private record Result(int status, String out, String err) {
-    }
+    private record Result(int status, String out, String err) {}
 
     private Result run(String javaHome, String requiredVersion) throws IOException, InterruptedException {
         String script = ". '" + SCRIPT + "'; mapsketch_required_java=" + requiredVersion
                 + "; mapsketch_find_jdk && echo \"$MAPSKETCH_JAVA_HOME\"";
         ProcessBuilder builder = new ProcessBuilder("bash", "-c", script)
-                .redirectOutput(dir.resolve("out").toFile()).redirectError(dir.resolve("err").toFile());
+                .redirectOutput(dir.resolve("out").toFile())
+                .redirectError(dir.resolve("err").toFile());
         builder.environment().put("JAVA_HOME", javaHome);
         Process process = builder.start();
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "script finished");
-        return new Result(process.exitValue(), Files.readString(dir.resolve("out"), StandardCharsets.UTF_8).strip(),
+        return new Result(
+                process.exitValue(),
+                Files.readString(dir.resolve("out"), StandardCharsets.UTF_8).strip(),
                 Files.readString(dir.resolve("err"), StandardCharsets.UTF_8).strip());
     }
 

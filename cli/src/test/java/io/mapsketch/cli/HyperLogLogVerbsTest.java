@@ -37,16 +37,21 @@ class HyperLogLogVerbsTest {
         String tuesday = dir.resolve("tue.hll").toString();
         String week = dir.resolve("week.hll").toString();
         for (String file : new String[] {monday, tuesday}) {
-            assertEquals(0, InProcess.run("hll", "create", file, "--precision", "14").status());
+            assertEquals(
+                    0, InProcess.run("hll", "create", file, "--precision", "14").status());
         }
-        assertEquals(0, InProcess.withInput(lines(0, 6_000), "hll", "add", monday).status());
-        assertEquals(0, InProcess.withInput(lines(4_000, 10_000), "hll", "add", tuesday).status());
+        assertEquals(
+                0, InProcess.withInput(lines(0, 6_000), "hll", "add", monday).status());
+        assertEquals(
+                0,
+                InProcess.withInput(lines(4_000, 10_000), "hll", "add", tuesday).status());
         assertEquals(0, InProcess.run("hll", "add", tuesday, "user-1", "user-2").status());
         assertEquals(6_000, count(monday), 3 * 0.0081 * 6_000);
         long union = count(monday, tuesday);
         assertEquals(10_000, union, 3 * 0.0081 * 10_000);
         byte[] before = Files.readAllBytes(Path.of(monday));
-        assertEquals(0, InProcess.run("hll", "create", week, "--precision", "12").status());
+        assertEquals(
+                0, InProcess.run("hll", "create", week, "--precision", "12").status());
         InProcess.Result merged = InProcess.run("hll", "merge", week, monday, tuesday);
         assertEquals(0, merged.status(), merged.err());
         assertEquals(10_000, count(week), 3 * 0.0163 * 10_000);
@@ -63,13 +68,17 @@ class HyperLogLogVerbsTest {
         InProcess.run("hll", "create", seeded, "--precision", "14", "--seed", "9");
         InProcess.Result up = InProcess.run("hll", "merge", high, low);
         assertEquals(1, up.status());
-        assertEquals("mapsketch: " + low + ": cannot be merged into " + high + ": cannot fold precision 10 up to 14:"
-                + " a sketch folds only to an equal or lower precision", up.err().strip());
+        assertEquals(
+                "mapsketch: " + low + ": cannot be merged into " + high + ": cannot fold precision 10 up to 14:"
+                        + " a sketch folds only to an equal or lower precision",
+                up.err().strip());
         InProcess.Result seeds = InProcess.run("hll", "count", high, seeded);
         assertEquals(1, seeds.status());
         assertTrue(seeds.err().startsWith("mapsketch: " + seeded + ": hash seed 9 differs"), seeds.err());
-        assertEquals(2, InProcess.run("hll", "create", dir.resolve("p.hll").toString(), "--precision", "30")
-                .status());
+        assertEquals(
+                2,
+                InProcess.run("hll", "create", dir.resolve("p.hll").toString(), "--precision", "30")
+                        .status());
         assertEquals(2, InProcess.run("hll", "count").status());
     }
 

@@ -18,8 +18,7 @@ final class InProcess {
         }
     }
 
-    private InProcess() {
-    }
+    private InProcess() {}
 
     static Result run(String... args) {
         return withInput("", args);
@@ -28,8 +27,11 @@ final class InProcess {
     static Result withInput(String stdin, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandIo io = new CommandIo(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-                new PrintWriter(out), new PrintWriter(err), false);
+        CommandIo io = new CommandIo(
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+                new PrintWriter(out),
+                new PrintWriter(err),
+                false);
         int status = Main.run(args, io);
         return new Result(status, out.toString(), err.toString());
     }

@@ -15,10 +15,15 @@ class ItemsTest {
 
     private static List<String> items(String input) {
         List<String> items = new ArrayList<>();
-        CommandIo io = new CommandIo(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
-                new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), false);
-        Items.each(List.of(), io, (bytes, offset, length) ->
-                items.add(new String(bytes, offset, length, StandardCharsets.UTF_8)));
+        CommandIo io = new CommandIo(
+                new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+                new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()),
+                false);
+        Items.each(
+                List.of(),
+                io,
+                (bytes, offset, length) -> items.add(new String(bytes, offset, length, StandardCharsets.UTF_8)));
         return items;
     }
 
@@ -48,10 +53,15 @@ class ItemsTest {
     @Test
     void argumentsWinOverStandardInput() {
         List<String> seen = new ArrayList<>();
-        CommandIo io = new CommandIo(new ByteArrayInputStream("ignored\n".getBytes(StandardCharsets.UTF_8)),
-                new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), false);
-        Items.each(List.of("é", "b"), io, (bytes, offset, length) ->
-                seen.add(new String(bytes, offset, length, StandardCharsets.UTF_8)));
+        CommandIo io = new CommandIo(
+                new ByteArrayInputStream("ignored\n".getBytes(StandardCharsets.UTF_8)),
+                new PrintWriter(new StringWriter()),
+                new PrintWriter(new StringWriter()),
+                false);
+        Items.each(
+                List.of("é", "b"),
+                io,
+                (bytes, offset, length) -> seen.add(new String(bytes, offset, length, StandardCharsets.UTF_8)));
         assertEquals(List.of("é", "b"), seen);
     }
 }

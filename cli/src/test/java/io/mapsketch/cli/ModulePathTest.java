@@ -23,13 +23,21 @@ class ModulePathTest {
     @Test
     void addsStandardInputAndReportsAFaultInOneLine() throws Exception {
         String file = dir.resolve("smoke.bf").toString();
-        assertEquals(0, InProcess.run("bf", "create", file, "--capacity", "1000", "--error-rate", "0.01").status());
+        assertEquals(
+                0,
+                InProcess.run("bf", "create", file, "--capacity", "1000", "--error-rate", "0.01")
+                        .status());
         ChildCommand.Result added = ChildCommand.run(dir, "alice\nbob\n", "bf", "add", file);
         assertEquals(0, added.status(), added.err());
-        assertEquals(List.of("1", "1", "0"), InProcess.run("bf", "exists", file, "alice", "bob", "carol").lines());
-        ChildCommand.Result missing = ChildCommand.run(dir, "", "bf", "exists", dir.resolve("missing").toString(), "x");
+        assertEquals(
+                List.of("1", "1", "0"),
+                InProcess.run("bf", "exists", file, "alice", "bob", "carol").lines());
+        ChildCommand.Result missing =
+                ChildCommand.run(dir, "", "bf", "exists", dir.resolve("missing").toString(), "x");
         assertEquals(1, missing.status());
-        List<String> errors = missing.err().lines().filter(line -> !line.startsWith("WARNING: Using incubator"))
+        List<String> errors = missing.err()
+                .lines()
+                .filter(line -> !line.startsWith("WARNING: Using incubator"))
                 .toList();
         assertEquals(List.of("mapsketch: " + dir.resolve("missing") + ": no such file"), errors);
     }
@@ -41,7 +49,8 @@ class ModulePathTest {
         String text = demo.out();
         assertTrue(text.contains("95,851 bits (11.7 KB), k = 7, 9.6 bits per item"), text);
         assertTrue(text.contains("added   10,000 items; false negatives: 0"), text);
-        Matcher measured = Pattern.compile("FPR at capacity\\s+measured ([0-9.]+)%").matcher(text);
+        Matcher measured =
+                Pattern.compile("FPR at capacity\\s+measured ([0-9.]+)%").matcher(text);
         assertTrue(measured.find(), text);
         assertEquals(1.0, Double.parseDouble(measured.group(1)), 0.1, "classic filter at capacity, in percent");
         assertTrue(text.contains("formula 15.75%"), text);
@@ -53,13 +62,17 @@ class ModulePathTest {
         assertTrue(text.contains("keys beyond the bound 0"), text);
         assertTrue(text.contains("top 5 by sketch (Top-K, k = 100):  item-1 "), text);
         Matcher distinct = Pattern.compile("p = 14 \\(16,384 bytes, 0.81% standard error\\): 200,000 distinct in"
-                + " 300,000 adds, estimate ([0-9,]+)").matcher(text);
+                        + " 300,000 adds, estimate ([0-9,]+)")
+                .matcher(text);
         assertTrue(distinct.find(), text);
         assertEquals(200_000, Double.parseDouble(distinct.group(1).replace(",", "")), 3 * 0.0081 * 200_000);
-        Matcher union = Pattern.compile("union estimate ([0-9,]+) \\(truth 100,000\\)").matcher(text);
+        Matcher union =
+                Pattern.compile("union estimate ([0-9,]+) \\(truth 100,000\\)").matcher(text);
         assertTrue(union.find(), text);
         assertEquals(100_000, Double.parseDouble(union.group(1).replace(",", "")), 3 * 0.0081 * 100_000);
-        assertTrue(text.matches("(?s).*\nmapsketch info \\S+events\\.topk:\n.*\nkind: +TOP_K\n.*\nk: +100\n.*"
-                + "\nwidth: +2719\n.*"), text);
+        assertTrue(
+                text.matches("(?s).*\nmapsketch info \\S+events\\.topk:\n.*\nkind: +TOP_K\n.*\nk: +100\n.*"
+                        + "\nwidth: +2719\n.*"),
+                text);
     }
 }

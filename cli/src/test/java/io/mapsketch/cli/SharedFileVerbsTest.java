@@ -33,7 +33,10 @@ class SharedFileVerbsTest {
 
     private String bloom(String name) {
         String file = dir.resolve(name).toString();
-        assertEquals(0, InProcess.run("bf", "create", file, "--capacity", "1000", "--error-rate", "0.01").status());
+        assertEquals(
+                0,
+                InProcess.run("bf", "create", file, "--capacity", "1000", "--error-rate", "0.01")
+                        .status());
         return file;
     }
 
@@ -59,19 +62,26 @@ class SharedFileVerbsTest {
         String file = bloom("busy.bf");
         try (ChildJvm writer = writer(file)) {
             String[] create = {"bf", "create", file, "--capacity", "10", "--error-rate", "0.1", "--force"};
-            assertOneLineFault(InProcess.run(create), "sketch file " + file + ": cannot replace it while writers have"
-                    + " it open (pid " + writer.pid() + " (SHARED))");
-            assertEquals(2, InProcess.run("bf", "create", file, "--capacity", "10", "--error-rate", "0.1",
-                    "--replace-in-use").status(), "--replace-in-use without --force");
-            String[] replace = {"bf", "create", file, "--capacity", "10", "--error-rate", "0.1", "--force",
-                "--replace-in-use"};
+            assertOneLineFault(
+                    InProcess.run(create),
+                    "sketch file " + file + ": cannot replace it while writers have" + " it open (pid " + writer.pid()
+                            + " (SHARED))");
+            assertEquals(
+                    2,
+                    InProcess.run("bf", "create", file, "--capacity", "10", "--error-rate", "0.1", "--replace-in-use")
+                            .status(),
+                    "--replace-in-use without --force");
+            String[] replace = {
+                "bf", "create", file, "--capacity", "10", "--error-rate", "0.1", "--force", "--replace-in-use"
+            };
             InProcess.Result replaced = InProcess.run(replace);
             assertEquals(0, replaced.status(), replaced.err());
             writer.input().write("late\n".getBytes(StandardCharsets.UTF_8));
             writer.input().close();
             assertEquals(1, writer.waitFor(Duration.ofSeconds(60)), "the writer of the replaced file fails");
             String failure = writer.errors();
-            assertTrue(failure.contains("mapsketch: sketch file " + file + ": another file is at this path now"), failure);
+            assertTrue(
+                    failure.contains("mapsketch: sketch file " + file + ": another file is at this path now"), failure);
         }
         assertEquals(List.of("0"), InProcess.run("bf", "exists", file, "late").lines(), "the new file has no late add");
     }
@@ -79,8 +89,9 @@ class SharedFileVerbsTest {
     @Test
     void pathsThatAreNoSketchFileAreNamedAsGiven() throws Exception {
         Path folder = Files.createDirectory(dir.resolve("folder"));
-        assertOneLineFault(InProcess.run("cms", "query", folder.toString(), "x"), "sketch file " + folder
-                + ": is a directory, not a regular file");
+        assertOneLineFault(
+                InProcess.run("cms", "query", folder.toString(), "x"),
+                "sketch file " + folder + ": is a directory, not a regular file");
         for (String[] verb : new String[][] {{"bf", "exists", folder.toString(), "x"}, {"info", folder.toString()}}) {
             InProcess.Result result = InProcess.run(verb);
             assertOneLineFault(result, "sketch file " + folder + ": is a directory but not a scalable Bloom filter");
@@ -89,8 +100,8 @@ class SharedFileVerbsTest {
         Path fifo = dir.resolve("pipe");
         Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
         assumeTrue(mkfifo.waitFor(10, TimeUnit.SECONDS) && mkfifo.exitValue() == 0, "mkfifo is not available");
-        InProcess.Result pipe = assertTimeoutPreemptively(Duration.ofSeconds(10),
-                () -> InProcess.run("info", fifo.toString()));
+        InProcess.Result pipe =
+                assertTimeoutPreemptively(Duration.ofSeconds(10), () -> InProcess.run("info", fifo.toString()));
         assertOneLineFault(pipe, "sketch file " + fifo + ": is a FIFO (named pipe), not a regular file");
     }
 
@@ -98,25 +109,37 @@ class SharedFileVerbsTest {
     void aRepairedWriterCountIsReportedAndInfoShowsTheLockHolders() throws Exception {
         String file = bloom("counted.bf");
         try (FileChannel channel = FileChannel.open(Path.of(file), StandardOpenOption.WRITE)) {
-            channel.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(0, -1).putInt(4, 0),
+            channel.write(
+                    ByteBuffer.allocate(8)
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .putInt(0, -1)
+                            .putInt(4, 0),
                     SketchFileLayout.WRITERS_OFFSET);
         }
         String before = InProcess.run("info", file).out();
-        assertTrue(before.matches("(?s).*\nattached writers: +-1\nwriters holding the lock: +0\n"
-                + "cleanly closed: +false\n.*"), before);
+        assertTrue(
+                before.matches(
+                        "(?s).*\nattached writers: +-1\nwriters holding the lock: +0\n" + "cleanly closed: +false\n.*"),
+                before);
         InProcess.Result added = InProcess.withInput("", "bf", "add", file, "x");
         assertEquals(0, added.status(), added.err());
-        assertEquals(List.of("mapsketch: warning: sketch file " + file + ": the writer count was -1 although no other"
-                + " writer holds the file (impossible: a writer's lock was released while it was open); reset to 1,"
-                + " this writer"), added.err().lines().toList());
+        assertEquals(
+                List.of("mapsketch: warning: sketch file " + file + ": the writer count was -1 although no other"
+                        + " writer holds the file (impossible: a writer's lock was released while it was open); reset to 1,"
+                        + " this writer"),
+                added.err().lines().toList());
         String after = InProcess.run("info", file).out();
-        assertTrue(after.matches("(?s).*\nattached writers: +0\nwriters holding the lock: +0\n"
-                + "cleanly closed: +true\n.*"), after);
+        assertTrue(
+                after.matches(
+                        "(?s).*\nattached writers: +0\nwriters holding the lock: +0\n" + "cleanly closed: +true\n.*"),
+                after);
         try (ChildJvm holder = writer(file)) {
             String pid = Long.toString(holder.pid());
             String held = InProcess.run("info", file, "--json").out();
-            assertTrue(held.contains("\"attached_writers\": 1, \"writers_holding_the_lock\": 1, "
-                    + "\"writer_lock_holders\": \"pid " + pid + " (SHARED)\", \"cleanly_closed\": false"), held);
+            assertTrue(
+                    held.contains("\"attached_writers\": 1, \"writers_holding_the_lock\": 1, "
+                            + "\"writer_lock_holders\": \"pid " + pid + " (SHARED)\", \"cleanly_closed\": false"),
+                    held);
         }
     }
 }

@@ -33,18 +33,21 @@ class UnsizableParametersVerbsTest {
     void aRateNoFilterReachesIsAOneLineUsageError() throws IOException, InterruptedException {
         for (String layout : List.of("blocked", "classic", "counting")) {
             String filter = file(layout + ".bf");
-            InProcess.Result refused = InProcess.run("bf", "create", filter, "--capacity", "100", "--error-rate", "1e-300",
-                    "--layout", layout);
+            InProcess.Result refused = InProcess.run(
+                    "bf", "create", filter, "--capacity", "100", "--error-rate", "1e-300", "--layout", layout);
             assertEquals(2, refused.status(), refused.err());
             assertEquals(1, refused.err().lines().count(), refused.err());
-            assertTrue(refused.err().startsWith("mapsketch: falsePositiveRate = 1.0E-300, must be in ["), refused.err());
+            assertTrue(
+                    refused.err().startsWith("mapsketch: falsePositiveRate = 1.0E-300, must be in ["), refused.err());
             assertTrue(refused.err().strip().endsWith("; see 'mapsketch bf create --help'"), refused.err());
             assertFalse(Files.exists(Path.of(filter)), layout);
         }
-        ChildCommand.Result child = ChildCommand.run(dir, "", "bf", "create", file("child.bf"), "--capacity", "100",
-                "--error-rate", "1e-300");
+        ChildCommand.Result child = ChildCommand.run(
+                dir, "", "bf", "create", file("child.bf"), "--capacity", "100", "--error-rate", "1e-300");
         assertEquals(2, child.status(), child.err());
-        List<String> ours = child.err().lines().filter(line -> !line.startsWith("WARNING: Using incubator modules"))
+        List<String> ours = child.err()
+                .lines()
+                .filter(line -> !line.startsWith("WARNING: Using incubator modules"))
                 .toList();
         assertEquals(1, ours.size(), child.err());
         assertTrue(ours.get(0).startsWith("mapsketch: falsePositiveRate = 1.0E-300, must be in ["), child.err());
@@ -54,7 +57,13 @@ class UnsizableParametersVerbsTest {
     @Test
     void everyCreateVerbRefusesWhatNoFileHolds() {
         List<List<String>> refusals = List.of(
-                List.of("expectedItems = 9223372036854775807", "cf", "create", "x", "--capacity", "9223372036854775807"),
+                List.of(
+                        "expectedItems = 9223372036854775807",
+                        "cf",
+                        "create",
+                        "x",
+                        "--capacity",
+                        "9223372036854775807"),
                 List.of("falsePositiveRate = 1.0E-9", "cf", "create", "x", "--capacity", "10", "--error-rate", "1e-9"),
                 List.of("epsilon = 1.0E-300", "cms", "create", "x", "--epsilon", "1e-300", "--delta", "0.01"),
                 List.of("delta = NaN", "cms", "create", "x", "--epsilon", "0.01", "--delta", "NaN"),
@@ -63,15 +72,27 @@ class UnsizableParametersVerbsTest {
                 List.of("precision = 30", "hll", "create", "x", "--precision", "30"),
                 List.of("standardError = 1.0E-9", "minhash", "create", "x", "--standard-error", "1e-9"),
                 List.of("capacity = 2199023255553", "simhash", "create", "x", "--capacity", "2199023255553"),
-                List.of("expectedItems = 9223372036854775807", "bf", "create", "x", "--capacity", "9223372036854775807",
-                        "--error-rate", "0.01", "--layout", "classic"));
+                List.of(
+                        "expectedItems = 9223372036854775807",
+                        "bf",
+                        "create",
+                        "x",
+                        "--capacity",
+                        "9223372036854775807",
+                        "--error-rate",
+                        "0.01",
+                        "--layout",
+                        "classic"));
         for (List<String> refusal : refusals) {
-            String[] args = refusal.subList(1, refusal.size()).stream().map(a -> a.equals("x") ? file("x") : a)
+            String[] args = refusal.subList(1, refusal.size()).stream()
+                    .map(a -> a.equals("x") ? file("x") : a)
                     .toArray(String[]::new);
             InProcess.Result result = InProcess.run(args);
             assertEquals(2, result.status(), refusal + ": " + result.err());
             assertEquals(1, result.err().lines().count(), refusal + ": " + result.err());
-            assertTrue(result.err().startsWith("mapsketch: " + refusal.get(0)) && result.err().contains("must be"),
+            assertTrue(
+                    result.err().startsWith("mapsketch: " + refusal.get(0))
+                            && result.err().contains("must be"),
                     refusal + ": " + result.err());
             assertFalse(Files.exists(dir.resolve("x")), refusal.toString());
         }
@@ -94,7 +115,8 @@ class UnsizableParametersVerbsTest {
         String into = file("into.hll");
         String near = file("near.hll");
         for (String hll : List.of(into, near)) {
-            assertEquals(0, InProcess.run("hll", "create", hll, "--precision", "10").status());
+            assertEquals(
+                    0, InProcess.run("hll", "create", hll, "--precision", "10").status());
             assertEquals(0, InProcess.run("hll", "add", hll, "a", "b").status());
         }
         try (SketchRegion region = SketchRegions.open(Path.of(near), RegionMode.EXCLUSIVE)) {

@@ -3,14 +3,14 @@ package io.mapsketch.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.membership.ScalableBloomFilter;
 import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.RegionMode;
-import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import io.mapsketch.memory.SketchRegions;
 import io.mapsketch.testing.ScalableLinkFiles;
@@ -49,9 +49,15 @@ class VerifyVerbTest {
     void okCorruptStaleAndNoChecksumEachSayWhatTheyAreWithTheirStatus() throws IOException {
         String filter = file("v.bf");
         String counts = file("e.cms");
-        assertEquals(0, InProcess.run("bf", "create", filter, "--capacity", "100000", "--error-rate", "0.01").status());
+        assertEquals(
+                0,
+                InProcess.run("bf", "create", filter, "--capacity", "100000", "--error-rate", "0.01")
+                        .status());
         assertEquals(0, InProcess.run("bf", "add", filter, "alice", "bob").status());
-        assertEquals(0, InProcess.run("cms", "create", counts, "--epsilon", "0.001", "--delta", "0.01").status());
+        assertEquals(
+                0,
+                InProcess.run("cms", "create", counts, "--epsilon", "0.001", "--delta", "0.01")
+                        .status());
         assertEquals(0, InProcess.run("cms", "incrby", counts, "login", "3").status());
         InProcess.Result clean = InProcess.run("verify", filter, counts);
         assertEquals(0, clean.status(), clean.err());
@@ -61,8 +67,11 @@ class VerifyVerbTest {
         long end = Math.min(Files.size(Path.of(filter)) - SketchFileLayout.HEADER_LENGTH, 131_072);
         InProcess.Result damaged = InProcess.run("verify", filter, counts);
         assertEquals(1, damaged.status());
-        assertEquals(List.of(filter + ": corrupt: payload bytes [65536, " + end + ") do not match their checksum",
-                counts + ": ok"), damaged.lines());
+        assertEquals(
+                List.of(
+                        filter + ": corrupt: payload bytes [65536, " + end + ") do not match their checksum",
+                        counts + ": ok"),
+                damaged.lines());
         assertEquals("", damaged.err());
 
         try (CountMinSketch writer = CountMinSketch.open(Path.of(counts), OpenMode.SHARED)) {
@@ -70,13 +79,20 @@ class VerifyVerbTest {
             InProcess.Result stale = InProcess.run("verify", counts);
             assertEquals(Verify.NOT_PROVEN, stale.status());
             assertEquals(1, stale.lines().size());
-            assertTrue(stale.lines().get(0).startsWith(counts + ": stale: 1 writer attached, or killed while open;"
-                    + " payload bytes ["), stale.out());
+            assertTrue(
+                    stale.lines()
+                            .get(0)
+                            .startsWith(
+                                    counts + ": stale: 1 writer attached, or killed while open;" + " payload bytes ["),
+                    stale.out());
         }
 
         Path old = dir.resolve("old.sketch");
-        SketchRegions.create(old, SketchHeader.forNewSketch(SketchKind.BLOOM.id(), HashScheme.XXH3_64, 0, new long[0],
-                64), RegionMode.SHARED).close();
+        SketchRegions.create(
+                        old,
+                        SketchHeader.forNewSketch(SketchKind.BLOOM.id(), HashScheme.XXH3_64, 0, new long[0], 64),
+                        RegionMode.SHARED)
+                .close();
         InProcess.Result unproven = InProcess.run("verify", counts, old.toString());
         assertEquals(Verify.NOT_PROVEN, unproven.status());
         assertEquals(List.of(counts + ": ok", old + ": no checksum: format version 1"), unproven.lines());
@@ -97,17 +113,23 @@ class VerifyVerbTest {
     @Test
     void aScalableFilterIsVerifiedLinkByLinkAndTheLineNamesTheLink() throws IOException {
         Path directory = dir.resolve("scalable");
-        try (ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
+        try (ScalableBloomFilter filter = ScalableBloomFilter.builder()
+                .expectedItems(1_000)
+                .falsePositiveRate(0.01)
                 .create(directory, OpenMode.SHARED)) {
             filter.addAll(new SplittableRandom(3).longs(5_000).toArray());
         }
-        assertEquals(List.of(directory + ": ok"), InProcess.run("verify", directory.toString()).lines());
+        assertEquals(
+                List.of(directory + ": ok"),
+                InProcess.run("verify", directory.toString()).lines());
         Path link = ScalableLinkFiles.link(directory, 1);
         flip(link, 3);
         InProcess.Result result = InProcess.run("verify", directory.toString());
         assertEquals(1, result.status());
-        assertEquals(List.of(directory + ": " + link.getFileName() + ": corrupt: payload bytes [0, " + linkPayload(link)
-                + ") do not match their checksum"), result.lines());
+        assertEquals(
+                List.of(directory + ": " + link.getFileName() + ": corrupt: payload bytes [0, " + linkPayload(link)
+                        + ") do not match their checksum"),
+                result.lines());
     }
 
     private static long linkPayload(Path file) throws IOException {

@@ -279,8 +279,8 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
 
     private double width(double standardDeviations) {
         if (!(standardDeviations >= 0 && standardDeviations < Double.POSITIVE_INFINITY)) {
-            throw new IllegalArgumentException("standardDeviations = " + standardDeviations
-                    + ", must be finite and >= 0");
+            throw new IllegalArgumentException(
+                    "standardDeviations = " + standardDeviations + ", must be finite and >= 0");
         }
         return standardDeviations * relativeStandardError();
     }
@@ -336,8 +336,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
 
         private int precision;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Sets the precision p: m = 2^p registers of one byte, relative standard error

@@ -38,6 +38,7 @@ final class HyperLogLogEstimates {
     private final SketchRegion region;
     /** The sketch as messages name it. */
     private final String name;
+
     private final MemorySegment registers;
     private final int precision;
     /** The summary line, or {@code null} in a file of format version 1. */
@@ -62,8 +63,8 @@ final class HyperLogLogEstimates {
      * The estimate sources of the registers of {@code region}. The sole writer takes its line
      * ({@link HyperLogLogSummaryLine#attach}) until {@link #close}.
      */
-    HyperLogLogEstimates(SketchRegion region, String name, int precision, HyperLogLogSummaryLine line,
-            boolean soleWriter) {
+    HyperLogLogEstimates(
+            SketchRegion region, String name, int precision, HyperLogLogSummaryLine line, boolean soleWriter) {
         this.region = region;
         this.name = name;
         this.registers = region.payload().segment();
@@ -189,8 +190,12 @@ final class HyperLogLogEstimates {
     }
 
     private Snapshot snapshotOf(long stamp, long[] summary) {
-        return new Snapshot(stamp, summary[RegisterKernels.ZEROS], summary[RegisterKernels.AT_TOP],
-                summary[RegisterKernels.POWER_SUM], improved(summary, precision));
+        return new Snapshot(
+                stamp,
+                summary[RegisterKernels.ZEROS],
+                summary[RegisterKernels.AT_TOP],
+                summary[RegisterKernels.POWER_SUM],
+                improved(summary, precision));
     }
 
     /**
@@ -200,8 +205,7 @@ final class HyperLogLogEstimates {
      *     {@link HyperLogLogSummaryLine#UNTRUSTED} if it comes from a pass over the registers or from the
      *     numbers the sole writer keeps (whose cache a raise clears instead)
      */
-    record Snapshot(long stamp, long zeros, long saturated, long powerSum, double estimate) {
-    }
+    record Snapshot(long stamp, long zeros, long saturated, long powerSum, double estimate) {}
 
     /**
      * The improved estimate of the union of register arrays, folded to the lowest precision among them,
@@ -250,7 +254,10 @@ final class HyperLogLogEstimates {
     }
 
     private static double improved(long[] summary, int precision) {
-        return HyperLogLogEstimator.improved(summary[RegisterKernels.ZEROS], summary[RegisterKernels.AT_TOP],
-                summary[RegisterKernels.POWER_SUM], precision);
+        return HyperLogLogEstimator.improved(
+                summary[RegisterKernels.ZEROS],
+                summary[RegisterKernels.AT_TOP],
+                summary[RegisterKernels.POWER_SUM],
+                precision);
     }
 }

@@ -29,8 +29,7 @@ final class HyperLogLogEstimator {
     /** The limit of the bias-correction constant alpha_m for large m: 1 / (2 ln 2). */
     static final double ALPHA_INFINITY = 1 / (2 * Math.log(2));
 
-    private HyperLogLogEstimator() {
-    }
+    private HyperLogLogEstimator() {}
 
     /**
      * Ertl's improved estimator: {@code alpha_inf m^2 / (m sigma(C_0 / m) + (S + m tau(1 - C_{q+1} / m))

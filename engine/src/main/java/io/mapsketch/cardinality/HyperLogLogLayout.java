@@ -1,7 +1,7 @@
 package io.mapsketch.cardinality;
 
-import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.kernels.RegisterKernels;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
@@ -16,8 +16,7 @@ final class HyperLogLogLayout {
 
     private static final int LINE = 64;
 
-    private HyperLogLogLayout() {
-    }
+    private HyperLogLogLayout() {}
 
     /** Payload bytes of precision p: the 2^p registers, rounded up to a whole 64-byte line. */
     static long payloadBytes(int precision) {
@@ -46,8 +45,8 @@ final class HyperLogLogLayout {
     static void requireValidRanks(long[] summary, int top, Path file) throws CorruptSketchFileException {
         long invalid = summary[RegisterKernels.ABOVE_TOP];
         if (invalid != 0) {
-            throw new CorruptSketchFileException(file, invalid
-                    + " registers hold more than the largest rank 65 - precision = " + top);
+            throw new CorruptSketchFileException(
+                    file, invalid + " registers hold more than the largest rank 65 - precision = " + top);
         }
     }
 

@@ -45,8 +45,13 @@ final class HyperLogLogRegisters {
     /** Told of the sole writer's changes, which make its kept snapshot stale. */
     private final HyperLogLogEstimates estimates;
 
-    HyperLogLogRegisters(AtomicSegment words, int precision, boolean shared, HyperLogLogSummaryLine line,
-            boolean soleWriter, HyperLogLogEstimates estimates) {
+    HyperLogLogRegisters(
+            AtomicSegment words,
+            int precision,
+            boolean shared,
+            HyperLogLogSummaryLine line,
+            boolean soleWriter,
+            HyperLogLogEstimates estimates) {
         this.words = words;
         this.bytes = words.segment();
         this.precision = precision;
@@ -159,8 +164,7 @@ final class HyperLogLogRegisters {
     private long raiseWord(long word, int current, int floor) {
         int seen = current;
         int raised;
-        while ((raised = (int) RegisterKernels.maxOfUnsignedBytes(seen & 0xFFFF_FFFFL, floor & 0xFFFF_FFFFL))
-                != seen) {
+        while ((raised = (int) RegisterKernels.maxOfUnsignedBytes(seen & 0xFFFF_FFFFL, floor & 0xFFFF_FFFFL)) != seen) {
             if (words.compareAndSetInt(word, seen, raised)) {
                 return seen & 0xFFFF_FFFFL;
             }

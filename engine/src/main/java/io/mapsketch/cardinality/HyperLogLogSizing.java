@@ -6,8 +6,7 @@ package io.mapsketch.cardinality;
  */
 public final class HyperLogLogSizing {
 
-    private HyperLogLogSizing() {
-    }
+    private HyperLogLogSizing() {}
 
     /**
      * Registers of precision {@code p}: {@code m = 2^p}, one byte each.

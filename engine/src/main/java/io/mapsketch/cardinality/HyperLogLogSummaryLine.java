@@ -1,10 +1,10 @@
 package io.mapsketch.cardinality;
 
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.OpenMode;
 import io.mapsketch.internal.Regions;
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.AtomicSegment;
-import io.mapsketch.CorruptSketchFileException;
-import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
@@ -74,6 +74,7 @@ final class HyperLogLogSummaryLine {
     private final int top;
     /** The {@code EXCLUSIVE} writer's numbers: the counts word and S, as the file's line would hold them. */
     private long keptCounts;
+
     private long keptPowerSum;
     /** The {@code EXCLUSIVE} writer's changes in flight (a merge or fold; for good if it left damage). */
     private int keptInFlight;
@@ -98,8 +99,13 @@ final class HyperLogLogSummaryLine {
      * file (format version 1) has none.
      */
     static HyperLogLogSummaryLine of(SketchRegion region, int precision) {
-        return region.header().hasSummaryLine() ? new HyperLogLogSummaryLine(region.summaryLine(),
-                Regions.openMode(region), 1L << precision, HyperLogLogLayout.maxRank(precision)) : null;
+        return region.header().hasSummaryLine()
+                ? new HyperLogLogSummaryLine(
+                        region.summaryLine(),
+                        Regions.openMode(region),
+                        1L << precision,
+                        HyperLogLogLayout.maxRank(precision))
+                : null;
     }
 
     /**
@@ -330,9 +336,11 @@ final class HyperLogLogSummaryLine {
         for (int offset = RESERVED; offset < LINE; offset += Long.BYTES) {
             long value = line.getLong(offset);
             if (value != 0) {
-                throw new CorruptSketchFileException(file, "summary line byte " + offset + " (header offset "
-                        + (SketchFileLayout.SUMMARY_OFFSET + offset) + ") is 0x" + Long.toHexString(value)
-                        + ", expected 0 (reserved)");
+                throw new CorruptSketchFileException(
+                        file,
+                        "summary line byte " + offset + " (header offset "
+                                + (SketchFileLayout.SUMMARY_OFFSET + offset) + ") is 0x" + Long.toHexString(value)
+                                + ", expected 0 (reserved)");
             }
         }
         long[] stored = new long[RegisterKernels.SUMMARY_LENGTH];
@@ -352,15 +360,19 @@ final class HyperLogLogSummaryLine {
             return;
         }
         if (trusted) {
-            throw new CorruptSketchFileException(file, "the summary line (header offset "
-                    + SketchFileLayout.SUMMARY_OFFSET + ") disagrees with the registers: it holds "
-                    + (counts & 0xFFFF_FFFFL) + " non-empty and " + (counts >>> Integer.SIZE)
-                    + " saturated registers and power sum " + Long.toUnsignedString(powerSum)
-                    + " at change guard 0x" + Long.toHexString(before) + ", the registers give "
-                    + (registers - actual[RegisterKernels.ZEROS]) + ", " + actual[RegisterKernels.AT_TOP] + " and "
-                    + Long.toUnsignedString(actual[RegisterKernels.POWER_SUM])
-                    + (cleanlyClosed ? "; the file was changed by something other than mapsketch"
-                            : "; the file was not closed cleanly: opening it as its only writer recomputes the line"));
+            throw new CorruptSketchFileException(
+                    file,
+                    "the summary line (header offset "
+                            + SketchFileLayout.SUMMARY_OFFSET + ") disagrees with the registers: it holds "
+                            + (counts & 0xFFFF_FFFFL) + " non-empty and " + (counts >>> Integer.SIZE)
+                            + " saturated registers and power sum " + Long.toUnsignedString(powerSum)
+                            + " at change guard 0x" + Long.toHexString(before) + ", the registers give "
+                            + (registers - actual[RegisterKernels.ZEROS]) + ", " + actual[RegisterKernels.AT_TOP]
+                            + " and "
+                            + Long.toUnsignedString(actual[RegisterKernels.POWER_SUM])
+                            + (cleanlyClosed
+                                    ? "; the file was changed by something other than mapsketch"
+                                    : "; the file was not closed cleanly: opening it as its only writer recomputes the line"));
         }
     }
 

@@ -33,7 +33,8 @@ abstract sealed class CandidateSlots permits CandidateTable {
     private static final long SLOT_LENGTH = 16;
     private static final long SLOT_KEY = 24;
 
-    private static final ValueLayout.OfLong LONG_KEY = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG_KEY =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     final AtomicSegment words;
     final int k;
@@ -74,7 +75,9 @@ abstract sealed class CandidateSlots permits CandidateTable {
 
     /** Bytes of a table of k candidates of at most {@code maxKeyBytes}, a multiple of 64. */
     static long bytes(int k, int maxKeyBytes) {
-        long total = LINE + align8((long) indexSlots(k) * Integer.BYTES) + align8((long) k * Integer.BYTES)
+        long total = LINE
+                + align8((long) indexSlots(k) * Integer.BYTES)
+                + align8((long) k * Integer.BYTES)
                 + (long) k * slotBytes(maxKeyBytes);
         return Math.ceilDiv(total, LINE) * LINE;
     }

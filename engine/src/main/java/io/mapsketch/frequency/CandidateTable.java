@@ -39,8 +39,8 @@ final class CandidateTable extends CandidateSlots {
      * @param base where the table starts in it, a multiple of 64
      * @param estimator the sketch's current estimate of the key of a hash
      */
-    CandidateTable(AtomicSegment words, long base, int k, int maxKeyBytes, KeyHasher hasher,
-            LongUnaryOperator estimator) {
+    CandidateTable(
+            AtomicSegment words, long base, int k, int maxKeyBytes, KeyHasher hasher, LongUnaryOperator estimator) {
         super(words, base, k, maxKeyBytes, hasher);
         this.estimator = estimator;
         this.lock = new RegionLock(words, base + LOCK);

@@ -2,7 +2,6 @@ package io.mapsketch.frequency;
 
 import io.mapsketch.SketchBuilder;
 
-
 /**
  * What the builders of Count-Min sketches and of Top-K sketches (a Count-Min sketch plus
  * candidates) share: epsilon and delta, the counter width and conservative update.
@@ -18,8 +17,7 @@ public abstract sealed class CountMinBuilder<B extends CountMinBuilder<B, S>, S 
     private int counterBits = 32;
     private boolean conservative;
 
-    CountMinBuilder() {
-    }
+    CountMinBuilder() {}
 
     /**
      * Sets epsilon, the error as a fraction of the total weight N: width {@code ceil(e / epsilon)}.

@@ -73,7 +73,8 @@ record CountMinFormat(int width, int depth, int counterBytes, boolean conservati
     static CountMinFormat read(HeaderReader header) throws SketchFileException {
         header.requireVersion(VERSIONS);
         CountMinFormat format = readShape(header);
-        header.requirePayload(format.payloadBytes(),
+        header.requirePayload(
+                format.payloadBytes(),
                 "depth rows of width counters of counter bytes, each row rounded up to 64 bytes");
         return format;
     }
@@ -103,8 +104,8 @@ record CountMinFormat(int width, int depth, int counterBytes, boolean conservati
         try {
             return rule.getAsInt();
         } catch (IllegalArgumentException refused) {
-            throw header.corrupt("header parameter '" + parameter.name() + "' is " + value + ": "
-                    + refused.getMessage());
+            throw header.corrupt(
+                    "header parameter '" + parameter.name() + "' is " + value + ": " + refused.getMessage());
         }
     }
 
@@ -125,8 +126,13 @@ record CountMinFormat(int width, int depth, int counterBytes, boolean conservati
 
     @Override
     public List<HeaderValue> values() {
-        return List.of(WIDTH.of(width), DEPTH.of(depth), COUNTER_BYTES.of(counterBytes),
-                CONSERVATIVE.of(conservative ? 1 : 0), EPSILON.of(epsilon), DELTA.of(delta));
+        return List.of(
+                WIDTH.of(width),
+                DEPTH.of(depth),
+                COUNTER_BYTES.of(counterBytes),
+                CONSERVATIVE.of(conservative ? 1 : 0),
+                EPSILON.of(epsilon),
+                DELTA.of(delta));
     }
 
     @Override

@@ -83,8 +83,8 @@ final class CountMinRows {
     }
 
     private String describe() {
-        return independent ? "a mix per row (format version " + CountMinFormat.INDEPENDENT_ROWS_VERSION
-                + " and later)" : "double hashing (format versions before "
-                + CountMinFormat.INDEPENDENT_ROWS_VERSION + ")";
+        return independent
+                ? "a mix per row (format version " + CountMinFormat.INDEPENDENT_ROWS_VERSION + " and later)"
+                : "double hashing (format versions before " + CountMinFormat.INDEPENDENT_ROWS_VERSION + ")";
     }
 }

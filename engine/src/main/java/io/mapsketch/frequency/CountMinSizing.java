@@ -12,8 +12,7 @@ import static io.mapsketch.internal.Arguments.requireOpenUnit;
  */
 public final class CountMinSizing {
 
-    private CountMinSizing() {
-    }
+    private CountMinSizing() {}
 
     /**
      * The smallest delta a Count-Min sketch of {@code epsilon} can honour: {@code 2^-64 / epsilon}
@@ -40,7 +39,8 @@ public final class CountMinSizing {
         double width = Math.ceil(Math.E / epsilon);
         if (width > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("epsilon = " + epsilon + " needs " + width
-                    + " counters per row, more than 2^31 - 1; epsilon must be at least " + (Math.E / Integer.MAX_VALUE));
+                    + " counters per row, more than 2^31 - 1; epsilon must be at least "
+                    + (Math.E / Integer.MAX_VALUE));
         }
         return (int) width;
     }

@@ -1,11 +1,11 @@
 package io.mapsketch.frequency;
 
-import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderReader;
-import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.Mergeable;
 import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -92,8 +92,7 @@ public final class CountMinSketch extends FrequencySketch implements Mergeable<C
     @SuppressWarnings("exports")
     public static final class Builder extends CountMinBuilder<Builder, CountMinSketch> {
 
-        private Builder() {
-        }
+        private Builder() {}
 
         @Override
         protected Builder self() {

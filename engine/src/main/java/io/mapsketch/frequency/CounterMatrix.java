@@ -171,7 +171,8 @@ abstract sealed class CounterMatrix permits CounterMatrix.Ints, CounterMatrix.Lo
     /** Unsigned 64-bit counters. */
     static final class Longs extends CounterMatrix {
 
-        private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+        private static final ValueLayout.OfLong LONG =
+                ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
         Longs(AtomicSegment payload, int width, int depth, boolean shared) {
             super(payload, width, depth, Long.BYTES, shared);

@@ -4,7 +4,6 @@ import io.mapsketch.internal.KeyHasher;
 import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.internal.ScratchPool;
 import io.mapsketch.internal.Utf8;
-import io.mapsketch.memory.LiveCounters;
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
@@ -83,6 +82,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     private final boolean estimatesByRow;
     /** Each row's counter offset and value as a {@code SHARED} conservative update read them. */
     private final ScratchPool<long[]> snapshots = new ScratchPool<>(() -> new long[2 * depth()]);
+
     private final ScratchPool<RowScratch> rowScratch = new ScratchPool<>(RowScratch::new);
 
     FrequencySketch(SketchRegion region, CountMinFormat shape) {
@@ -315,16 +315,13 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     }
 
     /** Refuses a key before anything changes; a Top-K sketch refuses keys longer than it can store. */
-    void checkKeyLength(long length) {
-    }
+    void checkKeyLength(long length) {}
 
     /** Called after each add of a {@code long} key with its estimate; a Top-K sketch considers it as a candidate. */
-    void offer(long hash, long estimate, long key) {
-    }
+    void offer(long hash, long estimate, long key) {}
 
     /** Called after each add of a key of bytes with its estimate; a Top-K sketch considers it as a candidate. */
-    void offer(long hash, long estimate, MemorySegment key, long offset, long length) {
-    }
+    void offer(long hash, long estimate, MemorySegment key, long offset, long length) {}
 
     private long addCounted(long hash, long count) {
         requireWritable();
@@ -744,7 +741,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
 
     /** Width, depth, counter width, update rule and N, for {@code toString}. */
     final String shapeText() {
-        return width + " x " + depth + " x " + counterBits() + "-bit" + (conservative ? ", conservative" : "")
-                + ", N " + totalWeight();
+        return width + " x " + depth + " x " + counterBits() + "-bit" + (conservative ? ", conservative" : "") + ", N "
+                + totalWeight();
     }
 }

@@ -1,11 +1,11 @@
 package io.mapsketch.frequency;
 
-import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderReader;
-import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.Mergeable;
 import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -69,8 +69,7 @@ public final class TopK extends FrequencySketch implements Mergeable<TopK> {
         this.k = format.k();
         this.maxKeyBytes = format.maxKeyBytes();
         this.tableBase = counterMemoryBytes();
-        this.candidates = new CandidateTable(payload, tableBase, k, maxKeyBytes, hasher,
-                this::estimateHash);
+        this.candidates = new CandidateTable(payload, tableBase, k, maxKeyBytes, hasher, this::estimateHash);
     }
 
     /**
@@ -216,8 +215,8 @@ public final class TopK extends FrequencySketch implements Mergeable<TopK> {
     public void merge(TopK other) {
         Objects.requireNonNull(other, "other");
         if (other.maxKeyBytes > maxKeyBytes) {
-            throw new IncompatibleSketchException("max key bytes (the other's must not exceed this one's)",
-                    maxKeyBytes, other.maxKeyBytes);
+            throw new IncompatibleSketchException(
+                    "max key bytes (the other's must not exceed this one's)", maxKeyBytes, other.maxKeyBytes);
         }
         List<HeavyHitter> theirs = other.top();
         mergeCounters(other);
@@ -236,8 +235,7 @@ public final class TopK extends FrequencySketch implements Mergeable<TopK> {
         private int k;
         private int maxKeyBytes = DEFAULT_MAX_KEY_BYTES;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Sets k, the number of heaviest keys kept. Required.
@@ -265,8 +263,8 @@ public final class TopK extends FrequencySketch implements Mergeable<TopK> {
          */
         public Builder maxKeyBytes(int maxKeyBytes) {
             if (maxKeyBytes < Long.BYTES || maxKeyBytes > MAX_KEY_BYTES) {
-                throw new IllegalArgumentException("maxKeyBytes = " + maxKeyBytes + ", must be in [" + Long.BYTES
-                        + ", " + MAX_KEY_BYTES + "]");
+                throw new IllegalArgumentException(
+                        "maxKeyBytes = " + maxKeyBytes + ", must be in [" + Long.BYTES + ", " + MAX_KEY_BYTES + "]");
             }
             this.maxKeyBytes = maxKeyBytes;
             return this;

@@ -1,12 +1,12 @@
 package io.mapsketch.frequency;
 
+import io.mapsketch.SketchFileException;
+import io.mapsketch.SketchKind;
 import io.mapsketch.internal.FormatVersions;
 import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.HeaderValue;
-import io.mapsketch.SketchFileException;
-import io.mapsketch.SketchKind;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,9 +35,10 @@ record TopKFormat(CountMinFormat counters, int k, int maxKeyBytes) implements He
     /** Reads and checks a Top-K file's header: its version, its shape, k, max key bytes and the payload's length. */
     static TopKFormat read(HeaderReader header) throws SketchFileException {
         header.requireVersion(VERSIONS);
-        TopKFormat format = new TopKFormat(CountMinFormat.readShape(header), (int) header.read(K),
-                (int) header.read(MAX_KEY_BYTES));
-        header.requirePayload(format.payloadBytes(),
+        TopKFormat format = new TopKFormat(
+                CountMinFormat.readShape(header), (int) header.read(K), (int) header.read(MAX_KEY_BYTES));
+        header.requirePayload(
+                format.payloadBytes(),
                 "the Count-Min counters, then k candidate slots of max key bytes with their index and heap");
         return format;
     }

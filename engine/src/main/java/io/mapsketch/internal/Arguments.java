@@ -6,8 +6,7 @@ package io.mapsketch.internal;
  */
 public final class Arguments {
 
-    private Arguments() {
-    }
+    private Arguments() {}
 
     /** Refuses a value below 1: {@code "<name> = <value>, must be >= 1"}. */
     public static void requirePositive(String name, long value) {

@@ -18,8 +18,7 @@ package io.mapsketch.internal;
  */
 public final class DoubleHashing {
 
-    private DoubleHashing() {
-    }
+    private DoubleHashing() {}
 
     /** The increment of the first probe, derived from the whole hash by a 64-bit finaliser. */
     public static long step(long hash) {

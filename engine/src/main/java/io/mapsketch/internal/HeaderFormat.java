@@ -48,7 +48,8 @@ public interface HeaderFormat {
      */
     default long[] encode() {
         List<HeaderValue> values = values();
-        long[] slots = new long[values.stream().mapToInt(v -> v.parameter().index() + 1).max().orElse(0)];
+        long[] slots = new long
+                [values.stream().mapToInt(v -> v.parameter().index() + 1).max().orElse(0)];
         for (HeaderValue value : values) {
             slots[value.parameter().index()] = value.bits();
         }

@@ -115,8 +115,13 @@ public sealed interface HeaderParameter permits HeaderParameter.Ranged, HeaderPa
         String all = Arrays.stream(allowed).mapToObj(Long::toString).collect(Collectors.joining(", "));
         int lastComma = all.lastIndexOf(", ");
         String expected = lastComma < 0 ? all : all.substring(0, lastComma) + " or " + all.substring(lastComma + 2);
-        return new Ranged(index, name, allowed[0], allowed[allowed.length - 1],
-                value -> Arrays.stream(allowed).anyMatch(v -> v == value), expected);
+        return new Ranged(
+                index,
+                name,
+                allowed[0],
+                allowed[allowed.length - 1],
+                value -> Arrays.stream(allowed).anyMatch(v -> v == value),
+                expected);
     }
 
     /**

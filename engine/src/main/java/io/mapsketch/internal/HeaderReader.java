@@ -43,9 +43,12 @@ public record HeaderReader(SketchHeader header, Path file) {
      */
     public void requireVersion(FormatVersions versions) throws IncompatibleSketchFileException {
         if (!versions.reads(version())) {
-            throw new IncompatibleSketchFileException(file, "header field 'format version' is " + version()
-                    + ", expected " + versions.oldest() + ".." + versions.newest() + " for a " + Regions.kind(header)
-                    + " sketch; this build does not read that version of the kind");
+            throw new IncompatibleSketchFileException(
+                    file,
+                    "header field 'format version' is " + version()
+                            + ", expected " + versions.oldest() + ".." + versions.newest() + " for a "
+                            + Regions.kind(header)
+                            + " sketch; this build does not read that version of the kind");
         }
     }
 
@@ -92,7 +95,8 @@ public record HeaderReader(SketchHeader header, Path file) {
     public void requirePayload(long expectedBytes, String derivation) throws CorruptSketchFileException {
         long actual = header.payloadLength();
         if (actual != expectedBytes) {
-            throw corrupt("payload length is " + actual + " bytes, expected " + expectedBytes + " (" + derivation + ")");
+            throw corrupt(
+                    "payload length is " + actual + " bytes, expected " + expectedBytes + " (" + derivation + ")");
         }
     }
 

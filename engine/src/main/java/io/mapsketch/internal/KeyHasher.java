@@ -34,6 +34,7 @@ public final class KeyHasher {
     private final long seed;
     /** XXH3's constant of the seed for 8-byte keys, derived once rather than per key. */
     private final long longKeyConstant;
+
     private final ScratchPool<long[]> batches = new ScratchPool<>(() -> new long[BATCH]);
     private final ScratchPool<byte[]> utf8Buffers = new ScratchPool<>(() -> new byte[256]);
 

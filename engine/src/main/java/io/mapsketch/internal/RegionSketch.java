@@ -29,6 +29,7 @@ public abstract class RegionSketch implements Sketch {
     protected final KeyHasher hasher;
     /** Updates must be hardware atomics: other writers may update the same words concurrently. */
     protected final boolean sharedWriters;
+
     protected final boolean readOnly;
     /** The header's counters as the {@code EXCLUSIVE} writer updates them, plainly; {@code null} in other modes. */
     private final SoleWriterCounters soleCounters;
@@ -115,7 +116,8 @@ public abstract class RegionSketch implements Sketch {
     /** Throws a clear error before a write to a read-only sketch touches memory. */
     protected final void requireWritable() {
         if (readOnly) {
-            throw new IllegalStateException(describe() + " is open READ_ONLY; open it SHARED or EXCLUSIVE to update it");
+            throw new IllegalStateException(
+                    describe() + " is open READ_ONLY; open it SHARED or EXCLUSIVE to update it");
         }
     }
 
@@ -155,8 +157,8 @@ public abstract class RegionSketch implements Sketch {
     }
 
     private IllegalArgumentException weightRefused(long weight, String name) {
-        return new IllegalArgumentException(name + " = " + weight + " would take the total weight N = "
-                + weightAdded() + " past " + LiveCounters.LIMIT + " (2^63 - 2^55 - 1); nothing was added");
+        return new IllegalArgumentException(name + " = " + weight + " would take the total weight N = " + weightAdded()
+                + " past " + LiveCounters.LIMIT + " (2^63 - 2^55 - 1); nothing was added");
     }
 
     /**
@@ -225,8 +227,9 @@ public abstract class RegionSketch implements Sketch {
      * {@link Regions#open(Path, OpenMode, SketchKind, SketchRegions.OpenCheck)}), and hands the
      * region to the reader; the region is closed if the check or the reader refuses it.
      */
-    protected static <S> S open(Path file, OpenMode mode, SketchKind kind, SketchRegions.OpenCheck check,
-            RegionReader<S> reader) throws IOException {
+    protected static <S> S open(
+            Path file, OpenMode mode, SketchKind kind, SketchRegions.OpenCheck check, RegionReader<S> reader)
+            throws IOException {
         SketchRegion region = Regions.open(file, mode, kind, check);
         try {
             return reader.read(region);

@@ -37,8 +37,7 @@ import java.util.Objects;
  */
 public final class Regions {
 
-    private Regions() {
-    }
+    private Regions() {}
 
     /**
      * Creates a file of a kind, filled with {@code payloadFill}, and opens it
@@ -47,8 +46,9 @@ public final class Regions {
      * @throws SketchFileException of the fault's reason
      * @throws IOException if the file cannot be written
      */
-    public static SketchRegion create(Path file, SketchHeader header, byte payloadFill, OpenMode mode,
-            CreateOption... options) throws IOException {
+    public static SketchRegion create(
+            Path file, SketchHeader header, byte payloadFill, OpenMode mode, CreateOption... options)
+            throws IOException {
         try {
             return SketchRegions.create(file, header, payloadFill, regionMode(mode), flags(options));
         } catch (FileFault fault) {
@@ -118,8 +118,8 @@ public final class Regions {
             case STALE_WRITERS_ATTACHED -> PayloadVerification.State.STALE_WRITERS_ATTACHED;
             case CORRUPT -> PayloadVerification.State.CORRUPT;
         };
-        return new PayloadVerification(state, found.file(), found.from(), found.to(), found.formatVersion(),
-                found.writers());
+        return new PayloadVerification(
+                state, found.file(), found.from(), found.to(), found.formatVersion(), found.writers());
     }
 
     /**
@@ -192,12 +192,16 @@ public final class Regions {
         return (file, id) -> {
             SketchKind kind = kindOf(id);
             if (kind == null) {
-                throw new IncompatibleSketchFileException(file, "header field 'sketch kind' (offset "
-                        + SketchFileLayout.KIND_OFFSET + ") is " + id + ", which this build does not know");
+                throw new IncompatibleSketchFileException(
+                        file,
+                        "header field 'sketch kind' (offset " + SketchFileLayout.KIND_OFFSET + ") is " + id
+                                + ", which this build does not know");
             }
             if (expected != null && kind != expected) {
-                throw new IncompatibleSketchFileException(file, "header field 'sketch kind' (offset "
-                        + SketchFileLayout.KIND_OFFSET + ") is " + kind + ", expected " + expected);
+                throw new IncompatibleSketchFileException(
+                        file,
+                        "header field 'sketch kind' (offset " + SketchFileLayout.KIND_OFFSET + ") is " + kind
+                                + ", expected " + expected);
             }
         };
     }
@@ -205,11 +209,13 @@ public final class Regions {
     private static CreateFlag[] flags(CreateOption... options) {
         CreateFlag[] flags = new CreateFlag[options.length];
         for (int i = 0; i < options.length; i++) {
-            flags[i] = options[i] == null ? null : switch (options[i]) {
-                case OVERWRITE_EXISTING -> CreateFlag.OVERWRITE_EXISTING;
-                case REPLACE_IN_USE -> CreateFlag.REPLACE_IN_USE;
-                case OWNER_ONLY -> CreateFlag.OWNER_ONLY;
-            };
+            flags[i] = options[i] == null
+                    ? null
+                    : switch (options[i]) {
+                        case OVERWRITE_EXISTING -> CreateFlag.OVERWRITE_EXISTING;
+                        case REPLACE_IN_USE -> CreateFlag.REPLACE_IN_USE;
+                        case OWNER_ONLY -> CreateFlag.OWNER_ONLY;
+                    };
         }
         return flags;
     }
@@ -232,7 +238,8 @@ public final class Regions {
             return e;
         }
         SketchFileException cause = reported(fault);
-        UncheckedIOException reported = fault.toString().equals(e.getMessage()) ? new UncheckedIOException(cause)
+        UncheckedIOException reported = fault.toString().equals(e.getMessage())
+                ? new UncheckedIOException(cause)
                 : new UncheckedIOException(e.getMessage(), cause);
         reported.setStackTrace(e.getStackTrace());
         return reported;

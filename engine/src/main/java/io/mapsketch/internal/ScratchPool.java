@@ -18,7 +18,8 @@ import java.util.function.Supplier;
 public final class ScratchPool<T> {
 
     /** Stripes: a power of two, at least twice the processors (threads running at once rarely share one), at most 64. */
-    private static final int STRIPES = Math.min(64, Integer.highestOneBit(Runtime.getRuntime().availableProcessors()) * 4);
+    private static final int STRIPES =
+            Math.min(64, Integer.highestOneBit(Runtime.getRuntime().availableProcessors()) * 4);
     /** Slots between two stripes' pieces: 64 bytes of compressed references, so each stripe has a line of its own. */
     private static final int SPACING = 16;
 

@@ -10,8 +10,7 @@ import io.mapsketch.memory.SketchRegion;
  */
 public final class SketchInternals {
 
-    private SketchInternals() {
-    }
+    private SketchInternals() {}
 
     /** The region the sketch is stored in; the sketch must be one of this module's. */
     public static SketchRegion region(Sketch sketch) {

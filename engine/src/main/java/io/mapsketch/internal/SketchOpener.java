@@ -1,6 +1,9 @@
 package io.mapsketch.internal;
 
+import io.mapsketch.IncompatibleSketchFileException;
+import io.mapsketch.OpenMode;
 import io.mapsketch.Sketch;
+import io.mapsketch.SketchKind;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.TopK;
@@ -9,9 +12,6 @@ import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.IncompatibleSketchFileException;
-import io.mapsketch.OpenMode;
-import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import io.mapsketch.similarity.MinHash;
 import io.mapsketch.similarity.SimHash;
@@ -27,16 +27,14 @@ import java.util.Objects;
 public final class SketchOpener {
 
     /** The class that stores a kind, and its {@code open}. */
-    private record Stored(Class<? extends Sketch> type, Opener opener) {
-    }
+    private record Stored(Class<? extends Sketch> type, Opener opener) {}
 
     @FunctionalInterface
     private interface Opener {
         Sketch open(Path path, OpenMode mode) throws IOException;
     }
 
-    private SketchOpener() {
-    }
+    private SketchOpener() {}
 
     /**
      * Opens the sketch at {@code path} if its kind is stored by {@code type} or a subtype; another kind,
@@ -53,8 +51,8 @@ public final class SketchOpener {
         SketchKind kind = directory ? SketchKind.SCALABLE_BLOOM : kindInHeader(path);
         Stored stored = stored(kind);
         if (!type.isAssignableFrom(stored.type()) || (kind == SketchKind.SCALABLE_BLOOM && !directory)) {
-            throw new IncompatibleSketchFileException(path, "header field 'sketch kind' is " + kind + ", expected "
-                    + expected);
+            throw new IncompatibleSketchFileException(
+                    path, "header field 'sketch kind' is " + kind + ", expected " + expected);
         }
         return type.cast(stored.opener().open(path, mode));
     }

@@ -7,8 +7,7 @@ package io.mapsketch.internal;
  */
 public final class Utf8 {
 
-    private Utf8() {
-    }
+    private Utf8() {}
 
     /** The most bytes {@code chars} characters can take: three per UTF-16 unit. */
     public static int maxEncodedLength(int chars) {
@@ -26,7 +25,9 @@ public final class Utf8 {
             } else if (c < 0x800) {
                 out[at++] = (byte) (0xC0 | c >> 6);
                 out[at++] = (byte) (0x80 | c & 0x3F);
-            } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(chars.charAt(i + 1))) {
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < length
+                    && Character.isLowSurrogate(chars.charAt(i + 1))) {
                 int codePoint = Character.toCodePoint(c, chars.charAt(++i));
                 out[at++] = (byte) (0xF0 | codePoint >> 18);
                 out[at++] = (byte) (0x80 | codePoint >> 12 & 0x3F);

@@ -1,12 +1,11 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.kernels.BlockedBloomKernels;
+import io.mapsketch.Mergeable;
 import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
-import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.internal.HeaderReader;
+import io.mapsketch.kernels.BlockedBloomKernels;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -107,8 +106,8 @@ public final class BlockedBloomFilter extends MembershipFilter implements Mergea
 
     @Override
     void containsHashes(long[] hashes, int count, boolean[] results, int resultsFrom) {
-        BlockedBloomKernels.mightContain(payload.segment(), 0, blocks, bitsPerKey, hashes, 0, count, results,
-                resultsFrom);
+        BlockedBloomKernels.mightContain(
+                payload.segment(), 0, blocks, bitsPerKey, hashes, 0, count, results, resultsFrom);
     }
 
     /**
@@ -201,8 +200,7 @@ public final class BlockedBloomFilter extends MembershipFilter implements Mergea
     @SuppressWarnings("exports")
     public static final class Builder extends FilterBuilder<Builder, BlockedBloomFilter> {
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Sizes the filter as {@code create} would, writing nothing; refuses parameters that cannot be sized. */
         void requireSizable() {

@@ -49,8 +49,11 @@ record BlockedBloomFormat(long blocks, int bitsPerKey, long expectedItems, doubl
     /** Reads and checks a header: its version, each parameter's range and the payload's length. */
     static BlockedBloomFormat read(HeaderReader header) throws SketchFileException {
         header.requireVersion(VERSIONS);
-        BlockedBloomFormat format = new BlockedBloomFormat(header.read(BLOCKS), (int) header.read(BITS_PER_KEY),
-                header.read(EXPECTED_ITEMS), header.read(FALSE_POSITIVE_RATE));
+        BlockedBloomFormat format = new BlockedBloomFormat(
+                header.read(BLOCKS),
+                (int) header.read(BITS_PER_KEY),
+                header.read(EXPECTED_ITEMS),
+                header.read(FALSE_POSITIVE_RATE));
         header.requirePayload(format.payloadBytes(), "blocks x 64 bytes");
         return format;
     }
@@ -67,7 +70,10 @@ record BlockedBloomFormat(long blocks, int bitsPerKey, long expectedItems, doubl
 
     @Override
     public List<HeaderValue> values() {
-        return List.of(BLOCKS.of(blocks), BITS_PER_KEY.of(bitsPerKey), EXPECTED_ITEMS.of(expectedItems),
+        return List.of(
+                BLOCKS.of(blocks),
+                BITS_PER_KEY.of(bitsPerKey),
+                EXPECTED_ITEMS.of(expectedItems),
                 FALSE_POSITIVE_RATE.of(falsePositiveRate));
     }
 

@@ -21,11 +21,18 @@ public final class BlockedBloomSizing {
     static final long MAX_BLOCKS = SketchHeader.MAX_PAYLOAD_LENGTH / 64;
 
     /** Lanczos coefficients of {@link #logGamma}. */
-    private static final double[] LANCZOS = {676.5203681218851, -1259.1392167224028, 771.32342877765313,
-        -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7};
+    private static final double[] LANCZOS = {
+        676.5203681218851,
+        -1259.1392167224028,
+        771.32342877765313,
+        -176.61502916214059,
+        12.507343278686905,
+        -0.13857109526572012,
+        9.9843695780195716e-6,
+        1.5056327351493116e-7
+    };
 
-    private BlockedBloomSizing() {
-    }
+    private BlockedBloomSizing() {}
 
     /**
      * Expected false-positive rate of a blocked Bloom filter holding {@code n} items: the mixture,
@@ -55,8 +62,8 @@ public final class BlockedBloomSizing {
         double rate = 0;
         double mass = 0;
         for (long load = first; load <= last; load++) {
-            double logPoisson = mean == 0 ? (load == 0 ? 0 : Double.NEGATIVE_INFINITY)
-                    : load * logMean - mean - logFactorial(load);
+            double logPoisson =
+                    mean == 0 ? (load == 0 ? 0 : Double.NEGATIVE_INFINITY) : load * logMean - mean - logFactorial(load);
             double blockRate = blockFalsePositiveRate(bitsPerKey, load);
             if (blockRate == 1) {
                 // Every heavier block answers yes too: the rest of the probability counts whole.
@@ -114,8 +121,8 @@ public final class BlockedBloomSizing {
             throw rateRefused(expectedItems, falsePositiveRate, lowest, bitsPerKey + " bits per key");
         }
         long low = 1;
-        long high = (long) Math.min(MAX_BLOCKS,
-                Math.max(1, Math.ceil(BloomSizing.cells(expectedItems, falsePositiveRate) / 512)));
+        long high = (long) Math.min(
+                MAX_BLOCKS, Math.max(1, Math.ceil(BloomSizing.cells(expectedItems, falsePositiveRate) / 512)));
         while (falsePositiveRate(high, bitsPerKey, expectedItems) > falsePositiveRate) {
             low = high + 1;
             high = Math.min(MAX_BLOCKS, 2 * high);
@@ -158,8 +165,8 @@ public final class BlockedBloomSizing {
         return Math.min(lowestRate(expectedItems, 8), lowestRate(expectedItems, 16));
     }
 
-    private static IllegalArgumentException rateRefused(long expectedItems, double falsePositiveRate,
-            double lowest, String pattern) {
+    private static IllegalArgumentException rateRefused(
+            long expectedItems, double falsePositiveRate, double lowest, String pattern) {
         return new IllegalArgumentException("falsePositiveRate = " + falsePositiveRate + ", must be in [" + lowest
                 + ", 1) for a blocked Bloom filter of expectedItems = " + expectedItems + " with " + pattern
                 + " (the rate of " + MAX_BLOCKS + " blocks, the most a file holds); fewer items"

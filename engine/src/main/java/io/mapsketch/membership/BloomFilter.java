@@ -1,11 +1,11 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.internal.DoubleHashing;
+import io.mapsketch.Mergeable;
 import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
+import io.mapsketch.internal.DoubleHashing;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.KeyHasher;
 import io.mapsketch.internal.ScratchPool;
 import io.mapsketch.memory.SketchRegion;
@@ -41,7 +41,6 @@ import java.util.Objects;
 // Its header format description is package-private; the protected members that return it are not API.
 @SuppressWarnings("exports")
 public final class BloomFilter extends MembershipFilter implements Mergeable<BloomFilter> {
-
 
     private final BloomFormat format;
     private final long bits;
@@ -183,7 +182,10 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
     private record ProbeScratch(int[] alive, long[] steps, long[] positions, byte[] found) {
 
         ProbeScratch() {
-            this(new int[KeyHasher.BATCH], new long[KeyHasher.BATCH], new long[KeyHasher.BATCH],
+            this(
+                    new int[KeyHasher.BATCH],
+                    new long[KeyHasher.BATCH],
+                    new long[KeyHasher.BATCH],
                     new byte[KeyHasher.BATCH]);
         }
     }
@@ -281,8 +283,7 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
     @SuppressWarnings("exports")
     public static final class Builder extends FilterBuilder<Builder, BloomFilter> {
 
-        private Builder() {
-        }
+        private Builder() {}
 
         @Override
         protected Builder self() {

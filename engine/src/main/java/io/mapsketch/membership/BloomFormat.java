@@ -4,13 +4,13 @@ import static io.mapsketch.membership.FilterParameters.EXPECTED_ITEMS;
 import static io.mapsketch.membership.FilterParameters.FALSE_POSITIVE_RATE;
 import static io.mapsketch.membership.ProbedLayout.HASHES;
 
+import io.mapsketch.SketchFileException;
+import io.mapsketch.SketchKind;
 import io.mapsketch.internal.FormatVersions;
 import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.HeaderValue;
-import io.mapsketch.SketchFileException;
-import io.mapsketch.SketchKind;
 import java.util.List;
 
 /**
@@ -47,7 +47,10 @@ record BloomFormat(long bits, int hashes, long expectedItems, double falsePositi
     /** Reads and checks a header: its version, each parameter's range and the payload's length. */
     static BloomFormat read(HeaderReader header) throws SketchFileException {
         header.requireVersion(VERSIONS);
-        BloomFormat format = new BloomFormat(header.read(BITS), (int) header.read(HASHES), header.read(EXPECTED_ITEMS),
+        BloomFormat format = new BloomFormat(
+                header.read(BITS),
+                (int) header.read(HASHES),
+                header.read(EXPECTED_ITEMS),
                 header.read(FALSE_POSITIVE_RATE));
         header.requirePayload(format.payloadBytes(), "bits rounded up to whole 64-byte lines");
         return format;
@@ -70,7 +73,10 @@ record BloomFormat(long bits, int hashes, long expectedItems, double falsePositi
 
     @Override
     public List<HeaderValue> values() {
-        return List.of(BITS.of(bits), HASHES.of(hashes), EXPECTED_ITEMS.of(expectedItems),
+        return List.of(
+                BITS.of(bits),
+                HASHES.of(hashes),
+                EXPECTED_ITEMS.of(expectedItems),
                 FALSE_POSITIVE_RATE.of(falsePositiveRate));
     }
 

@@ -22,8 +22,7 @@ public final class BloomSizing {
 
     private static final double LN2 = Math.log(2);
 
-    private BloomSizing() {
-    }
+    private BloomSizing() {}
 
     /**
      * Bits of a classic Bloom filter for {@code n} items at false-positive rate {@code p}:

@@ -1,11 +1,11 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.IncompatibleSketchException;
-import io.mapsketch.internal.DoubleHashing;
+import io.mapsketch.Mergeable;
 import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
+import io.mapsketch.internal.DoubleHashing;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -320,16 +320,15 @@ public final class CountingBloomFilter extends RemovableFilter implements Mergea
 
     @Override
     public String toString() {
-        return "CountingBloomFilter[" + describe() + ", " + counters + " counters, k = " + hashes + ", "
-                + itemsAdded() + " items]";
+        return "CountingBloomFilter[" + describe() + ", " + counters + " counters, k = " + hashes + ", " + itemsAdded()
+                + " items]";
     }
 
     /** Builds a counting Bloom filter from the expected items and the false-positive rate. */
     @SuppressWarnings("exports")
     public static final class Builder extends FilterBuilder<Builder, CountingBloomFilter> {
 
-        private Builder() {
-        }
+        private Builder() {}
 
         @Override
         protected Builder self() {

@@ -4,13 +4,13 @@ import static io.mapsketch.membership.FilterParameters.EXPECTED_ITEMS;
 import static io.mapsketch.membership.FilterParameters.FALSE_POSITIVE_RATE;
 import static io.mapsketch.membership.ProbedLayout.HASHES;
 
+import io.mapsketch.SketchFileException;
+import io.mapsketch.SketchKind;
 import io.mapsketch.internal.FormatVersions;
 import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.HeaderValue;
-import io.mapsketch.SketchFileException;
-import io.mapsketch.SketchKind;
 import java.util.List;
 
 /**
@@ -41,16 +41,19 @@ record CountingBloomFormat(long counters, int hashes, long expectedItems, double
 
     /** Sizes a filter for n items at rate p; refuses what the format cannot hold. */
     static CountingBloomFormat sized(long expectedItems, double falsePositiveRate) {
-        ProbedLayout layout = ProbedLayout.sized(expectedItems, falsePositiveRate, MAX_COUNTERS,
-                "counting Bloom filter");
+        ProbedLayout layout =
+                ProbedLayout.sized(expectedItems, falsePositiveRate, MAX_COUNTERS, "counting Bloom filter");
         return new CountingBloomFormat(layout.cells(), layout.hashes(), expectedItems, falsePositiveRate);
     }
 
     /** Reads and checks a header: its version, each parameter's range and the payload's length. */
     static CountingBloomFormat read(HeaderReader header) throws SketchFileException {
         header.requireVersion(VERSIONS);
-        CountingBloomFormat format = new CountingBloomFormat(header.read(COUNTERS), (int) header.read(HASHES),
-                header.read(EXPECTED_ITEMS), header.read(FALSE_POSITIVE_RATE));
+        CountingBloomFormat format = new CountingBloomFormat(
+                header.read(COUNTERS),
+                (int) header.read(HASHES),
+                header.read(EXPECTED_ITEMS),
+                header.read(FALSE_POSITIVE_RATE));
         header.requirePayload(format.payloadBytes(), "4-bit counters rounded up to whole 64-byte lines");
         return format;
     }
@@ -72,7 +75,10 @@ record CountingBloomFormat(long counters, int hashes, long expectedItems, double
 
     @Override
     public List<HeaderValue> values() {
-        return List.of(COUNTERS.of(counters), HASHES.of(hashes), EXPECTED_ITEMS.of(expectedItems),
+        return List.of(
+                COUNTERS.of(counters),
+                HASHES.of(hashes),
+                EXPECTED_ITEMS.of(expectedItems),
                 FALSE_POSITIVE_RATE.of(falsePositiveRate));
     }
 

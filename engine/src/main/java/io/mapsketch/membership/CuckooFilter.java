@@ -293,8 +293,7 @@ public final class CuckooFilter extends RemovableFilter {
     @SuppressWarnings("exports")
     public static final class Builder extends FilterBuilder<Builder, CuckooFilter> {
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Sets the false-positive rate p wanted at capacity. Required. The fingerprint width is the

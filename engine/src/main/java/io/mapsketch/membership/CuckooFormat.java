@@ -34,8 +34,7 @@ record CuckooFormat(long buckets, int fingerprintBits, long expectedItems, doubl
     /** The versions read and written. */
     static final FormatVersions VERSIONS = new FormatVersions(1, 4, 4);
     /** B, the buckets: slot 0. */
-    static final HeaderParameter.Ranged BUCKETS =
-            HeaderParameter.powerOfTwo(0, "buckets", 2, CuckooSizing.MAX_BUCKETS);
+    static final HeaderParameter.Ranged BUCKETS = HeaderParameter.powerOfTwo(0, "buckets", 2, CuckooSizing.MAX_BUCKETS);
     /** f, the fingerprint width: slot 1. */
     static final HeaderParameter.Ranged FINGERPRINT_BITS = HeaderParameter.oneOf(1, "fingerprint bits", 8, 12, 16);
     /** How slots are packed: slot 4. */
@@ -44,19 +43,30 @@ record CuckooFormat(long buckets, int fingerprintBits, long expectedItems, doubl
 
     /** Sizes a filter for n items at rate p, densely packed; refuses what the format cannot hold. */
     static CuckooFormat sized(long expectedItems, double falsePositiveRate) {
-        return new CuckooFormat(CuckooSizing.buckets(expectedItems),
-                CuckooSizing.fingerprintBits(falsePositiveRate), expectedItems, falsePositiveRate,
+        return new CuckooFormat(
+                CuckooSizing.buckets(expectedItems),
+                CuckooSizing.fingerprintBits(falsePositiveRate),
+                expectedItems,
+                falsePositiveRate,
                 CuckooTable.DENSE);
     }
 
     /** Reads and checks a header: its version, each parameter's range and the payload's length. */
     static CuckooFormat read(HeaderReader header) throws SketchFileException {
         header.requireVersion(VERSIONS);
-        CuckooFormat format = new CuckooFormat(header.read(BUCKETS), (int) header.read(FINGERPRINT_BITS),
-                header.read(EXPECTED_ITEMS), header.read(FALSE_POSITIVE_RATE), header.read(SLOT_LAYOUT));
-        header.requirePayload(format.payloadBytes(), "a 64-byte control line, then 4 x buckets slots "
-                + (format.slotLayout == CuckooTable.DENSE ? "of fingerprint bits each"
-                        : "packed floor(64 / fingerprint bits) to a 64-bit word") + ", rounded up to 64-byte lines");
+        CuckooFormat format = new CuckooFormat(
+                header.read(BUCKETS),
+                (int) header.read(FINGERPRINT_BITS),
+                header.read(EXPECTED_ITEMS),
+                header.read(FALSE_POSITIVE_RATE),
+                header.read(SLOT_LAYOUT));
+        header.requirePayload(
+                format.payloadBytes(),
+                "a 64-byte control line, then 4 x buckets slots "
+                        + (format.slotLayout == CuckooTable.DENSE
+                                ? "of fingerprint bits each"
+                                : "packed floor(64 / fingerprint bits) to a 64-bit word")
+                        + ", rounded up to 64-byte lines");
         return format;
     }
 
@@ -72,8 +82,12 @@ record CuckooFormat(long buckets, int fingerprintBits, long expectedItems, doubl
 
     @Override
     public List<HeaderValue> values() {
-        return List.of(BUCKETS.of(buckets), FINGERPRINT_BITS.of(fingerprintBits), EXPECTED_ITEMS.of(expectedItems),
-                FALSE_POSITIVE_RATE.of(falsePositiveRate), SLOT_LAYOUT.of(slotLayout));
+        return List.of(
+                BUCKETS.of(buckets),
+                FINGERPRINT_BITS.of(fingerprintBits),
+                EXPECTED_ITEMS.of(expectedItems),
+                FALSE_POSITIVE_RATE.of(falsePositiveRate),
+                SLOT_LAYOUT.of(slotLayout));
     }
 
     @Override

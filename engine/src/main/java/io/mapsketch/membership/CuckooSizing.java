@@ -21,8 +21,7 @@ public final class CuckooSizing {
     /** Most buckets: bucket indices take the high 32 bits of the hash, fingerprints the low. */
     static final long MAX_BUCKETS = 1L << 32;
 
-    private CuckooSizing() {
-    }
+    private CuckooSizing() {}
 
     /**
      * Fingerprint width for false-positive rate {@code p}: the narrowest of 8, 12 and 16 bits whose rate

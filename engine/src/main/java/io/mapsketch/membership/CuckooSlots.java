@@ -70,8 +70,8 @@ abstract sealed class CuckooSlots permits CuckooTable {
      */
     static long payloadBytes(long buckets, int bits, long layout) {
         long slots = buckets * BUCKET_SIZE;
-        long words = layout == WORD_ALIGNED ? Math.ceilDiv(slots, Long.SIZE / bits)
-                : Math.ceilDiv(slots * bits, Long.SIZE);
+        long words =
+                layout == WORD_ALIGNED ? Math.ceilDiv(slots, Long.SIZE / bits) : Math.ceilDiv(slots * bits, Long.SIZE);
         return CONTROL_BYTES + Math.ceilDiv(words, 8) * 64;
     }
 
@@ -259,7 +259,9 @@ abstract sealed class CuckooSlots permits CuckooTable {
         if (now == sequence) {
             return (now & 1) == 0 || words.getLongAcquire(WRITING) != slot && words.getLongAcquire(SEQUENCE) == now;
         }
-        return now == sequence + 1 && (now & 1) == 1 && words.getLongAcquire(WRITING) != slot
+        return now == sequence + 1
+                && (now & 1) == 1
+                && words.getLongAcquire(WRITING) != slot
                 && words.getLongAcquire(SEQUENCE) == now;
     }
 }

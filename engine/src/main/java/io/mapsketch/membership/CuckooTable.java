@@ -24,6 +24,7 @@ final class CuckooTable extends CuckooSlots {
     static final int MAX_KICKS = 500;
     /** How long a lookup waits for a straddling write to finish before it takes the writer for dead. */
     static final long STALL_NANOS = 10_000_000;
+
     private static final long GOLDEN = 0x9E37_79B9_7F4A_7C15L;
     /** Lookups that raced moves this many times answer "might contain", which is never a false negative. */
     private static final int LOOKUP_ATTEMPTS = 8;

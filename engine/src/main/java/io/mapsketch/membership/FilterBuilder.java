@@ -11,14 +11,16 @@ import io.mapsketch.SketchBuilder;
  */
 public abstract sealed class FilterBuilder<B extends FilterBuilder<B, S>, S extends MembershipFilter>
         extends SketchBuilder<B, S>
-        permits BloomFilter.Builder, BlockedBloomFilter.Builder, CountingBloomFilter.Builder, CuckooFilter.Builder,
-        ScalableBloomFilter.Builder {
+        permits BloomFilter.Builder,
+                BlockedBloomFilter.Builder,
+                CountingBloomFilter.Builder,
+                CuckooFilter.Builder,
+                ScalableBloomFilter.Builder {
 
     private long expectedItems;
     private double falsePositiveRate;
 
-    FilterBuilder() {
-    }
+    FilterBuilder() {}
 
     /**
      * Sets the capacity n: at n items the filter has the requested false-positive rate. Required.

@@ -14,6 +14,5 @@ final class FilterParameters {
     static final HeaderParameter.Interval FALSE_POSITIVE_RATE =
             HeaderParameter.interval(3, "false-positive rate", 0, 1);
 
-    private FilterParameters() {
-    }
+    private FilterParameters() {}
 }

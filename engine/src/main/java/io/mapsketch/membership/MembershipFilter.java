@@ -1,14 +1,12 @@
 package io.mapsketch.membership;
 
+import io.mapsketch.IncompatibleSketchFileException;
+import io.mapsketch.OpenMode;
 import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.KeyHasher;
 import io.mapsketch.internal.KeyedSketch;
 import io.mapsketch.internal.SketchOpener;
 import io.mapsketch.kernels.BitSetKernels;
-import io.mapsketch.IncompatibleSketchFileException;
-import io.mapsketch.OpenMode;
-import io.mapsketch.internal.Regions;
-import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -29,7 +27,6 @@ import java.util.Objects;
 @SuppressWarnings("exports")
 public abstract sealed class MembershipFilter extends KeyedSketch
         permits BloomFilter, BlockedBloomFilter, RemovableFilter, ScalableBloomFilter {
-
 
     private final long expectedItems;
     private final double targetFalsePositiveRate;
@@ -53,7 +50,10 @@ public abstract sealed class MembershipFilter extends KeyedSketch
      * @throws IOException if the file cannot be read
      */
     public static MembershipFilter open(Path path, OpenMode mode) throws IOException {
-        return SketchOpener.open(path, mode, MembershipFilter.class,
+        return SketchOpener.open(
+                path,
+                mode,
+                MembershipFilter.class,
                 "a membership filter (BLOOM, BLOCKED_BLOOM, COUNTING_BLOOM or CUCKOO)");
     }
 
@@ -181,8 +181,8 @@ public abstract sealed class MembershipFilter extends KeyedSketch
      */
     public final void mightContainAll(byte[] data, int[] offsets, int[] lengths, int count, boolean[] results) {
         Objects.checkFromIndexSize(0, count, results.length);
-        hasher.forEachBatch(data, offsets, lengths, count,
-                (hashes, first, n) -> containsHashes(hashes, n, results, (int) first));
+        hasher.forEachBatch(
+                data, offsets, lengths, count, (hashes, first, n) -> containsHashes(hashes, n, results, (int) first));
     }
 
     /**
@@ -240,5 +240,4 @@ public abstract sealed class MembershipFilter extends KeyedSketch
     final double bitFillRatio(long bits) {
         return (double) BitSetKernels.popcount(payload.segment(), 0, payload.byteSize() / Long.BYTES) / bits;
     }
-
 }

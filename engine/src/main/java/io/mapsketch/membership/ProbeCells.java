@@ -66,8 +66,9 @@ final class ProbeCells {
     }
 
     private String describe() {
-        return termInCells ? "enhanced term in cells (format version " + ProbedLayout.ENHANCED_PROBES_VERSION
-                + " and later)" : "enhanced term in the 64-bit value (format versions before "
-                + ProbedLayout.ENHANCED_PROBES_VERSION + ")";
+        return termInCells
+                ? "enhanced term in cells (format version " + ProbedLayout.ENHANCED_PROBES_VERSION + " and later)"
+                : "enhanced term in the 64-bit value (format versions before " + ProbedLayout.ENHANCED_PROBES_VERSION
+                        + ")";
     }
 }

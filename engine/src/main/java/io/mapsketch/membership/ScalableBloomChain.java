@@ -24,11 +24,13 @@ final class ScalableBloomChain {
 
     /** The filter's directory, or {@code null} for an anonymous filter (links are anonymous too). */
     private final Path directory;
+
     private final ScalableBloomManifest manifest;
     /** The manifest file, for messages; {@code null} when anonymous. */
     private final Path manifestFile;
     /** The filter as messages name it. */
     private final String name;
+
     private final OpenMode mode;
     private final long seed;
     private final long initialCapacity;
@@ -37,8 +39,14 @@ final class ScalableBloomChain {
     private final double growthFactor;
     private volatile BlockedBloomFilter[] links = new BlockedBloomFilter[0];
 
-    ScalableBloomChain(ScalableBloomManifest manifest, Path directory, Path manifestFile, String name, OpenMode mode,
-            long seed, ScalableBloomFormat format) {
+    ScalableBloomChain(
+            ScalableBloomManifest manifest,
+            Path directory,
+            Path manifestFile,
+            String name,
+            OpenMode mode,
+            long seed,
+            ScalableBloomFormat format) {
         this.directory = directory;
         this.manifest = manifest;
         this.manifestFile = manifestFile;
@@ -220,7 +228,8 @@ final class ScalableBloomChain {
             current = links;
             long count = manifest.linkCount();
             if (count > ScalableBloomManifest.MAX_LINKS) {
-                throw new CorruptSketchFileException(manifestFile,
+                throw new CorruptSketchFileException(
+                        manifestFile,
                         "link count is " + count + ", expected at most " + ScalableBloomManifest.MAX_LINKS);
             }
             BlockedBloomFilter[] grown = Arrays.copyOf(current, (int) count);
@@ -249,13 +258,17 @@ final class ScalableBloomChain {
         }
         BlockedBloomFilter.Builder builder;
         try {
-            builder = BlockedBloomFilter.builder().expectedItems(linkCapacity(index)).falsePositiveRate(linkRate(index))
+            builder = BlockedBloomFilter.builder()
+                    .expectedItems(linkCapacity(index))
+                    .falsePositiveRate(linkRate(index))
                     .seed(seed);
             builder.requireSizable();
         } catch (IllegalArgumentException unsizable) {
-            throw new IllegalStateException(name + " cannot grow: link " + index + " (" + linkCapacity(index)
-                    + " items at rate " + linkRate(index) + ") cannot be sized (" + unsizable.getMessage()
-                    + "); recreate it with a larger initial capacity, growth factor or tightening ratio", unsizable);
+            throw new IllegalStateException(
+                    name + " cannot grow: link " + index + " (" + linkCapacity(index)
+                            + " items at rate " + linkRate(index) + ") cannot be sized (" + unsizable.getMessage()
+                            + "); recreate it with a larger initial capacity, growth factor or tightening ratio",
+                    unsizable);
         }
         BlockedBloomFilter link;
         if (directory == null) {

@@ -1,14 +1,13 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.Mergeable;
-import io.mapsketch.internal.HeaderReader;
-import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.CreateOption;
+import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.Mergeable;
 import io.mapsketch.OpenMode;
 import io.mapsketch.PayloadVerification;
 import io.mapsketch.SketchKind;
-import io.mapsketch.memory.SketchFileLayout;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -55,8 +54,14 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
     private ScalableBloomFilter(SketchRegion manifest, Path directory, ScalableBloomFormat format) {
         super(manifest, format.initialCapacity(), format.falsePositiveRate());
         this.format = format;
-        this.chain = new ScalableBloomChain(ScalableBloomManifest.of(payload, directory, format), directory,
-                manifest.file().orElse(null), describe(), mode(), hashSeed(), format);
+        this.chain = new ScalableBloomChain(
+                ScalableBloomManifest.of(payload, directory, format),
+                directory,
+                manifest.file().orElse(null),
+                describe(),
+                mode(),
+                hashSeed(),
+                format);
     }
 
     /**
@@ -101,9 +106,11 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
         if (!Files.exists(directory)) {
             throw new NoSuchFileException(directory.toString());
         }
-        throw new CorruptSketchFileException(directory, Files.isDirectory(directory)
-                ? "is a directory but not a scalable Bloom filter (it holds no manifest)"
-                : "is not a directory, and a scalable Bloom filter is one");
+        throw new CorruptSketchFileException(
+                directory,
+                Files.isDirectory(directory)
+                        ? "is a directory but not a scalable Bloom filter (it holds no manifest)"
+                        : "is not a directory, and a scalable Bloom filter is one");
     }
 
     private static ScalableBloomFilter read(SketchRegion manifest) throws IOException {
@@ -277,8 +284,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
         private double tighteningRatio = 0.5;
         private double growthFactor = 2;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Sets r: each link's rate is r times the previous one's. Smaller r costs memory per link but
@@ -326,8 +332,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
          * @throws IOException if a file cannot be written or an old link cannot be deleted
          */
         @Override
-        public ScalableBloomFilter create(Path directory, OpenMode mode, CreateOption... options)
-                throws IOException {
+        public ScalableBloomFilter create(Path directory, OpenMode mode, CreateOption... options) throws IOException {
             header();
             Files.createDirectories(directory);
             ScalableBloomFilter filter = super.create(directory.resolve(MANIFEST), mode, options);
@@ -357,8 +362,8 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
             do {
                 generation = ThreadLocalRandom.current().nextLong();
             } while (generation == 0);
-            return new ScalableBloomFormat(expectedItems(), falsePositiveRate(), tighteningRatio, growthFactor,
-                    generation);
+            return new ScalableBloomFormat(
+                    expectedItems(), falsePositiveRate(), tighteningRatio, growthFactor, generation);
         }
 
         @Override

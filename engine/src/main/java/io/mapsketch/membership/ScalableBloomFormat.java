@@ -1,12 +1,12 @@
 package io.mapsketch.membership;
 
+import io.mapsketch.SketchFileException;
+import io.mapsketch.SketchKind;
 import io.mapsketch.internal.FormatVersions;
 import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.HeaderValue;
-import io.mapsketch.SketchFileException;
-import io.mapsketch.SketchKind;
 import java.util.List;
 
 /**
@@ -25,8 +25,9 @@ import java.util.List;
  * @param growthFactor s, in (0.999, 10^6)
  * @param generation the chain's generation: non-zero from version {@value #LISTED_LINKS_VERSION}, zero before
  */
-record ScalableBloomFormat(long initialCapacity, double falsePositiveRate, double tighteningRatio,
-                           double growthFactor, long generation) implements HeaderFormat {
+record ScalableBloomFormat(
+        long initialCapacity, double falsePositiveRate, double tighteningRatio, double growthFactor, long generation)
+        implements HeaderFormat {
 
     /** The versions read and written. */
     static final FormatVersions VERSIONS = new FormatVersions(1, 4, 4);
@@ -92,8 +93,12 @@ record ScalableBloomFormat(long initialCapacity, double falsePositiveRate, doubl
 
     @Override
     public List<HeaderValue> values() {
-        return List.of(INITIAL_CAPACITY.of(initialCapacity), FALSE_POSITIVE_RATE.of(falsePositiveRate),
-                TIGHTENING_RATIO.of(tighteningRatio), GROWTH_FACTOR.of(growthFactor), GENERATION.of(generation));
+        return List.of(
+                INITIAL_CAPACITY.of(initialCapacity),
+                FALSE_POSITIVE_RATE.of(falsePositiveRate),
+                TIGHTENING_RATIO.of(tighteningRatio),
+                GROWTH_FACTOR.of(growthFactor),
+                GENERATION.of(generation));
     }
 
     @Override

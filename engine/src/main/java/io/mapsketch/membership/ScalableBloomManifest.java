@@ -1,7 +1,7 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.memory.AtomicSegment;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -93,7 +93,8 @@ final class ScalableBloomManifest {
 
     /** The file of link {@code index}. */
     Path linkFile(int index) {
-        String name = listed ? String.format(Locale.ROOT, "%s%016x-%04d%s", LINK_PREFIX, generation, index, LINK_SUFFIX)
+        String name = listed
+                ? String.format(Locale.ROOT, "%s%016x-%04d%s", LINK_PREFIX, generation, index, LINK_SUFFIX)
                 : String.format(Locale.ROOT, "%s%04d%s", LINK_PREFIX, index, LINK_SUFFIX);
         return directory.resolve(name);
     }
@@ -122,8 +123,10 @@ final class ScalableBloomManifest {
         require(file, "hash seed", seed, link.hashSeed());
         require(file, "expected items", expectedItems, link.expectedItems());
         if (Math.abs(rate - link.targetFalsePositiveRate()) > RATE_TOLERANCE * rate) {
-            throw new CorruptSketchFileException(file, "false-positive rate is " + link.targetFalsePositiveRate()
-                    + ", but link " + index + " of the chain in " + manifest + " has rate " + rate);
+            throw new CorruptSketchFileException(
+                    file,
+                    "false-positive rate is " + link.targetFalsePositiveRate() + ", but link " + index
+                            + " of the chain in " + manifest + " has rate " + rate);
         }
         if (!listed) {
             return;
@@ -132,24 +135,24 @@ final class ScalableBloomManifest {
         String listedIn = "as link " + index + " is listed in " + manifest;
         requireListed(file, "blocks", payload.getLongAcquire(entry + BLOCKS), link.blockCount(), listedIn);
         requireListed(file, "hash seed", payload.getLongAcquire(entry + SEED), link.hashSeed(), listedIn);
-        requireListed(file, "creation time", payload.getLongAcquire(entry + CREATED),
-                link.createdMillis(), listedIn);
+        requireListed(file, "creation time", payload.getLongAcquire(entry + CREATED), link.createdMillis(), listedIn);
         requireListed(file, "bits per key", payload.getIntAcquire(entry + BITS_PER_KEY), link.bitsPerKey(), listedIn);
     }
 
-    private static void require(Path file, String field, long expected, long actual)
-            throws CorruptSketchFileException {
+    private static void require(Path file, String field, long expected, long actual) throws CorruptSketchFileException {
         if (expected != actual) {
-            throw new CorruptSketchFileException(file, field + " is " + actual + ", expected " + expected
-                    + " for its place in the chain");
+            throw new CorruptSketchFileException(
+                    file, field + " is " + actual + ", expected " + expected + " for its place in the chain");
         }
     }
 
     private static void requireListed(Path file, String field, long listed, long actual, String listedIn)
             throws CorruptSketchFileException {
         if (listed != actual) {
-            throw new CorruptSketchFileException(file, field + " is " + actual + ", expected " + listed + " "
-                    + listedIn + "; the link file is not the one the chain recorded");
+            throw new CorruptSketchFileException(
+                    file,
+                    field + " is " + actual + ", expected " + listed + " " + listedIn
+                            + "; the link file is not the one the chain recorded");
         }
     }
 

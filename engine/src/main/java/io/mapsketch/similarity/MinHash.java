@@ -58,7 +58,6 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
     /** The id of the slot derivation this build writes and reads (the only one so far). */
     public static final int DERIVATION_SCHEME = 1;
 
-
     private final MinHashFormat format;
     private final int rowCount;
     private final int slots;
@@ -267,8 +266,8 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
         if (sharedWriters) {
             rows.merge(0, other.payload.segment(), 0, MinHashRows.stride(slots), rowCount);
         } else {
-            RegisterKernels.minUnsignedLongs(payload.segment(), 0, other.payload.segment(), 0,
-                    payload.byteSize() / Long.BYTES);
+            RegisterKernels.minUnsignedLongs(
+                    payload.segment(), 0, other.payload.segment(), 0, payload.byteSize() / Long.BYTES);
         }
         countItems(other.itemsAdded());
     }
@@ -357,8 +356,7 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
      * @param row the row index
      * @param jaccard the estimated Jaccard similarity of the row's set and the query's
      */
-    public record Match(int row, double jaccard) {
-    }
+    public record Match(int row, double jaccard) {}
 
     private void requireCompatible(MinHashSignature signature) {
         Objects.requireNonNull(signature, "signature");
@@ -422,8 +420,7 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
         private int rows = 1;
         private int slots;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Sets the number of rows, one set each. Default 1.
@@ -449,8 +446,8 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
          */
         public Builder signatureLength(int slots) {
             if (slots < 1 || slots > MinHashSizing.MAX_SLOTS) {
-                throw new IllegalArgumentException("signatureLength = " + slots + ", must be in [1, "
-                        + MinHashSizing.MAX_SLOTS + "]");
+                throw new IllegalArgumentException(
+                        "signatureLength = " + slots + ", must be in [1, " + MinHashSizing.MAX_SLOTS + "]");
             }
             this.slots = slots;
             return this;

@@ -59,8 +59,8 @@ record MinHashFormat(int signatureLength, int rows) implements HeaderFormat {
 
     @Override
     public List<HeaderValue> values() {
-        return List.of(SIGNATURE_LENGTH.of(signatureLength), DERIVATION_SCHEME.of(MinHash.DERIVATION_SCHEME),
-                ROWS.of(rows));
+        return List.of(
+                SIGNATURE_LENGTH.of(signatureLength), DERIVATION_SCHEME.of(MinHash.DERIVATION_SCHEME), ROWS.of(rows));
     }
 
     @Override

@@ -159,8 +159,8 @@ final class MinHashRows {
         List<MinHash.Match> matches = new ArrayList<>(keep);
         while (!best.isEmpty()) {
             long rank = best.poll();
-            matches.add(new MinHash.Match(Integer.MAX_VALUE - (int) (rank & Integer.MAX_VALUE),
-                    (double) (rank >>> 31) / slots));
+            matches.add(new MinHash.Match(
+                    Integer.MAX_VALUE - (int) (rank & Integer.MAX_VALUE), (double) (rank >>> 31) / slots));
         }
         return matches.reversed();
     }

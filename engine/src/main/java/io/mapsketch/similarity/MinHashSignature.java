@@ -119,8 +119,9 @@ public final class MinHashSignature {
      */
     public double jaccard(MinHashSignature other) {
         requireCompatible(other);
-        return (double) MinHashKernels.countEqual(MemorySegment.ofArray(slots), 0, MemorySegment.ofArray(other.slots),
-                0, slots.length) / slots.length;
+        return (double) MinHashKernels.countEqual(
+                        MemorySegment.ofArray(slots), 0, MemorySegment.ofArray(other.slots), 0, slots.length)
+                / slots.length;
     }
 
     /**
@@ -134,8 +135,8 @@ public final class MinHashSignature {
     public MinHashSignature union(MinHashSignature other) {
         requireCompatible(other);
         long[] union = slots.clone();
-        RegisterKernels.minUnsignedLongs(MemorySegment.ofArray(union), 0, MemorySegment.ofArray(other.slots), 0,
-                union.length);
+        RegisterKernels.minUnsignedLongs(
+                MemorySegment.ofArray(union), 0, MemorySegment.ofArray(other.slots), 0, union.length);
         return new MinHashSignature(union, hashSeed);
     }
 

@@ -10,8 +10,7 @@ public final class MinHashSizing {
     /** The most slots a signature may have: 2^16, 512 KiB per signature. */
     public static final int MAX_SLOTS = 1 << 16;
 
-    private MinHashSizing() {
-    }
+    private MinHashSizing() {}
 
     /**
      * Slots for a wanted standard error e: {@code k = ceil(1 / e^2)}, at most {@value #MAX_SLOTS}.

@@ -1,13 +1,13 @@
 package io.mapsketch.similarity;
 
-import io.mapsketch.internal.HeaderReader;
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.OpenMode;
 import io.mapsketch.SketchBuilder;
+import io.mapsketch.SketchKind;
+import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.kernels.BitSetKernels;
 import io.mapsketch.kernels.SimHashKernels;
-import io.mapsketch.CorruptSketchFileException;
-import io.mapsketch.OpenMode;
-import io.mapsketch.SketchKind;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -115,8 +115,10 @@ public final class SimHash extends RegionSketch {
     private void requireWithin(String name, long offset) throws CorruptSketchFileException {
         long value = payload.getLongAcquire(offset);
         if (value < 0 || value > capacity) {
-            throw new CorruptSketchFileException(region.file().orElse(null), name + " (payload byte " + offset
-                    + ") is " + value + ", expected a value in [0, " + capacity + "]");
+            throw new CorruptSketchFileException(
+                    region.file().orElse(null),
+                    name + " (payload byte " + offset + ") is " + value + ", expected a value in [0, " + capacity
+                            + "]");
         }
     }
 
@@ -163,8 +165,8 @@ public final class SimHash extends RegionSketch {
         long index = payload.getLongAcquire(CURSOR);
         while (true) {
             if (index >= capacity) {
-                throw new IllegalStateException(describe() + " is full: the append cursor reached the capacity of "
-                        + capacity + " slots");
+                throw new IllegalStateException(
+                        describe() + " is full: the append cursor reached the capacity of " + capacity + " slots");
             }
             if (!sharedWriters) {
                 payload.putLongRelease(CURSOR, index + 1);
@@ -251,8 +253,8 @@ public final class SimHash extends RegionSketch {
      */
     public long[] within(long query, int maxDistance) {
         if (maxDistance < 0 || maxDistance > SimHashKernels.MAX_DISTANCE) {
-            throw new IllegalArgumentException("maxDistance = " + maxDistance + ", must be in [0, "
-                    + SimHashKernels.MAX_DISTANCE + "]");
+            throw new IllegalArgumentException(
+                    "maxDistance = " + maxDistance + ", must be in [0, " + SimHashKernels.MAX_DISTANCE + "]");
         }
         long end = payload.getLongAcquire(HIGH_WATER);
         int[] matches = new int[(int) Math.min(CHUNK, end)];
@@ -264,8 +266,8 @@ public final class SimHash extends RegionSketch {
             for (int w = 0; w < Math.ceilDiv(slots, Long.SIZE); w++) {
                 occupancy[w] = payload.getLongAcquire(CONTROL_BYTES + ((start >>> 6) + w) * Long.BYTES);
             }
-            int hits = SimHashKernels.within(memory, fingerprintsOffset + start * Long.BYTES, slots, query, maxDistance,
-                    matches, 0);
+            int hits = SimHashKernels.within(
+                    memory, fingerprintsOffset + start * Long.BYTES, slots, query, maxDistance, matches, 0);
             for (int h = 0; h < hits; h++) {
                 int i = matches[h];
                 if ((occupancy[i >>> 6] & (1L << i)) != 0) {
@@ -317,8 +319,7 @@ public final class SimHash extends RegionSketch {
 
         private long capacity;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Sets the number of slots N. Required. The table takes about 8.125 N bytes.

@@ -46,25 +46,43 @@ class HyperLogLogAccuracyTest {
     static final int DEFAULT_TRIALS = 2_000;
     private static final int TRIALS = Integer.getInteger("mapsketch.hll.sweepTrials", DEFAULT_TRIALS);
     /** Cardinalities 10^(i/5), rounded, for i = 0..35: five per decade from 1 to 10^7. */
-    private static final long[] CARDINALITIES =
-            IntStream.rangeClosed(0, 35).mapToLong(i -> Math.round(Math.pow(10, i / 5.0))).distinct().toArray();
+    private static final long[] CARDINALITIES = IntStream.rangeClosed(0, 35)
+            .mapToLong(i -> Math.round(Math.pow(10, i / 5.0)))
+            .distinct()
+            .toArray();
 
     @ParameterizedTest(name = "p = {0}")
     @ValueSource(ints = {10, 14})
     void improvedEstimatorIsWithinTheStandardErrorAndUnbiasedFromOneToTenMillion(int precision) {
         long[] seeds = new SplittableRandom(2017 + precision).longs(TRIALS).toArray();
-        List<double[][]> trials = IntStream.range(0, TRIALS).parallel()
-                .mapToObj(trial -> runTrial(precision, seeds[trial])).toList();
+        List<double[][]> trials = IntStream.range(0, TRIALS)
+                .parallel()
+                .mapToObj(trial -> runTrial(precision, seeds[trial]))
+                .toList();
         double standardError = HyperLogLogSizing.relativeStandardError(precision);
-        StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
-                "p = %d, %d trials, 1.04/sqrt(m) = %.4f%%%n%12s %12s %12s %12s %12s%n", precision, TRIALS,
-                100 * standardError, "n", "RMS %", "bias %", "classic RMS", "classic bias"));
+        StringBuilder table = new StringBuilder(String.format(
+                Locale.ROOT,
+                "p = %d, %d trials, 1.04/sqrt(m) = %.4f%%%n%12s %12s %12s %12s %12s%n",
+                precision,
+                TRIALS,
+                100 * standardError,
+                "n",
+                "RMS %",
+                "bias %",
+                "classic RMS",
+                "classic bias"));
         List<String> failures = new ArrayList<>();
         for (int c = 0; c < CARDINALITIES.length; c++) {
             double[] improved = moments(trials, c, 0);
             double[] classic = moments(trials, c, 1);
-            table.append(String.format(Locale.ROOT, "%12d %12.4f %12.4f %12.4f %12.4f%n", CARDINALITIES[c],
-                    100 * improved[1], 100 * improved[0], 100 * classic[1], 100 * classic[0]));
+            table.append(String.format(
+                    Locale.ROOT,
+                    "%12d %12.4f %12.4f %12.4f %12.4f%n",
+                    CARDINALITIES[c],
+                    100 * improved[1],
+                    100 * improved[0],
+                    100 * classic[1],
+                    100 * classic[0]));
             if (improved[1] > 1.1 * standardError) {
                 failures.add("n = " + CARDINALITIES[c] + ": RMS " + improved[1]);
             }
@@ -118,8 +136,8 @@ class HyperLogLogAccuracyTest {
         double[] sketchMeans = new double[66];
         SplittableRandom random = new SplittableRandom(77);
         for (int trial = 0; trial < trials / 2; trial++) {
-            try (HyperLogLog sketch = HyperLogLog.builder().precision(precision).seed(trial)
-                    .createAnonymous(OpenMode.EXCLUSIVE)) {
+            try (HyperLogLog sketch =
+                    HyperLogLog.builder().precision(precision).seed(trial).createAnonymous(OpenMode.EXCLUSIVE)) {
                 sketch.addAll(random.longs(n).toArray());
                 long[] counts = new long[66];
                 for (byte register : Payloads.bytes(sketch)) {
@@ -152,8 +170,10 @@ class HyperLogLogAccuracyTest {
             below = atMost;
             double expected = m * probability;
             double tolerance = (5 * Math.sqrt(trials * m * probability * (1 - probability)) + 3) / trials;
-            assertTrue(Math.abs(means[k] - expected) <= tolerance, what + ", n = " + n + ", registers holding " + k
-                    + ": mean " + means[k] + ", expected " + expected + " +- " + tolerance);
+            assertTrue(
+                    Math.abs(means[k] - expected) <= tolerance,
+                    what + ", n = " + n + ", registers holding " + k + ": mean " + means[k] + ", expected " + expected
+                            + " +- " + tolerance);
         }
     }
 

@@ -47,7 +47,7 @@ class HyperLogLogCrossProcessTest {
         List<String> answers;
         long checks = 0;
         try (HyperLogLog reader = HyperLogLog.open(file, OpenMode.READ_ONLY);
-             ExecutorService pool = Executors.newSingleThreadExecutor()) {
+                ExecutorService pool = Executors.newSingleThreadExecutor()) {
             AtomicBoolean writing = new AtomicBoolean(true);
             HyperLogLogSummaryLine line = SummaryLineChecks.line(reader);
             Future<Long> checker = pool.submit(() -> {
@@ -59,7 +59,8 @@ class HyperLogLogCrossProcessTest {
                 return checked;
             });
             try {
-                answers = run(List.of(new String[] {"stream", file.toString(), keys, "1", "3"},
+                answers = run(List.of(
+                        new String[] {"stream", file.toString(), keys, "1", "3"},
                         new String[] {"stream", file.toString(), keys, "2", "3"}));
             } finally {
                 writing.set(false);
@@ -69,14 +70,13 @@ class HyperLogLogCrossProcessTest {
         assertEquals(List.of("done", "done"), answers);
         System.out.println("a reader checked the line against the registers " + checks + " times while two JVMs added");
         try (HyperLogLog shared = HyperLogLog.open(file, OpenMode.READ_ONLY);
-             HyperLogLog sequential = builder.createAnonymous(OpenMode.EXCLUSIVE)) {
+                HyperLogLog sequential = builder.createAnonymous(OpenMode.EXCLUSIVE)) {
             for (long seed = 1; seed <= 3; seed++) {
                 sequential.addAll(SeededKeys.of(seed, KEYS_PER_SEED));
             }
             assertArrayEquals(Payloads.bytes(sequential), Payloads.bytes(shared));
             SummaryLineChecks.assertLineIsRight(shared, "after two processes");
-            assertArrayEquals(SummaryLineChecks.trustedLine(sequential),
-                    SummaryLineChecks.trustedLine(shared));
+            assertArrayEquals(SummaryLineChecks.trustedLine(sequential), SummaryLineChecks.trustedLine(shared));
             assertEquals(4L * KEYS_PER_SEED, shared.itemsAdded());
             assertTrue(shared.wasCleanlyClosed());
         }
@@ -90,13 +90,15 @@ class HyperLogLogCrossProcessTest {
      */
     @Test
     void twoProcessesRacingOnOneWordLoseNoRaise() throws Exception {
-        HyperLogLog.Builder builder = HyperLogLog.builder().precision(HyperLogLogWorker.RACE_PRECISION)
+        HyperLogLog.Builder builder = HyperLogLog.builder()
+                .precision(HyperLogLogWorker.RACE_PRECISION)
                 .seed(HyperLogLogWorker.RACE_SEED);
         for (int r = 0; r < ROUNDS; r++) {
             builder.create(HyperLogLogWorker.roundFile(dir, r), OpenMode.SHARED).close();
         }
         String rounds = Integer.toString(ROUNDS);
-        List<String> answers = run(List.of(new String[] {"rounds", dir.toString(), rounds, "0"},
+        List<String> answers = run(List.of(
+                new String[] {"rounds", dir.toString(), rounds, "0"},
                 new String[] {"rounds", dir.toString(), rounds, "1"}));
         assertEquals(List.of("done 0", "done 0"), answers, "raises lost by each process");
         for (int r = 0; r < ROUNDS; r++) {
@@ -122,11 +124,21 @@ class HyperLogLogCrossProcessTest {
         int inFlight = 0;
         for (int round = 0; round < KILLS; round++) {
             Path file = dir.resolve("killed-" + round + ".hll");
-            HyperLogLog.builder().precision(14).seed(5).create(file, OpenMode.SHARED).close();
+            HyperLogLog.builder()
+                    .precision(14)
+                    .seed(5)
+                    .create(file, OpenMode.SHARED)
+                    .close();
             OpenMode mode = round % 3 == 2 ? OpenMode.EXCLUSIVE : OpenMode.SHARED;
             int threads = mode == OpenMode.EXCLUSIVE ? 1 : 1 + round % 3;
-            try (ChildJvm writer = ChildJvm.start(dir, HyperLogLogWorker.class, "forever", file.toString(),
-                    mode.name(), Integer.toString(threads), Integer.toString(round * 10))) {
+            try (ChildJvm writer = ChildJvm.start(
+                    dir,
+                    HyperLogLogWorker.class,
+                    "forever",
+                    file.toString(),
+                    mode.name(),
+                    Integer.toString(threads),
+                    Integer.toString(round * 10))) {
                 assertEquals("adding", writer.readLine());
                 Thread.sleep(random.nextInt(30));
                 writer.kill();
@@ -135,8 +147,10 @@ class HyperLogLogCrossProcessTest {
             try (HyperLogLog reader = HyperLogLog.open(file, OpenMode.READ_ONLY)) {
                 assertFalse(reader.wasCleanlyClosed());
                 inFlight += SummaryLineChecks.trustedLine(reader) == null ? 1 : 0;
-                assertEquals(Double.doubleToLongBits(SummaryLineChecks.passEstimate(reader)),
-                        Double.doubleToLongBits(reader.estimate()), "round " + round);
+                assertEquals(
+                        Double.doubleToLongBits(SummaryLineChecks.passEstimate(reader)),
+                        Double.doubleToLongBits(reader.estimate()),
+                        "round " + round);
                 assertTrue(reader.estimate() > 1_000, "round " + round + ": " + reader.estimate());
             }
             try (HyperLogLog sole = HyperLogLog.open(file, round % 2 == 0 ? OpenMode.SHARED : OpenMode.EXCLUSIVE)) {

@@ -96,7 +96,9 @@ class HyperLogLogEstimatorTest {
 
     @Test
     void summaryEstimatorsMatchTheHistogramFormsWithinAFewUlps() {
-        qt().withFixedSeed(2017).withExamples(2_000).forAll(integers().between(4, 18), valueWeights())
+        qt().withFixedSeed(2017)
+                .withExamples(2_000)
+                .forAll(integers().between(4, 18), valueWeights())
                 .checkAssert((precision, weights) -> {
                     long[] counts = histogram(precision, weights);
                     double horner = hornerImproved(counts, precision);
@@ -114,7 +116,10 @@ class HyperLogLogEstimatorTest {
             assertEquals(Double.POSITIVE_INFINITY, HyperLogLogEstimator.improved(0, m, 0, precision), "saturated");
             long allOnes = (long) m << (Long.SIZE - precision - 1);
             double horner = hornerImproved(histogramOfOnes(precision), precision);
-            assertEquals(horner, HyperLogLogEstimator.improved(0, 0, allOnes, precision), 1e-14 * horner,
+            assertEquals(
+                    horner,
+                    HyperLogLogEstimator.improved(0, 0, allOnes, precision),
+                    1e-14 * horner,
                     "every register at rank 1: power sum 2^63 at every p, read unsigned");
         }
     }
@@ -130,12 +135,16 @@ class HyperLogLogEstimatorTest {
         assertEquals(0x1p63, HyperLogLogEstimator.unsignedToDouble(Long.MIN_VALUE));
         assertEquals(0x1p64, HyperLogLogEstimator.unsignedToDouble(-1L));
         assertEquals(12345.0, HyperLogLogEstimator.unsignedToDouble(12345));
-        assertEquals(0x1p63 + 0x1p11, HyperLogLogEstimator.unsignedToDouble(Long.MIN_VALUE + (1L << 11)),
+        assertEquals(
+                0x1p63 + 0x1p11,
+                HyperLogLogEstimator.unsignedToDouble(Long.MIN_VALUE + (1L << 11)),
                 "doubles from 2^63 on are 2^11 apart");
-        assertEquals(0x1p63 + 0x1p11, HyperLogLogEstimator.unsignedToDouble(Long.MIN_VALUE + (1L << 10) + 1),
+        assertEquals(
+                0x1p63 + 0x1p11,
+                HyperLogLogEstimator.unsignedToDouble(Long.MIN_VALUE + (1L << 10) + 1),
                 "above the midpoint rounds up");
-        assertEquals(0x1p63, HyperLogLogEstimator.unsignedToDouble(Long.MIN_VALUE + (1L << 10)),
-                "a tie rounds to even");
+        assertEquals(
+                0x1p63, HyperLogLogEstimator.unsignedToDouble(Long.MIN_VALUE + (1L << 10)), "a tie rounds to even");
     }
 
     @Test

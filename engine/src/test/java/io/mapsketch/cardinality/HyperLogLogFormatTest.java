@@ -15,8 +15,11 @@ class HyperLogLogFormatTest {
 
     @Test
     void everyPrecision() {
-        HeaderFormatChecks.check(integers().between(HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_PRECISION)
-                .map(HyperLogLogFormat::new), HyperLogLogFormat::read,
+        HeaderFormatChecks.check(
+                integers()
+                        .between(HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_PRECISION)
+                        .map(HyperLogLogFormat::new),
+                HyperLogLogFormat::read,
                 Map.of("precision", List.of(0L, 3L, 19L, 64L, -14L)));
     }
 }

@@ -43,7 +43,8 @@ class HyperLogLogPropertiesTest {
 
     @Test
     void duplicatesNeverChangeTheRegisters() {
-        qt().withFixedSeed(41L).withExamples(100)
+        qt().withFixedSeed(41L)
+                .withExamples(100)
                 .forAll(keys(0, 4_000), integers().between(4, 18), booleans().all())
                 .checkAssert((keys, precision, shared) -> {
                     try (HyperLogLog hll = sketch(precision, mode(shared))) {
@@ -65,24 +66,26 @@ class HyperLogLogPropertiesTest {
 
     @Test
     void mergeEqualsTheSketchOfTheUnion() {
-        qt().withFixedSeed(43L).withExamples(60)
+        qt().withFixedSeed(43L)
+                .withExamples(60)
                 .forAll(keys(0, 6_000), keys(0, 6_000), integers().between(4, 16))
                 .checkAssert((left, right, precision) -> {
                     try (HyperLogLog a = sketch(precision, OpenMode.EXCLUSIVE);
-                         HyperLogLog b = sketch(precision, OpenMode.SHARED);
-                         HyperLogLog shared = sketch(precision, OpenMode.SHARED);
-                         HyperLogLog union = sketch(precision, OpenMode.EXCLUSIVE)) {
+                            HyperLogLog b = sketch(precision, OpenMode.SHARED);
+                            HyperLogLog shared = sketch(precision, OpenMode.SHARED);
+                            HyperLogLog union = sketch(precision, OpenMode.EXCLUSIVE)) {
                         a.addAll(left);
                         b.addAll(right);
-                        union.addAll(LongStream.concat(Arrays.stream(left), Arrays.stream(right)).toArray());
+                        union.addAll(LongStream.concat(Arrays.stream(left), Arrays.stream(right))
+                                .toArray());
                         double unionCount = HyperLogLog.estimateUnion(a, b);
                         shared.merge(a);
                         shared.merge(b);
                         a.merge(b);
                         assertArrayEquals(bytes(union), bytes(a), "plain (SIMD) merge");
                         assertArrayEquals(bytes(union), bytes(shared), "compare-and-set merge");
-                    SummaryLineChecks.assertLineIsRight(a, "plain merge");
-                    SummaryLineChecks.assertLineIsRight(shared, "compare-and-set merge");
+                        SummaryLineChecks.assertLineIsRight(a, "plain merge");
+                        SummaryLineChecks.assertLineIsRight(shared, "compare-and-set merge");
                         assertEquals(union.estimate(), unionCount, "estimateUnion");
                         assertEquals(left.length + right.length, a.itemsAdded());
                     } catch (IOException e) {
@@ -93,16 +96,21 @@ class HyperLogLogPropertiesTest {
 
     @Test
     void foldingToALowerPrecisionThenMergingEqualsTheSketchBuiltThere() {
-        qt().withFixedSeed(47L).withExamples(80)
-                .forAll(keys(0, 8_000), integers().between(4, 18), integers().between(0, 14), booleans().all())
+        qt().withFixedSeed(47L)
+                .withExamples(80)
+                .forAll(
+                        keys(0, 8_000),
+                        integers().between(4, 18),
+                        integers().between(0, 14),
+                        booleans().all())
                 .checkAssert((keys, high, drop, shared) -> {
                     int low = Math.max(4, high - drop);
                     int count = keys.length;
                     int half = count / 2;
                     try (HyperLogLog fine = sketch(high, OpenMode.EXCLUSIVE);
-                         HyperLogLog coarse = sketch(low, OpenMode.SHARED);
-                         HyperLogLog folded = sketch(low, mode(shared));
-                         HyperLogLog builtLow = sketch(low, OpenMode.EXCLUSIVE)) {
+                            HyperLogLog coarse = sketch(low, OpenMode.SHARED);
+                            HyperLogLog folded = sketch(low, mode(shared));
+                            HyperLogLog builtLow = sketch(low, OpenMode.EXCLUSIVE)) {
                         fine.addAll(Arrays.copyOfRange(keys, 0, half));
                         coarse.addAll(Arrays.copyOfRange(keys, half, count));
                         builtLow.addAll(keys);
@@ -127,7 +135,8 @@ class HyperLogLogPropertiesTest {
     @Test
     void threadsRacingOnOneWordLoseNoRaise() throws Exception {
         long[][] keys = HyperLogLogWorker.racingKeys();
-        HyperLogLog.Builder builder = HyperLogLog.builder().precision(HyperLogLogWorker.RACE_PRECISION)
+        HyperLogLog.Builder builder = HyperLogLog.builder()
+                .precision(HyperLogLogWorker.RACE_PRECISION)
                 .seed(HyperLogLogWorker.RACE_SEED);
         try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
             for (int r = 0; r < 3_000; r++) {
@@ -160,9 +169,9 @@ class HyperLogLogPropertiesTest {
         long[] merged = new SplittableRandom(6).longs(50_000).toArray();
         int threads = 4;
         try (HyperLogLog concurrent = sketch(12, OpenMode.SHARED);
-             HyperLogLog other = sketch(12, OpenMode.EXCLUSIVE);
-             HyperLogLog sequential = sketch(12, OpenMode.EXCLUSIVE);
-             ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+                HyperLogLog other = sketch(12, OpenMode.EXCLUSIVE);
+                HyperLogLog sequential = sketch(12, OpenMode.EXCLUSIVE);
+                ExecutorService pool = Executors.newFixedThreadPool(threads)) {
             other.addAll(merged);
             Future<?>[] done = new Future<?>[threads];
             for (int t = 0; t < threads; t++) {
@@ -190,8 +199,7 @@ class HyperLogLogPropertiesTest {
             sequential.addAll(merged);
             assertArrayEquals(bytes(sequential), bytes(concurrent));
             SummaryLineChecks.assertLineIsRight(concurrent, "after the threads");
-            assertArrayEquals(SummaryLineChecks.trustedLine(sequential),
-                    SummaryLineChecks.trustedLine(concurrent));
+            assertArrayEquals(SummaryLineChecks.trustedLine(sequential), SummaryLineChecks.trustedLine(concurrent));
             assertEquals(keys.length + threads * (long) merged.length, concurrent.itemsAdded());
         }
     }

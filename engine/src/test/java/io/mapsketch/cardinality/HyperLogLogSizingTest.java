@@ -17,7 +17,9 @@ class HyperLogLogSizingTest {
 
     @Test
     void parametersOutOfRangeAreNamed() {
-        assertEquals("precision = 19, must be in [4, 18]",
-                assertThrows(IllegalArgumentException.class, () -> HyperLogLogSizing.registers(19)).getMessage());
+        assertEquals(
+                "precision = 19, must be in [4, 18]",
+                assertThrows(IllegalArgumentException.class, () -> HyperLogLogSizing.registers(19))
+                        .getMessage());
     }
 }

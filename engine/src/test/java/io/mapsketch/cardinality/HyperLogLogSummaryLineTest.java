@@ -53,6 +53,7 @@ class HyperLogLogSummaryLineTest {
 
     /** Header offsets of the line's words (docs/file-format.md). */
     static final int GUARD = SketchFileLayout.SUMMARY_OFFSET;
+
     static final int COUNTS = SketchFileLayout.SUMMARY_OFFSET + 8;
     static final int POWER_SUM = SketchFileLayout.SUMMARY_OFFSET + 16;
 
@@ -61,7 +62,10 @@ class HyperLogLogSummaryLineTest {
 
     /** The line as another {@code SHARED} writer of the sketch's file changes it (atomically). */
     static HyperLogLogSummaryLine otherWriter(HyperLogLog sketch) {
-        return new HyperLogLogSummaryLine(SketchInternals.region(sketch).summaryLine(), OpenMode.SHARED, sketch.registerCount(),
+        return new HyperLogLogSummaryLine(
+                SketchInternals.region(sketch).summaryLine(),
+                OpenMode.SHARED,
+                sketch.registerCount(),
                 HyperLogLogLayout.maxRank(sketch.precision()));
     }
 
@@ -74,8 +78,7 @@ class HyperLogLogSummaryLineTest {
      * directly written registers, or a fold (kind 0 to 5); {@code share} of 2^15 of the most keys at the
      * precision; the seed its keys, hashes and registers are drawn from.
      */
-    private record Step(int kind, int share, long seed) {
-    }
+    private record Step(int kind, int share, long seed) {}
 
     private static Gen<List<Step>> steps() {
         return lists().of(integers().between(0, 5).zip(integers().between(0, (1 << 15) - 1), longs().all(), Step::new))
@@ -93,7 +96,8 @@ class HyperLogLogSummaryLineTest {
      */
     @Test
     void theLineEqualsTheRegistersAfterRandomAddsMergesAndFolds() {
-        qt().withFixedSeed(20_261_130L).withExamples(150)
+        qt().withFixedSeed(20_261_130L)
+                .withExamples(150)
                 .forAll(steps(), integers().between(4, 16), booleans().all())
                 .checkAssert((steps, precision, shared) -> {
                     try (HyperLogLog target = HyperLogLogTest.sketch(precision, mode(shared))) {
@@ -112,8 +116,8 @@ class HyperLogLogSummaryLineTest {
                                     }
                                 }
                                 case 3 -> {
-                                    try (HyperLogLog other = HyperLogLogTest.sketch(precision,
-                                            mode(random.nextBoolean()))) {
+                                    try (HyperLogLog other =
+                                            HyperLogLogTest.sketch(precision, mode(random.nextBoolean()))) {
                                         other.addAll(random.longs(keys).toArray());
                                         target.merge(other);
                                         target.merge(other);
@@ -150,7 +154,8 @@ class HyperLogLogSummaryLineTest {
     private static long hashOfRank(SplittableRandom random, int precision) {
         int rank = 1 + random.nextInt(HyperLogLogLayout.maxRank(precision));
         long register = random.nextLong() >>> (Long.SIZE - precision) << (Long.SIZE - precision);
-        return rank == HyperLogLogLayout.maxRank(precision) ? register
+        return rank == HyperLogLogLayout.maxRank(precision)
+                ? register
                 : register | 1L << (Long.SIZE - precision - rank);
     }
 
@@ -198,7 +203,8 @@ class HyperLogLogSummaryLineTest {
                 assertEquals(guard + (1L << 20), line.guard(), "one change completed, none in flight");
             } else {
                 assertEquals(guard, line.guard(), "the exclusive writer's raise leaves the file's line alone");
-                assertFalse(fileLineIfTrusted(hll, new long[RegisterKernels.SUMMARY_LENGTH]),
+                assertFalse(
+                        fileLineIfTrusted(hll, new long[RegisterKernels.SUMMARY_LENGTH]),
                         "while the exclusive writer holds it, readers do not trust the file's line");
             }
             assertLineIsRight(hll, mode + " after the raise");
@@ -216,7 +222,7 @@ class HyperLogLogSummaryLineTest {
     @Test
     void aSnapshotTakenDuringTheSoleWritersChangeIsNeverTrustedAfterIt() throws Exception {
         try (HyperLogLog hll = HyperLogLogTest.sketch(12, OpenMode.EXCLUSIVE);
-             ExecutorService pool = Executors.newSingleThreadExecutor()) {
+                ExecutorService pool = Executors.newSingleThreadExecutor()) {
             AtomicBoolean writing = new AtomicBoolean(true);
             AtomicBoolean reading = new AtomicBoolean();
             Future<Long> reader = pool.submit(() -> {
@@ -237,14 +243,17 @@ class HyperLogLogSummaryLineTest {
                 for (int i = 0; i < 100_000; i++) {
                     if (hll.add(random.nextLong())) {
                         raises++;
-                        assertEquals(Double.doubleToLongBits(passEstimate(hll)),
-                                Double.doubleToLongBits(hll.estimate()), "the estimate right after raise " + raises);
+                        assertEquals(
+                                Double.doubleToLongBits(passEstimate(hll)),
+                                Double.doubleToLongBits(hll.estimate()),
+                                "the estimate right after raise " + raises);
                     }
                 }
             } finally {
                 writing.set(false);
             }
-            assertTrue(reader.get() > 0 && raises > 1_000, reader.get() + " concurrent estimates, " + raises + " raises");
+            assertTrue(
+                    reader.get() > 0 && raises > 1_000, reader.get() + " concurrent estimates, " + raises + " raises");
         }
     }
 
@@ -280,7 +289,11 @@ class HyperLogLogSummaryLineTest {
         for (OpenMode repairer : new OpenMode[] {OpenMode.SHARED, OpenMode.EXCLUSIVE}) {
             Path file = dir.resolve("died-" + repairer + ".hll");
             long[] keys = SeededKeys.distinctKeys(15, 20_000);
-            HyperLogLog.builder().precision(12).seed(7).create(file, OpenMode.EXCLUSIVE).close();
+            HyperLogLog.builder()
+                    .precision(12)
+                    .seed(7)
+                    .create(file, OpenMode.EXCLUSIVE)
+                    .close();
             try (HyperLogLog writer = HyperLogLog.open(file, OpenMode.SHARED)) {
                 writer.addAll(keys);
             }
@@ -318,8 +331,7 @@ class HyperLogLogSummaryLineTest {
             try (HyperLogLog second = HyperLogLog.open(file, OpenMode.SHARED)) {
                 assertEquals(null, trustedLine(second), "not the only writer: it leaves the line as it is");
                 second.addAll(SeededKeys.distinctKeys(17, 3_000));
-                assertEquals(Double.doubleToLongBits(passEstimate(second)),
-                        Double.doubleToLongBits(second.estimate()));
+                assertEquals(Double.doubleToLongBits(passEstimate(second)), Double.doubleToLongBits(second.estimate()));
             }
             line.end();
             assertLineIsRight(first, "once the change in flight ends");
@@ -339,20 +351,22 @@ class HyperLogLogSummaryLineTest {
         long powerSum = readLong(file, POWER_SUM);
         writeLong(file, POWER_SUM, powerSum + 1);
         for (OpenMode mode : OpenMode.values()) {
-            CorruptSketchFileException e = assertThrows(CorruptSketchFileException.class,
-                    () -> HyperLogLog.open(file, mode), mode.toString());
+            CorruptSketchFileException e =
+                    assertThrows(CorruptSketchFileException.class, () -> HyperLogLog.open(file, mode), mode.toString());
             assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
-            assertTrue(e.getMessage().contains("the summary line (header offset 320) disagrees with the registers"),
+            assertTrue(
+                    e.getMessage().contains("the summary line (header offset 320) disagrees with the registers"),
                     e.getMessage());
             assertTrue(e.getMessage().contains("power sum " + Long.toUnsignedString(powerSum + 1)), e.getMessage());
-            assertTrue(e.getMessage().endsWith("the file was changed by something other than mapsketch"),
-                    e.getMessage());
+            assertTrue(
+                    e.getMessage().endsWith("the file was changed by something other than mapsketch"), e.getMessage());
         }
         writeLong(file, POWER_SUM, powerSum);
         writeLong(file, SketchFileLayout.SUMMARY_OFFSET + 40, 1);
-        CorruptSketchFileException e = assertThrows(CorruptSketchFileException.class,
-                () -> HyperLogLog.open(file, OpenMode.READ_ONLY));
-        assertTrue(e.getMessage().endsWith("summary line byte 40 (header offset 360) is 0x1, expected 0 (reserved)"),
+        CorruptSketchFileException e =
+                assertThrows(CorruptSketchFileException.class, () -> HyperLogLog.open(file, OpenMode.READ_ONLY));
+        assertTrue(
+                e.getMessage().endsWith("summary line byte 40 (header offset 360) is 0x1, expected 0 (reserved)"),
                 e.getMessage());
     }
 
@@ -368,10 +382,13 @@ class HyperLogLogSummaryLineTest {
         }
         writeLong(file, COUNTS, readLong(file, COUNTS) - 1);
         markNotCleanlyClosed(file);
-        CorruptSketchFileException e = assertThrows(CorruptSketchFileException.class,
-                () -> HyperLogLog.open(file, OpenMode.READ_ONLY));
-        assertTrue(e.getMessage().endsWith("the file was not closed cleanly: opening it as its only writer"
-                + " recomputes the line"), e.getMessage());
+        CorruptSketchFileException e =
+                assertThrows(CorruptSketchFileException.class, () -> HyperLogLog.open(file, OpenMode.READ_ONLY));
+        assertTrue(
+                e.getMessage()
+                        .endsWith("the file was not closed cleanly: opening it as its only writer"
+                                + " recomputes the line"),
+                e.getMessage());
         try (HyperLogLog writer = HyperLogLog.open(file, OpenMode.SHARED)) {
             assertFalse(writer.wasCleanlyClosed());
             assertLineIsRight(writer, "repaired");
@@ -426,13 +443,17 @@ class HyperLogLogSummaryLineTest {
     @Test
     void theExclusiveWriterHoldsTheLineFromOpenToClose() throws IOException {
         Path file = dir.resolve("held.hll");
-        HyperLogLog.builder().precision(10).seed(7).create(file, OpenMode.EXCLUSIVE).close();
+        HyperLogLog.builder()
+                .precision(10)
+                .seed(7)
+                .create(file, OpenMode.EXCLUSIVE)
+                .close();
         long closedGuard = readLong(file, GUARD);
         assertEquals(1L << 20, closedGuard, "create and close: one change completed, none in flight");
         try (HyperLogLog reader = HyperLogLog.open(file, OpenMode.READ_ONLY)) {
             try (HyperLogLog writer = HyperLogLog.open(file, OpenMode.EXCLUSIVE);
-                 HyperLogLog other = HyperLogLogTest.sketch(10, OpenMode.EXCLUSIVE);
-                 HyperLogLog finer = HyperLogLogTest.sketch(12, OpenMode.EXCLUSIVE)) {
+                    HyperLogLog other = HyperLogLogTest.sketch(10, OpenMode.EXCLUSIVE);
+                    HyperLogLog finer = HyperLogLogTest.sketch(12, OpenMode.EXCLUSIVE)) {
                 assertEquals(closedGuard + 1, readLong(file, GUARD), "the open begins the writer's change");
                 other.addAll(SeededKeys.distinctKeys(31, 3_000));
                 finer.addAll(SeededKeys.distinctKeys(32, 3_000));
@@ -444,11 +465,13 @@ class HyperLogLogSummaryLineTest {
                             case 1 -> writer.merge(other);
                             case 2 -> writer.mergeFolded(finer);
                             case 3 -> writer.addAll(SeededKeys.distinctKeys(34, 2_000));
-                            default -> { }
+                            default -> {}
                         }
                         assertEquals(null, trustedLine(reader), "step " + i + ": the reader does not trust the line");
-                        assertEquals(Double.doubleToLongBits(passEstimate(reader)),
-                                Double.doubleToLongBits(reader.estimate()), "step " + i + ": the reader's pass");
+                        assertEquals(
+                                Double.doubleToLongBits(passEstimate(reader)),
+                                Double.doubleToLongBits(reader.estimate()),
+                                "step " + i + ": the reader's pass");
                         assertLineIsRight(writer, "step " + i + ": the writer's own numbers");
                     }
                 }
@@ -458,7 +481,9 @@ class HyperLogLogSummaryLineTest {
             assertLineIsRight(reader, "after the writer's close");
             double estimate = reader.estimate();
             try (HyperLogLog next = HyperLogLog.open(file, OpenMode.EXCLUSIVE)) {
-                assertEquals(Double.doubleToLongBits(estimate), Double.doubleToLongBits(next.estimate()),
+                assertEquals(
+                        Double.doubleToLongBits(estimate),
+                        Double.doubleToLongBits(next.estimate()),
                         "the next writer starts from the stored numbers");
                 assertLineIsRight(next, "the next writer");
             }
@@ -482,9 +507,9 @@ class HyperLogLogSummaryLineTest {
             for (int round = 0; round < 30 || (trusted == checks && round < 300); round++) {
                 long[] keys = new SplittableRandom(round).longs(60_000).toArray();
                 try (HyperLogLog shared = HyperLogLogTest.sketch(12, OpenMode.SHARED);
-                     HyperLogLog other = HyperLogLogTest.sketch(12, OpenMode.EXCLUSIVE);
-                     HyperLogLog finer = HyperLogLogTest.sketch(13, OpenMode.EXCLUSIVE);
-                     HyperLogLog sequential = HyperLogLogTest.sketch(12, OpenMode.EXCLUSIVE)) {
+                        HyperLogLog other = HyperLogLogTest.sketch(12, OpenMode.EXCLUSIVE);
+                        HyperLogLog finer = HyperLogLogTest.sketch(13, OpenMode.EXCLUSIVE);
+                        HyperLogLog sequential = HyperLogLogTest.sketch(12, OpenMode.EXCLUSIVE)) {
                     other.addAll(new SplittableRandom(-round).longs(20_000).toArray());
                     finer.addAll(new SplittableRandom(~round).longs(20_000).toArray());
                     AtomicBoolean writing = new AtomicBoolean(true);
@@ -520,8 +545,7 @@ class HyperLogLogSummaryLineTest {
                     sequential.addAll(keys);
                     sequential.merge(other);
                     sequential.mergeFolded(finer);
-                    assertArrayEquals(Payloads.bytes(sequential),
-                            Payloads.bytes(shared));
+                    assertArrayEquals(Payloads.bytes(sequential), Payloads.bytes(shared));
                     assertLineIsRight(shared, "round " + round + " after the writer");
                     assertArrayEquals(trustedLine(sequential), trustedLine(shared));
                 }
@@ -537,7 +561,7 @@ class HyperLogLogSummaryLineTest {
     void aMergeOfDamagedRegistersLeavesTheLineUntrusted() throws IOException {
         for (OpenMode mode : new OpenMode[] {OpenMode.EXCLUSIVE, OpenMode.SHARED}) {
             try (HyperLogLog target = HyperLogLogTest.sketch(6, mode);
-                 HyperLogLog source = HyperLogLogTest.sketch(6, OpenMode.EXCLUSIVE)) {
+                    HyperLogLog source = HyperLogLogTest.sketch(6, OpenMode.EXCLUSIVE)) {
                 SketchInternals.payload(source).segment().set(ValueLayout.JAVA_BYTE, 5, (byte) 60);
                 target.merge(source);
                 assertEquals(null, trustedLine(target), mode.toString());
@@ -559,7 +583,9 @@ class HyperLogLogSummaryLineTest {
         }
         assertEquals(0x0000_0001_0000_0003L, readLong(file, COUNTS));
         assertEquals((1L << 59) + (1L << 57), readLong(file, POWER_SUM));
-        assertEquals(1L << 20, readLong(file, GUARD),
+        assertEquals(
+                1L << 20,
+                readLong(file, GUARD),
                 "one change completed, none in flight: the exclusive writer's, from open to close");
     }
 
@@ -567,8 +593,10 @@ class HyperLogLogSummaryLineTest {
     void aNewSketchIsOfTheNewestFormatVersionWithAnEmptyLine() throws IOException {
         Path file = dir.resolve("new.hll");
         try (HyperLogLog hll = HyperLogLog.builder().precision(14).create(file, OpenMode.EXCLUSIVE);
-             HyperLogLog anonymous = HyperLogLogTest.sketch(4, OpenMode.SHARED)) {
-            assertEquals(SketchFileLayout.FORMAT_VERSION, SketchInternals.region(hll).header().formatVersion());
+                HyperLogLog anonymous = HyperLogLogTest.sketch(4, OpenMode.SHARED)) {
+            assertEquals(
+                    SketchFileLayout.FORMAT_VERSION,
+                    SketchInternals.region(hll).header().formatVersion());
             assertArrayEquals(new long[] {16_384, 0, 0, 0}, trustedLine(hll));
             assertArrayEquals(new long[] {16, 0, 0, 0}, trustedLine(anonymous));
             assertEquals(0, hll.estimate());
@@ -585,14 +613,21 @@ class HyperLogLogSummaryLineTest {
 
     static void writeLong(Path file, long offset, long value) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            channel.write(ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(0, value), offset);
+            channel.write(
+                    ByteBuffer.allocate(Long.BYTES)
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .putLong(0, value),
+                    offset);
         }
     }
 
     /** Clears the clean-close flag and leaves one writer registered, as a writer that died does. */
     static void markNotCleanlyClosed(Path file) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            ByteBuffer line = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(0, 1).putInt(4, 0);
+            ByteBuffer line = ByteBuffer.allocate(8)
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .putInt(0, 1)
+                    .putInt(4, 0);
             channel.write(line, SketchFileLayout.WRITERS_OFFSET);
         }
     }

@@ -52,7 +52,7 @@ class HyperLogLogTest {
             assertEquals(SketchKind.HYPERLOGLOG, hll.kind());
         }
         try (HyperLogLog ten = sketch(10, OpenMode.EXCLUSIVE);
-             HyperLogLog four = sketch(4, OpenMode.EXCLUSIVE)) {
+                HyperLogLog four = sketch(4, OpenMode.EXCLUSIVE)) {
             assertEquals(1_024, ten.memoryBytes());
             assertEquals(0.0325, ten.relativeStandardError(), 1e-12);
             assertEquals(64, four.memoryBytes(), "16 registers, rounded up to a cache line");
@@ -73,7 +73,7 @@ class HyperLogLogTest {
             }
         }
         try (HyperLogLog single = sketch(10, OpenMode.EXCLUSIVE);
-             HyperLogLog batch = sketch(10, OpenMode.SHARED)) {
+                HyperLogLog batch = sketch(10, OpenMode.SHARED)) {
             for (int i = 0; i < count; i++) {
                 single.add(data, offsets[i], lengths[i]);
             }
@@ -110,7 +110,7 @@ class HyperLogLogTest {
     void unionOfTwoShardsSharingTwentyThousandIsWithinThreeStandardErrors() throws IOException {
         long[] keys = distinctKeys(2, 100_000);
         try (HyperLogLog left = sketch(14, OpenMode.EXCLUSIVE);
-             HyperLogLog right = sketch(14, OpenMode.SHARED)) {
+                HyperLogLog right = sketch(14, OpenMode.SHARED)) {
             left.addAll(Arrays.copyOfRange(keys, 0, 60_000));
             right.addAll(Arrays.copyOfRange(keys, 40_000, 100_000));
             byte[] leftBefore = Payloads.bytes(left);
@@ -153,8 +153,10 @@ class HyperLogLogTest {
             assertTrue(hll.upperBound(2) > hll.upperBound(1) && hll.upperBound(1) > estimate);
             assertEquals(estimate / (1 - 2 * 0.13), hll.upperBound(2), 1e-9 * estimate);
             assertEquals(Double.POSITIVE_INFINITY, hll.upperBound(8), "13% x 8 leaves no finite upper bound");
-            assertEquals("standardDeviations = -1.0, must be finite and >= 0",
-                    assertThrows(IllegalArgumentException.class, () -> hll.lowerBound(-1)).getMessage());
+            assertEquals(
+                    "standardDeviations = -1.0, must be finite and >= 0",
+                    assertThrows(IllegalArgumentException.class, () -> hll.lowerBound(-1))
+                            .getMessage());
             assertThrows(IllegalArgumentException.class, () -> hll.upperBound(Double.NaN));
         }
         try (HyperLogLog few = sketch(14, OpenMode.EXCLUSIVE)) {
@@ -170,9 +172,9 @@ class HyperLogLogTest {
         byte[] padded = new byte[utf8.length + 3];
         System.arraycopy(utf8, 0, padded, 2, utf8.length);
         try (HyperLogLog fromString = sketch(4, OpenMode.EXCLUSIVE);
-             HyperLogLog fromBytes = sketch(4, OpenMode.SHARED);
-             HyperLogLog fromSegment = sketch(4, OpenMode.EXCLUSIVE);
-             Arena arena = Arena.ofConfined()) {
+                HyperLogLog fromBytes = sketch(4, OpenMode.SHARED);
+                HyperLogLog fromSegment = sketch(4, OpenMode.EXCLUSIVE);
+                Arena arena = Arena.ofConfined()) {
             assertTrue(fromString.add(text));
             assertFalse(fromString.add(new StringBuilder(text)), "the same characters again");
             assertTrue(fromBytes.add(padded, 2, utf8.length));
@@ -184,7 +186,8 @@ class HyperLogLogTest {
             assertArrayEquals(expected, Payloads.bytes(fromSegment));
 
             assertTrue(fromString.add(0x0102030405060708L));
-            assertFalse(fromString.add(new byte[] {8, 7, 6, 5, 4, 3, 2, 1}, 0, 8),
+            assertFalse(
+                    fromString.add(new byte[] {8, 7, 6, 5, 4, 3, 2, 1}, 0, 8),
                     "a long is its eight little-endian bytes");
             assertEquals(4, fromString.itemsAdded());
         }
@@ -194,18 +197,23 @@ class HyperLogLogTest {
     void batchAndSingleKeyPathsFillTheSameRegistersInBothModes() throws IOException {
         long[] keys = new SplittableRandom(9).longs(5_000).toArray();
         try (HyperLogLog single = sketch(11, OpenMode.EXCLUSIVE);
-             HyperLogLog sharedSingle = sketch(11, OpenMode.SHARED);
-             HyperLogLog batch = sketch(11, OpenMode.EXCLUSIVE);
-             HyperLogLog sharedBatch = sketch(11, OpenMode.SHARED);
-             Arena arena = Arena.ofConfined()) {
+                HyperLogLog sharedSingle = sketch(11, OpenMode.SHARED);
+                HyperLogLog batch = sketch(11, OpenMode.EXCLUSIVE);
+                HyperLogLog sharedBatch = sketch(11, OpenMode.SHARED);
+                Arena arena = Arena.ofConfined()) {
             for (long key : keys) {
                 single.add(key);
                 sharedSingle.add(key);
             }
             batch.addAll(keys);
             MemorySegment keySegment = arena.allocate(8L * keys.length + 3);
-            MemorySegment.copy(keys, 0, keySegment,
-                    ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 3, keys.length);
+            MemorySegment.copy(
+                    keys,
+                    0,
+                    keySegment,
+                    ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN),
+                    3,
+                    keys.length);
             sharedBatch.addAll(keySegment, 3, keys.length);
             byte[] expected = Payloads.bytes(single);
             assertArrayEquals(expected, Payloads.bytes(sharedSingle));
@@ -246,54 +254,74 @@ class HyperLogLogTest {
 
     @Test
     void headerParametersThatDisagreeAreRefusedAsCorrupt() throws IOException {
-        assertEquals("header parameter 'precision' (index 0) is 19, expected a value in [4, 18]",
+        assertEquals(
+                "header parameter 'precision' (index 0) is 19, expected a value in [4, 18]",
                 corruptMessage(new long[] {19}, 1 << 19));
-        assertTrue(corruptMessage(new long[] {10}, 64).endsWith(
-                "payload length is 64 bytes, expected 1024 (2^precision one-byte registers, rounded up to 64 bytes)"));
+        assertTrue(
+                corruptMessage(new long[] {10}, 64)
+                        .endsWith(
+                                "payload length is 64 bytes, expected 1024 (2^precision one-byte registers, rounded up to 64 bytes)"));
 
         Path file = dir.resolve("register.hll");
         HyperLogLog.builder().precision(10).create(file, OpenMode.EXCLUSIVE).close();
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
             channel.write(ByteBuffer.wrap(new byte[] {56}), 4096 + 5);
         }
-        String message = assertThrows(CorruptSketchFileException.class,
-                () -> HyperLogLog.open(file, OpenMode.READ_ONLY)).getMessage();
+        String message = assertThrows(
+                        CorruptSketchFileException.class, () -> HyperLogLog.open(file, OpenMode.READ_ONLY))
+                .getMessage();
         assertTrue(message.endsWith("1 registers hold more than the largest rank 65 - precision = 55"), message);
     }
 
     private String corruptMessage(long[] parameters, long payload) throws IOException {
         Path file = dir.resolve("corrupt-" + parameters[0] + "-" + payload + ".hll");
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.HYPERLOGLOG.id(), HashScheme.XXH3_64, 0, parameters,
-                payload);
+        SketchHeader header =
+                SketchHeader.forNewSketch(SketchKind.HYPERLOGLOG.id(), HashScheme.XXH3_64, 0, parameters, payload);
         SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
-        String message = assertThrows(CorruptSketchFileException.class,
-                () -> HyperLogLog.open(file, OpenMode.SHARED)).getMessage();
+        String message = assertThrows(CorruptSketchFileException.class, () -> HyperLogLog.open(file, OpenMode.SHARED))
+                .getMessage();
         assertTrue(message.contains(file.toString()), message);
         return message.substring(message.indexOf(": ") + 2);
     }
 
     @Test
     void builderAndMergesNameWhatIsWrong() throws IOException {
-        assertEquals("precision = 3, must be in [4, 18]",
-                assertThrows(IllegalArgumentException.class, () -> HyperLogLog.builder().precision(3)).getMessage());
-        assertEquals("precision = 19, must be in [4, 18]",
-                assertThrows(IllegalArgumentException.class, () -> HyperLogLog.builder().precision(19)).getMessage());
-        assertTrue(assertThrows(IllegalStateException.class,
-                () -> HyperLogLog.builder().createAnonymous(OpenMode.SHARED))
-                .getMessage().startsWith("precision was not set"));
+        assertEquals(
+                "precision = 3, must be in [4, 18]",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> HyperLogLog.builder().precision(3))
+                        .getMessage());
+        assertEquals(
+                "precision = 19, must be in [4, 18]",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> HyperLogLog.builder().precision(19))
+                        .getMessage());
+        assertTrue(assertThrows(
+                        IllegalStateException.class, () -> HyperLogLog.builder().createAnonymous(OpenMode.SHARED))
+                .getMessage()
+                .startsWith("precision was not set"));
         try (HyperLogLog twelve = sketch(12, OpenMode.EXCLUSIVE);
-             HyperLogLog fourteen = sketch(14, OpenMode.EXCLUSIVE);
-             HyperLogLog reseeded = HyperLogLog.builder().precision(12).seed(8).createAnonymous(OpenMode.SHARED)) {
+                HyperLogLog fourteen = sketch(14, OpenMode.EXCLUSIVE);
+                HyperLogLog reseeded =
+                        HyperLogLog.builder().precision(12).seed(8).createAnonymous(OpenMode.SHARED)) {
             assertTrue(assertThrows(IncompatibleSketchException.class, () -> twelve.merge(fourteen))
-                    .getMessage().startsWith("sketches differ in precision: 12 here, 14 in the other sketch"));
+                    .getMessage()
+                    .startsWith("sketches differ in precision: 12 here, 14 in the other sketch"));
             assertTrue(assertThrows(IncompatibleSketchException.class, () -> twelve.merge(reseeded))
-                    .getMessage().startsWith("sketches differ in hash seed: 7 here, 8"));
+                    .getMessage()
+                    .startsWith("sketches differ in hash seed: 7 here, 8"));
             assertThrows(IncompatibleSketchException.class, () -> twelve.mergeFolded(reseeded));
             assertThrows(IncompatibleSketchException.class, () -> HyperLogLog.estimateUnion(twelve, reseeded));
-            assertEquals("cannot fold precision 12 up to 14: a sketch folds only to an equal or lower precision",
-                    assertThrows(IllegalArgumentException.class, () -> fourteen.mergeFolded(twelve)).getMessage());
-            assertEquals("sketches is empty; the union needs at least one sketch",
-                    assertThrows(IllegalArgumentException.class, HyperLogLog::estimateUnion).getMessage());
+            assertEquals(
+                    "cannot fold precision 12 up to 14: a sketch folds only to an equal or lower precision",
+                    assertThrows(IllegalArgumentException.class, () -> fourteen.mergeFolded(twelve))
+                            .getMessage());
+            assertEquals(
+                    "sketches is empty; the union needs at least one sketch",
+                    assertThrows(IllegalArgumentException.class, HyperLogLog::estimateUnion)
+                            .getMessage());
         }
     }
 }

@@ -30,6 +30,7 @@ class HyperLogLogVersionOneTest {
 
     /** {@code estimate()} of the golden file when it was written, as the bits of the double. */
     private static final long GOLDEN_ESTIMATE_BITS = 4_671_016_674_108_270_855L;
+
     private static final int KEYS = 20_000;
 
     @TempDir
@@ -58,9 +59,13 @@ class HyperLogLogVersionOneTest {
     @Test
     void itEstimatesByThePassWhatANewFileEstimatesFromItsLine() throws IOException {
         try (HyperLogLog old = HyperLogLog.open(file, OpenMode.READ_ONLY);
-             HyperLogLog current = newFile(dir.resolve("v2.hll"), keys(1, KEYS))) {
-            assertEquals(SketchFileLayout.FIRST_FORMAT_VERSION, SketchInternals.region(old).header().formatVersion());
-            assertEquals(SketchFileLayout.FORMAT_VERSION, SketchInternals.region(current).header().formatVersion());
+                HyperLogLog current = newFile(dir.resolve("v2.hll"), keys(1, KEYS))) {
+            assertEquals(
+                    SketchFileLayout.FIRST_FORMAT_VERSION,
+                    SketchInternals.region(old).header().formatVersion());
+            assertEquals(
+                    SketchFileLayout.FORMAT_VERSION,
+                    SketchInternals.region(current).header().formatVersion());
             assertTrue(old.wasCleanlyClosed());
             assertEquals(KEYS, old.itemsAdded());
             assertEquals(GOLDEN_ESTIMATE_BITS, Double.doubleToLongBits(old.estimate()));
@@ -79,16 +84,17 @@ class HyperLogLogVersionOneTest {
             shared.addAll(keys(KEYS + 1, 2 * KEYS));
         }
         try (HyperLogLog exclusive = HyperLogLog.open(file, OpenMode.EXCLUSIVE);
-             HyperLogLog more = newFile(dir.resolve("more.hll"), keys(2 * KEYS + 1, 3 * KEYS));
-             HyperLogLog finer = HyperLogLog.builder().precision(12).seed(7).createAnonymous(OpenMode.SHARED);
-             HyperLogLog all = newFile(dir.resolve("all.hll"), keys(1, 3 * KEYS))) {
+                HyperLogLog more = newFile(dir.resolve("more.hll"), keys(2 * KEYS + 1, 3 * KEYS));
+                HyperLogLog finer = HyperLogLog.builder().precision(12).seed(7).createAnonymous(OpenMode.SHARED);
+                HyperLogLog all = newFile(dir.resolve("all.hll"), keys(1, 3 * KEYS))) {
             exclusive.merge(more);
             finer.addAll(keys(3 * KEYS + 1, 4 * KEYS));
             exclusive.mergeFolded(finer);
             all.mergeFolded(finer);
             assertArrayEquals(Payloads.bytes(all), Payloads.bytes(exclusive));
             assertEquals(Double.doubleToLongBits(all.estimate()), Double.doubleToLongBits(exclusive.estimate()));
-            assertEquals(Double.doubleToLongBits(SummaryLineChecks.passEstimate(exclusive)),
+            assertEquals(
+                    Double.doubleToLongBits(SummaryLineChecks.passEstimate(exclusive)),
                     Double.doubleToLongBits(exclusive.estimate()));
             try (HyperLogLog newer = newFile(dir.resolve("newer.hll"), new long[0])) {
                 newer.merge(exclusive);
@@ -99,12 +105,15 @@ class HyperLogLogVersionOneTest {
         byte[] headerAfter = Arrays.copyOf(Files.readAllBytes(file), SketchFileLayout.HEADER_LENGTH);
         assertEquals(SketchFileLayout.FIRST_FORMAT_VERSION, headerAfter[SketchFileLayout.VERSION_OFFSET]);
         int reserved = SketchFileLayout.SUMMARY_OFFSET;
-        assertArrayEquals(Arrays.copyOfRange(headerBefore, reserved, SketchFileLayout.HEADER_LENGTH),
+        assertArrayEquals(
+                Arrays.copyOfRange(headerBefore, reserved, SketchFileLayout.HEADER_LENGTH),
                 Arrays.copyOfRange(headerAfter, reserved, SketchFileLayout.HEADER_LENGTH),
                 "the reserved bytes of a version 1 header stay as they were");
         try (HyperLogLog reopened = HyperLogLog.open(file, OpenMode.READ_ONLY)) {
             assertTrue(reopened.wasCleanlyClosed());
-            assertEquals(SketchFileLayout.FIRST_FORMAT_VERSION, SketchInternals.region(reopened).header().formatVersion());
+            assertEquals(
+                    SketchFileLayout.FIRST_FORMAT_VERSION,
+                    SketchInternals.region(reopened).header().formatVersion());
         }
     }
 }

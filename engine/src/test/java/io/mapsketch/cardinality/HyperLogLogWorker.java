@@ -31,8 +31,7 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class HyperLogLogWorker {
 
-    private HyperLogLogWorker() {
-    }
+    private HyperLogLogWorker() {}
 
     public static void main(String[] args) throws Exception {
         if (args[0].equals("stream")) {

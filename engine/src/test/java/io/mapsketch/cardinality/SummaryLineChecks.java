@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.kernels.RegisterKernels;
-import io.mapsketch.OpenMode;
 
 /**
  * The summary line of a HyperLogLog as tests read and judge it: the registers' own summary, the
@@ -15,26 +15,35 @@ import io.mapsketch.OpenMode;
  */
 public final class SummaryLineChecks {
 
-    private SummaryLineChecks() {
-    }
+    private SummaryLineChecks() {}
 
     /** The summary of the sketch's registers by the kernel: {@code RegisterKernels.summary} with top 65 - p. */
     static long[] registerSummary(HyperLogLog sketch) {
         long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
-        RegisterKernels.summary(SketchInternals.payload(sketch).segment(), 0, sketch.registerCount(),
-                HyperLogLogLayout.maxRank(sketch.precision()), summary);
+        RegisterKernels.summary(
+                SketchInternals.payload(sketch).segment(),
+                0,
+                sketch.registerCount(),
+                HyperLogLogLayout.maxRank(sketch.precision()),
+                summary);
         return summary;
     }
 
     /** The estimate of a pass over the registers, as a sketch without a summary line computes it. */
     public static double passEstimate(HyperLogLog sketch) {
         long[] summary = registerSummary(sketch);
-        return HyperLogLogEstimator.improved(summary[RegisterKernels.ZEROS], summary[RegisterKernels.AT_TOP],
-                summary[RegisterKernels.POWER_SUM], sketch.precision());
+        return HyperLogLogEstimator.improved(
+                summary[RegisterKernels.ZEROS],
+                summary[RegisterKernels.AT_TOP],
+                summary[RegisterKernels.POWER_SUM],
+                sketch.precision());
     }
 
     static HyperLogLogSummaryLine line(HyperLogLog sketch) {
-        return new HyperLogLogSummaryLine(SketchInternals.region(sketch).summaryLine(), OpenMode.READ_ONLY, sketch.registerCount(),
+        return new HyperLogLogSummaryLine(
+                SketchInternals.region(sketch).summaryLine(),
+                OpenMode.READ_ONLY,
+                sketch.registerCount(),
                 HyperLogLogLayout.maxRank(sketch.precision()));
     }
 
@@ -45,8 +54,8 @@ public final class SummaryLineChecks {
      */
     static long[] trustedLine(HyperLogLog sketch) {
         long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
-        boolean trusted = sketch.mode() == OpenMode.EXCLUSIVE ? sketch.readKept(summary)
-                : fileLineIfTrusted(sketch, summary);
+        boolean trusted =
+                sketch.mode() == OpenMode.EXCLUSIVE ? sketch.readKept(summary) : fileLineIfTrusted(sketch, summary);
         return trusted ? summary : null;
     }
 
@@ -60,7 +69,9 @@ public final class SummaryLineChecks {
         long[] line = trustedLine(sketch);
         assertTrue(line != null, what + ": the line is not trusted");
         assertArrayEquals(registerSummary(sketch), line, what + ": line against registers");
-        assertEquals(Double.doubleToLongBits(passEstimate(sketch)), Double.doubleToLongBits(sketch.estimate()),
+        assertEquals(
+                Double.doubleToLongBits(passEstimate(sketch)),
+                Double.doubleToLongBits(sketch.estimate()),
                 what + ": estimate against the pass");
     }
 }

@@ -12,8 +12,7 @@ public final class CountMinColumns {
     /** The first format version whose rows each take a mix of their own of the key's hash. */
     public static final int INDEPENDENT_ROWS_VERSION = 4;
 
-    private CountMinColumns() {
-    }
+    private CountMinColumns() {}
 
     /**
      * The key's column in each row as the file format defines it: from version 4 the outputs of

@@ -1,7 +1,7 @@
 package io.mapsketch.enginetesting;
 
-import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.OpenMode;
+import io.mapsketch.frequency.CountMinSketch;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 
@@ -16,13 +16,12 @@ public final class CountMinWorker {
     /** Distinct keys of every stream: few, so that the processes keep hitting the same counters. */
     public static final int KEYS = 2_000;
 
-    private CountMinWorker() {
-    }
+    private CountMinWorker() {}
 
     public static void main(String[] args) throws Exception {
         long[][] events = stream(Long.parseLong(args[2]), Integer.parseInt(args[3]));
         try (CountMinSketch plain = CountMinSketch.open(Path.of(args[0]), OpenMode.SHARED);
-             CountMinSketch conservative = CountMinSketch.open(Path.of(args[1]), OpenMode.SHARED)) {
+                CountMinSketch conservative = CountMinSketch.open(Path.of(args[1]), OpenMode.SHARED)) {
             System.out.println("ready");
             if (System.in.read() < 0) {
                 return;

@@ -9,8 +9,7 @@ import java.util.SplittableRandom;
  */
 public final class FalsePositives {
 
-    private FalsePositives() {
-    }
+    private FalsePositives() {}
 
     /** The fraction of {@code probes} random keys of {@code seed} that the filter calls present. */
     public static double measuredFalsePositiveRate(MembershipFilter filter, long probes, long seed) {

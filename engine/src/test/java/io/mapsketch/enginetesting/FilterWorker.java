@@ -1,9 +1,9 @@
 package io.mapsketch.enginetesting;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.MembershipFilter;
 import io.mapsketch.membership.ScalableBloomFilter;
-import io.mapsketch.OpenMode;
 import java.nio.file.Path;
 
 /**
@@ -14,13 +14,13 @@ import java.nio.file.Path;
  */
 public final class FilterWorker {
 
-    private FilterWorker() {
-    }
+    private FilterWorker() {}
 
     public static void main(String[] args) throws Exception {
         Path path = Path.of(args[1]);
         long[] keys = SeededKeys.of(Long.parseLong(args[2]), Integer.parseInt(args[3]));
-        try (MembershipFilter filter = args[0].equals("scalable") ? ScalableBloomFilter.open(path, OpenMode.SHARED)
+        try (MembershipFilter filter = args[0].equals("scalable")
+                ? ScalableBloomFilter.open(path, OpenMode.SHARED)
                 : BlockedBloomFilter.open(path, OpenMode.SHARED)) {
             System.out.println("ready");
             if (System.in.read() < 0) {

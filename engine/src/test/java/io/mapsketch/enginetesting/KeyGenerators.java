@@ -13,8 +13,7 @@ import org.quicktheories.core.Gen;
  */
 public final class KeyGenerators {
 
-    private KeyGenerators() {
-    }
+    private KeyGenerators() {}
 
     /** Arrays of any 64-bit keys, {@code minSize} to {@code maxSize} of them; repeats are possible. */
     public static Gen<long[]> keys(int minSize, int maxSize) {
@@ -27,12 +26,14 @@ public final class KeyGenerators {
      * keys a shrink leaves do (many zeros), and a filter that counts copies must not see them as one key.
      */
     public static Gen<long[]> distinctKeys(int minSize, int maxSize) {
-        return described(keys(minSize, maxSize).map(keys -> LongStream.of(keys).distinct().toArray()));
+        return described(keys(minSize, maxSize)
+                .map(keys -> LongStream.of(keys).distinct().toArray()));
     }
 
     /** Arrays of {@code minSize} to {@code maxSize} values of {@code values} (keys of a range, skewed keys). */
     public static Gen<long[]> arrays(Gen<Long> values, int minSize, int maxSize) {
-        return described(lists().of(values).ofSizeBetween(minSize, maxSize)
+        return described(lists().of(values)
+                .ofSizeBetween(minSize, maxSize)
                 .map(list -> list.stream().mapToLong(Long::longValue).toArray()));
     }
 

@@ -12,8 +12,7 @@ import java.util.Arrays;
  */
 public final class MinHashWorker {
 
-    private MinHashWorker() {
-    }
+    private MinHashWorker() {}
 
     public static void main(String[] args) throws Exception {
         try (MinHash minHash = MinHash.open(Path.of(args[0]), OpenMode.SHARED)) {

@@ -31,8 +31,7 @@ public final class ReliabilityScenarios {
     public static final int THREADS = 2;
     private static final Duration TIMEOUT = Duration.ofMinutes(3);
 
-    private ReliabilityScenarios() {
-    }
+    private ReliabilityScenarios() {}
 
     /**
      * One killed writer: a child adds batches {@code acknowledged + 1, ...} to the files of
@@ -44,8 +43,8 @@ public final class ReliabilityScenarios {
     public static long killRound(Path dir, long acknowledged, OpenMode mode, SplittableRandom random, String when)
             throws Exception {
         long lastAck = acknowledged;
-        try (ChildJvm writer = ChildJvm.start(dir, SharedSketchWorker.class, "add", dir.toString(), mode.name(),
-                Long.toString(acknowledged + 1))) {
+        try (ChildJvm writer = ChildJvm.start(
+                dir, SharedSketchWorker.class, "add", dir.toString(), mode.name(), Long.toString(acknowledged + 1))) {
             assertEquals("ready", writer.readLine());
             int waitFor = 1 + random.nextInt(4);
             for (int i = 0; i < waitFor; i++) {
@@ -72,12 +71,14 @@ public final class ReliabilityScenarios {
      */
     public static void verifyAcknowledged(Path dir, long acknowledged, String when) throws IOException {
         try (SharedSketchFiles files = SharedSketchFiles.open(dir, OpenMode.READ_ONLY);
-             HyperLogLog expectedRegisters = HyperLogLog.builder().precision(14).seed(3)
-                     .createAnonymous(OpenMode.EXCLUSIVE)) {
+                HyperLogLog expectedRegisters =
+                        HyperLogLog.builder().precision(14).seed(3).createAnonymous(OpenMode.EXCLUSIVE)) {
             for (RegionSketch sketch : files.all()) {
                 assertFalse(sketch.wasCleanlyClosed(), when + ": " + sketch + " reports the writer that died");
                 PayloadVerification checksum = sketch.verify();
-                assertEquals(PayloadVerification.State.STALE_WRITERS_ATTACHED, checksum.state(),
+                assertEquals(
+                        PayloadVerification.State.STALE_WRITERS_ATTACHED,
+                        checksum.state(),
                         when + ": " + sketch + " says its checksum is stale: " + checksum.describe());
             }
             boolean[] found = new boolean[SharedSketchFiles.BATCH];
@@ -91,19 +92,22 @@ public final class ReliabilityScenarios {
                 }
                 for (int i = 0; i < keys.length; i++) {
                     long estimate = files.countMin().estimate(keys[i]);
-                    assertTrue(estimate >= SharedSketchFiles.count(i),
+                    assertTrue(
+                            estimate >= SharedSketchFiles.count(i),
                             when + ": Count-Min estimate " + estimate + " of key " + i + " of batch " + batch);
                 }
                 expectedRegisters.addAll(keys);
             }
-            MemorySegment registers = SketchInternals.payload(files.hyperLogLog()).segment();
+            MemorySegment registers =
+                    SketchInternals.payload(files.hyperLogLog()).segment();
             MemorySegment expected = SketchInternals.payload(expectedRegisters).segment();
             for (long r = 0; r < expected.byteSize(); r++) {
                 int have = Byte.toUnsignedInt(registers.get(ValueLayout.JAVA_BYTE, r));
                 int want = Byte.toUnsignedInt(expected.get(ValueLayout.JAVA_BYTE, r));
                 assertTrue(have >= want, when + ": HyperLogLog register " + r + " is " + have + ", below " + want);
             }
-            assertEquals(Double.doubleToLongBits(SummaryLineChecks.passEstimate(files.hyperLogLog())),
+            assertEquals(
+                    Double.doubleToLongBits(SummaryLineChecks.passEstimate(files.hyperLogLog())),
                     Double.doubleToLongBits(files.hyperLogLog().estimate()),
                     when + ": the HyperLogLog estimate, trusted line or not, is the pass's");
         }
@@ -122,8 +126,13 @@ public final class ReliabilityScenarios {
         long checkedBatches = 0;
         try (SharedSketchFiles reader = SharedSketchFiles.open(dir, OpenMode.READ_ONLY)) {
             for (int child = 0; child < CHILDREN; child++) {
-                children.add(ChildJvm.start(dir, SharedSketchWorker.class, "hammer", dir.toString(),
-                        Integer.toString(child), Integer.toString(THREADS)));
+                children.add(ChildJvm.start(
+                        dir,
+                        SharedSketchWorker.class,
+                        "hammer",
+                        dir.toString(),
+                        Integer.toString(child),
+                        Integer.toString(THREADS)));
             }
             for (ChildJvm child : children) {
                 assertEquals("ready", child.readLine());
@@ -139,7 +148,8 @@ public final class ReliabilityScenarios {
                     for (MembershipFilter filter : reader.filters()) {
                         filter.mightContainAll(keys, found);
                         for (int i = 0; i < keys.length; i++) {
-                            assertTrue(found[i], filter + " does not show key " + i + " of acknowledged batch " + batch);
+                            assertTrue(
+                                    found[i], filter + " does not show key " + i + " of acknowledged batch " + batch);
                         }
                     }
                     for (int i = 0; i < keys.length; i++) {
@@ -157,7 +167,7 @@ public final class ReliabilityScenarios {
         assertEquals(writers * batchesPerWriter, checkedBatches);
         long items = writers * batchesPerWriter * SharedSketchFiles.BATCH;
         try (SharedSketchFiles shared = SharedSketchFiles.open(dir, OpenMode.READ_ONLY);
-             SharedSketchFiles sequential = SharedSketchFiles.create(null, OpenMode.EXCLUSIVE)) {
+                SharedSketchFiles sequential = SharedSketchFiles.create(null, OpenMode.EXCLUSIVE)) {
             long weight = 0;
             for (int writer = 0; writer < writers; writer++) {
                 long first = (long) writer * SharedSketchWorker.STRIDE;
@@ -171,10 +181,16 @@ public final class ReliabilityScenarios {
             for (int s = 0; s < shared.all().size(); s++) {
                 RegionSketch mine = shared.all().get(s);
                 RegionSketch reference = sequential.all().get(s);
-                assertEquals(-1, SketchInternals.payload(mine).segment().mismatch(SketchInternals.payload(reference).segment()),
+                assertEquals(
+                        -1,
+                        SketchInternals.payload(mine)
+                                .segment()
+                                .mismatch(SketchInternals.payload(reference).segment()),
                         mine + ": payload differs from one thread's");
                 assertEquals(items, mine.itemsAdded(), mine + ": items counter");
-                assertEquals(PayloadVerification.State.OK, mine.verify().state(),
+                assertEquals(
+                        PayloadVerification.State.OK,
+                        mine.verify().state(),
                         mine + ": the last writer's close sealed the checksum");
             }
             assertEquals(weight, shared.countMin().totalWeight(), "Count-Min total weight N");

@@ -9,8 +9,7 @@ import java.util.SplittableRandom;
  */
 public final class SeededKeys {
 
-    private SeededKeys() {
-    }
+    private SeededKeys() {}
 
     /** The first {@code count} outputs of {@code new SplittableRandom(seed)}: any longs, repeats possible. */
     public static long[] of(long seed, int count) {

@@ -18,8 +18,13 @@ import java.util.List;
  * The five sketch files that the {@link ReliabilityScenarios} have child JVMs fill: classic, blocked and counting Bloom filters, a plain Count-Min sketch and a HyperLogLog,
  * with the keys and counts of every batch, and the one way to add a batch to all five.
  */
-public record SharedSketchFiles(BloomFilter classic, BlockedBloomFilter blocked, CountingBloomFilter counting,
-        CountMinSketch countMin, HyperLogLog hyperLogLog) implements AutoCloseable {
+public record SharedSketchFiles(
+        BloomFilter classic,
+        BlockedBloomFilter blocked,
+        CountingBloomFilter counting,
+        CountMinSketch countMin,
+        HyperLogLog hyperLogLog)
+        implements AutoCloseable {
 
     public static final int BATCH = 512;
     private static final long CAPACITY = 1_000_000;
@@ -28,8 +33,15 @@ public record SharedSketchFiles(BloomFilter classic, BlockedBloomFilter blocked,
     public static SharedSketchFiles create(Path dir, OpenMode mode) throws IOException {
         return new SharedSketchFiles(
                 make(BloomFilter.builder().expectedItems(CAPACITY).falsePositiveRate(0.01), dir, "classic", mode),
-                make(BlockedBloomFilter.builder().expectedItems(CAPACITY).falsePositiveRate(0.01), dir, "blocked", mode),
-                make(CountingBloomFilter.builder().expectedItems(CAPACITY).falsePositiveRate(0.01), dir, "counting",
+                make(
+                        BlockedBloomFilter.builder().expectedItems(CAPACITY).falsePositiveRate(0.01),
+                        dir,
+                        "blocked",
+                        mode),
+                make(
+                        CountingBloomFilter.builder().expectedItems(CAPACITY).falsePositiveRate(0.01),
+                        dir,
+                        "counting",
                         mode),
                 make(CountMinSketch.builder().epsilon(0.001).delta(0.01), dir, "countmin", mode),
                 make(HyperLogLog.builder().precision(14), dir, "hll", mode));
@@ -42,7 +54,8 @@ public record SharedSketchFiles(BloomFilter classic, BlockedBloomFilter blocked,
     }
 
     public static SharedSketchFiles open(Path dir, OpenMode mode) throws IOException {
-        return new SharedSketchFiles(BloomFilter.open(dir.resolve("classic.sketch"), mode),
+        return new SharedSketchFiles(
+                BloomFilter.open(dir.resolve("classic.sketch"), mode),
                 BlockedBloomFilter.open(dir.resolve("blocked.sketch"), mode),
                 CountingBloomFilter.open(dir.resolve("counting.sketch"), mode),
                 CountMinSketch.open(dir.resolve("countmin.sketch"), mode),

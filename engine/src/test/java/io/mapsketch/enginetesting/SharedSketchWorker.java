@@ -25,8 +25,7 @@ public final class SharedSketchWorker {
     /** Batches per writer thread in {@code hammer} are 2 x STRIDE: each overlaps the next writer's half. */
     public static final int STRIDE = 25;
 
-    private SharedSketchWorker() {
-    }
+    private SharedSketchWorker() {}
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[1]);
@@ -35,8 +34,12 @@ public final class SharedSketchWorker {
             case "hammer" -> hammer(dir, Integer.parseInt(args[2]), Integer.parseInt(args[3]));
             case "create" -> {
                 for (int i = 0; ; i++) {
-                    CountMinSketch.builder().epsilon(0.00005).delta(2e-15)
-                            .create(dir.resolve("created-" + i + ".sketch"), OpenMode.EXCLUSIVE,
+                    CountMinSketch.builder()
+                            .epsilon(0.00005)
+                            .delta(2e-15)
+                            .create(
+                                    dir.resolve("created-" + i + ".sketch"),
+                                    OpenMode.EXCLUSIVE,
                                     CreateOption.OVERWRITE_EXISTING)
                             .close();
                     System.out.println("created " + i);

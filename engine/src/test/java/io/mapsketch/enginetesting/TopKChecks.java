@@ -11,8 +11,7 @@ import java.util.Map;
 /** The exact answers of a stream of keys, and what a Top-K sketch of it must list. */
 public final class TopKChecks {
 
-    private TopKChecks() {
-    }
+    private TopKChecks() {}
 
     /** How often each key occurs in the streams together. */
     public static Map<Long, Long> exactCounts(long[]... streams) {
@@ -29,7 +28,9 @@ public final class TopKChecks {
     public static List<Long> exactTop(Map<Long, Long> exact, int n) {
         return exact.entrySet().stream()
                 .sorted(Map.Entry.<Long, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
-                .limit(n).map(Map.Entry::getKey).toList();
+                .limit(n)
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     /** The keys of a listing, as longs, in its order. */

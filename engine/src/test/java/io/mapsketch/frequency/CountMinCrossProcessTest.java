@@ -30,16 +30,26 @@ class CountMinCrossProcessTest {
     void twoProcessesAddingAtOnceEqualTheSequentialBuild() throws Exception {
         Path plainFile = dir.resolve("plain.cms");
         Path conservativeFile = dir.resolve("conservative.cms");
-        CountMinSketch.Builder plain = CountMinSketch.builder().epsilon(0.01).delta(0.01).seed(4321);
-        CountMinSketch.Builder conservative = CountMinSketch.builder().epsilon(0.01).delta(0.01).seed(4321)
-                .counterBits(64).conservativeUpdate(true);
+        CountMinSketch.Builder plain =
+                CountMinSketch.builder().epsilon(0.01).delta(0.01).seed(4321);
+        CountMinSketch.Builder conservative = CountMinSketch.builder()
+                .epsilon(0.01)
+                .delta(0.01)
+                .seed(4321)
+                .counterBits(64)
+                .conservativeUpdate(true);
         plain.create(plainFile, OpenMode.SHARED).close();
         conservative.create(conservativeFile, OpenMode.SHARED).close();
         List<ChildJvm> children = new ArrayList<>();
         try {
             for (String seed : new String[] {"1", "2"}) {
-                ChildJvm child = ChildJvm.start(dir, CountMinWorker.class, plainFile.toString(),
-                        conservativeFile.toString(), seed, Integer.toString(EVENTS));
+                ChildJvm child = ChildJvm.start(
+                        dir,
+                        CountMinWorker.class,
+                        plainFile.toString(),
+                        conservativeFile.toString(),
+                        seed,
+                        Integer.toString(EVENTS));
                 children.add(child);
                 assertEquals("ready", child.readLine());
             }
@@ -75,8 +85,9 @@ class CountMinCrossProcessTest {
         try (CountMinSketch shared = CountMinSketch.open(conservativeFile, OpenMode.READ_ONLY)) {
             assertEquals(total, shared.totalWeight());
             for (int key = 0; key < exact.length; key++) {
-                assertTrue(shared.estimate(key) >= exact[key], "key " + key + ": " + shared.estimate(key)
-                        + " below the truth " + exact[key]);
+                assertTrue(
+                        shared.estimate(key) >= exact[key],
+                        "key " + key + ": " + shared.estimate(key) + " below the truth " + exact[key]);
             }
         }
     }

@@ -1,12 +1,12 @@
 package io.mapsketch.frequency;
 
-import io.mapsketch.internal.SketchInternals;
 import static io.mapsketch.enginetesting.CountMinColumns.columns;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.dynatrace.hash4j.hashing.Hashing;
 import io.mapsketch.OpenMode;
+import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.memory.SketchFileLayout;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -29,19 +29,28 @@ import org.junit.jupiter.api.io.TempDir;
 class CountMinLayoutTest {
 
     private static final long SEED = 7;
-    private static final int[] VERSIONS = {SketchFileLayout.FIRST_FORMAT_VERSION,
-        CountMinFormat.INDEPENDENT_ROWS_VERSION - 1, CountMinFormat.INDEPENDENT_ROWS_VERSION};
+    private static final int[] VERSIONS = {
+        SketchFileLayout.FIRST_FORMAT_VERSION,
+        CountMinFormat.INDEPENDENT_ROWS_VERSION - 1,
+        CountMinFormat.INDEPENDENT_ROWS_VERSION
+    };
 
     @TempDir
     Path dir;
 
     @Test
     void newFilesAreOfTheIndependentRowsVersion() throws IOException {
-        try (CountMinSketch cms = CountMinSketch.builder().epsilon(0.01).delta(0.01)
-                     .create(dir.resolve("new.cms"), OpenMode.EXCLUSIVE);
-             TopK top = TopK.builder().k(3).epsilon(0.01).delta(0.01).createAnonymous(OpenMode.SHARED)) {
-            assertEquals(CountMinFormat.INDEPENDENT_ROWS_VERSION, SketchInternals.region(cms).header().formatVersion());
-            assertEquals(CountMinFormat.INDEPENDENT_ROWS_VERSION, SketchInternals.region(top).header().formatVersion());
+        try (CountMinSketch cms = CountMinSketch.builder()
+                        .epsilon(0.01)
+                        .delta(0.01)
+                        .create(dir.resolve("new.cms"), OpenMode.EXCLUSIVE);
+                TopK top = TopK.builder().k(3).epsilon(0.01).delta(0.01).createAnonymous(OpenMode.SHARED)) {
+            assertEquals(
+                    CountMinFormat.INDEPENDENT_ROWS_VERSION,
+                    SketchInternals.region(cms).header().formatVersion());
+            assertEquals(
+                    CountMinFormat.INDEPENDENT_ROWS_VERSION,
+                    SketchInternals.region(top).header().formatVersion());
         }
     }
 
@@ -54,7 +63,10 @@ class CountMinLayoutTest {
                         String path = "version " + version + ", " + bits + "-bit " + mode
                                 + (conservative ? " conservative" : " plain");
                         try (CountMinSketch cms = sketch(version, 0.01, bits, conservative, mode)) {
-                            assertEquals(version, SketchInternals.region(cms).header().formatVersion(), path);
+                            assertEquals(
+                                    version,
+                                    SketchInternals.region(cms).header().formatVersion(),
+                                    path);
                             checkSingleKeys(cms, version, bits, conservative, path);
                         }
                     }
@@ -74,8 +86,8 @@ class CountMinLayoutTest {
                     batch.addAll(keys);
                     long[] expected = new long[batch.depth() * batch.width()];
                     for (long key : keys) {
-                        long[] columns = columns(Hashing.xxh3_64(SEED).hashLongToLong(key), batch.width(),
-                                batch.depth(), version);
+                        long[] columns = columns(
+                                Hashing.xxh3_64(SEED).hashLongToLong(key), batch.width(), batch.depth(), version);
                         for (int row = 0; row < columns.length; row++) {
                             expected[row * batch.width() + (int) columns[row]]++;
                         }
@@ -87,12 +99,13 @@ class CountMinLayoutTest {
                         }
                     }
                     assertArrayEquals(expected, actual, what + ": addAll's counters");
-                    long[] probes = new SplittableRandom(12).longs(1_100, 0, 800).toArray();
+                    long[] probes =
+                            new SplittableRandom(12).longs(1_100, 0, 800).toArray();
                     long[] estimates = new long[probes.length];
                     batch.estimateAll(probes, estimates);
                     for (int i = 0; i < probes.length; i++) {
-                        long[] columns = columns(Hashing.xxh3_64(SEED).hashLongToLong(probes[i]), batch.width(),
-                                batch.depth(), version);
+                        long[] columns = columns(
+                                Hashing.xxh3_64(SEED).hashLongToLong(probes[i]), batch.width(), batch.depth(), version);
                         long min = Long.MAX_VALUE;
                         for (int row = 0; row < columns.length; row++) {
                             min = Math.min(min, expected[row * batch.width() + (int) columns[row]]);
@@ -109,8 +122,13 @@ class CountMinLayoutTest {
         CountMinFormat shape = CountMinFormat.of(epsilon, 0.01, bits, conservative);
         Path file = dir.resolve("v" + version + "-" + epsilon + "-" + bits + mode + conservative + ".cms");
         if (version == CountMinFormat.INDEPENDENT_ROWS_VERSION) {
-            return CountMinSketch.builder().epsilon(epsilon).delta(0.01).counterBits(bits)
-                    .conservativeUpdate(conservative).seed(SEED).create(file, mode);
+            return CountMinSketch.builder()
+                    .epsilon(epsilon)
+                    .delta(0.01)
+                    .counterBits(bits)
+                    .conservativeUpdate(conservative)
+                    .seed(SEED)
+                    .create(file, mode);
         }
         return OlderFrequencyFiles.countMin(file, version, shape, SEED, mode);
     }
@@ -130,7 +148,8 @@ class CountMinLayoutTest {
             for (int row = 0; row < columns.length; row++) {
                 long offset = row * stride + columns[row] * counterBytes;
                 long value = bits == 32
-                        ? Integer.toUnsignedLong(payload.get(ValueLayout.JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN), offset))
+                        ? Integer.toUnsignedLong(
+                                payload.get(ValueLayout.JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN), offset))
                         : payload.get(ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN), offset);
                 min = Math.min(min, value);
             }

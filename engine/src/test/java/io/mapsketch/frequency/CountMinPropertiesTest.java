@@ -53,21 +53,25 @@ class CountMinPropertiesTest {
 
     /** Generated streams of 0 to {@code maxLength} (key, count) pairs over {@code keys} keys, counts 1..maxCount. */
     private static Gen<long[][]> streams(int maxLength, int keys, int maxCount) {
-        Gen<long[]> pairs = longs().between(0, keys - 1).zip(longs().between(1, maxCount), (key, count) -> new long[] {key, count});
-        return lists().of(pairs).ofSizeBetween(0, maxLength).map(list -> list.toArray(long[][]::new))
+        Gen<long[]> pairs =
+                longs().between(0, keys - 1).zip(longs().between(1, maxCount), (key, count) -> new long[] {key, count});
+        return lists().of(pairs)
+                .ofSizeBetween(0, maxLength)
+                .map(list -> list.toArray(long[][]::new))
                 .describedAs(stream -> stream.length + " pairs " + Arrays.deepToString(stream));
     }
 
     @Test
     void estimatesAreNeverBelowTheTruthAndConservativeNeverAbovePlain() {
-        qt().withFixedSeed(61L).withExamples(60)
+        qt().withFixedSeed(61L)
+                .withExamples(60)
                 .forAll(streams(3_000, 400, 50), booleans().all(), booleans().all())
                 .checkAssert((pairs, wide, shared) -> {
                     int keys = 400;
                     long[] exact = new long[keys];
                     int bits = wide ? 64 : 32;
                     try (CountMinSketch plain = small(bits, false, mode(shared));
-                         CountMinSketch conservative = small(bits, true, mode(!shared))) {
+                            CountMinSketch conservative = small(bits, true, mode(!shared))) {
                         long total = 0;
                         for (long[] pair : pairs) {
                             exact[(int) pair[0]] += pair[1];
@@ -93,13 +97,18 @@ class CountMinPropertiesTest {
 
     @Test
     void mergeIsExactlyTheSketchOfTheConcatenatedStreams() {
-        qt().withFixedSeed(62L).withExamples(60)
-                .forAll(streams(2_000, 1_000, 1_000), streams(2_000, 1_000, 1_000), booleans().all(), booleans().all())
+        qt().withFixedSeed(62L)
+                .withExamples(60)
+                .forAll(
+                        streams(2_000, 1_000, 1_000),
+                        streams(2_000, 1_000, 1_000),
+                        booleans().all(),
+                        booleans().all())
                 .checkAssert((first, second, wide, shared) -> {
                     int bits = wide ? 64 : 32;
                     try (CountMinSketch a = small(bits, false, mode(shared));
-                         CountMinSketch b = small(bits, false, mode(!shared));
-                         CountMinSketch both = small(bits, false, OpenMode.EXCLUSIVE)) {
+                            CountMinSketch b = small(bits, false, mode(!shared));
+                            CountMinSketch both = small(bits, false, OpenMode.EXCLUSIVE)) {
                         for (long[] pair : first) {
                             a.add(pair[0], pair[1]);
                             both.add(pair[0], pair[1]);
@@ -124,14 +133,16 @@ class CountMinPropertiesTest {
         int perThread = 40_000;
         for (int bits : new int[] {32, 64}) {
             try (CountMinSketch shared = small(bits, false, OpenMode.SHARED);
-                 CountMinSketch sequential = small(bits, false, OpenMode.EXCLUSIVE)) {
+                    CountMinSketch sequential = small(bits, false, OpenMode.EXCLUSIVE)) {
                 List<long[][]> streams = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {
                     streams.add(stream(100 + t, perThread, 300, 20));
                 }
                 long[][] batches = new long[threads][];
                 for (int t = 0; t < threads; t++) {
-                    batches[t] = new SplittableRandom(200 + t).longs(perThread, 0, 300).toArray();
+                    batches[t] = new SplittableRandom(200 + t)
+                            .longs(perThread, 0, 300)
+                            .toArray();
                 }
                 runConcurrently(threads, t -> {
                     for (long[] pair : streams.get(t)) {
@@ -176,8 +187,10 @@ class CountMinPropertiesTest {
                 });
                 long total = 0;
                 for (int key = 0; key < keys; key++) {
-                    assertTrue(shared.estimate(key) >= exact[key], bits + "-bit key " + key + ": estimate "
-                            + shared.estimate(key) + " below the truth " + exact[key]);
+                    assertTrue(
+                            shared.estimate(key) >= exact[key],
+                            bits + "-bit key " + key + ": estimate " + shared.estimate(key) + " below the truth "
+                                    + exact[key]);
                     total += exact[key];
                 }
                 assertEquals(total, shared.totalWeight());

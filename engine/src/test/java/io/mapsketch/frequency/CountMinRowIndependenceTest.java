@@ -1,15 +1,15 @@
 package io.mapsketch.frequency;
 
-import io.mapsketch.internal.SketchInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.OpenMode;
 import io.mapsketch.SketchBuilder;
 import io.mapsketch.enginetesting.CountMinColumns;
-import io.mapsketch.OpenMode;
+import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.memory.SketchFileLayout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +29,7 @@ class CountMinRowIndependenceTest {
 
     /** Two keys of the issue that share every row under double hashing at epsilon 0.01 and seed 0. */
     private static final String HEAVY = "/page/20";
+
     private static final String PARTNER = "/page/22460";
     private static final long HEAVY_COUNT = 1_000;
     private static final int ABSENT_KEYS = 1_000_000;
@@ -42,11 +43,16 @@ class CountMinRowIndependenceTest {
     @Test
     void theIssuesPairSharesEveryRowOnlyInOlderFiles() throws IOException {
         for (double delta : DELTAS) {
-            try (CountMinSketch newer = CountMinSketch.builder().epsilon(0.01).delta(delta)
-                         .create(dir.resolve("new-" + delta + ".cms"), OpenMode.EXCLUSIVE);
-                 CountMinSketch older = OlderFrequencyFiles.countMin(dir.resolve("old-" + delta + ".cms"),
-                         CountMinFormat.INDEPENDENT_ROWS_VERSION - 1, CountMinFormat.of(0.01, delta, 32, false),
-                         SketchBuilder.DEFAULT_SEED, OpenMode.EXCLUSIVE)) {
+            try (CountMinSketch newer = CountMinSketch.builder()
+                            .epsilon(0.01)
+                            .delta(delta)
+                            .create(dir.resolve("new-" + delta + ".cms"), OpenMode.EXCLUSIVE);
+                    CountMinSketch older = OlderFrequencyFiles.countMin(
+                            dir.resolve("old-" + delta + ".cms"),
+                            CountMinFormat.INDEPENDENT_ROWS_VERSION - 1,
+                            CountMinFormat.of(0.01, delta, 32, false),
+                            SketchBuilder.DEFAULT_SEED,
+                            OpenMode.EXCLUSIVE)) {
                 String depth = "depth " + newer.depth();
                 newer.add(HEAVY, HEAVY_COUNT);
                 older.add(HEAVY, HEAVY_COUNT);
@@ -80,16 +86,20 @@ class CountMinRowIndependenceTest {
     @Test
     void absentKeysBeyondTheBoundAgainstOneHeavyKeyStayWithinDelta() throws IOException {
         for (double delta : new double[] {DELTAS[0], DELTAS[1], DELTAS[2]}) {
-            try (CountMinSketch newer = CountMinSketch.builder().epsilon(0.01).delta(delta)
-                         .createAnonymous(OpenMode.EXCLUSIVE);
-                 CountMinSketch older = OlderFrequencyFiles.countMin(dir.resolve("old-" + delta + ".cms"),
-                         CountMinFormat.INDEPENDENT_ROWS_VERSION - 1, CountMinFormat.of(0.01, delta, 32, false),
-                         SketchBuilder.DEFAULT_SEED, OpenMode.EXCLUSIVE)) {
+            try (CountMinSketch newer =
+                            CountMinSketch.builder().epsilon(0.01).delta(delta).createAnonymous(OpenMode.EXCLUSIVE);
+                    CountMinSketch older = OlderFrequencyFiles.countMin(
+                            dir.resolve("old-" + delta + ".cms"),
+                            CountMinFormat.INDEPENDENT_ROWS_VERSION - 1,
+                            CountMinFormat.of(0.01, delta, 32, false),
+                            SketchBuilder.DEFAULT_SEED,
+                            OpenMode.EXCLUSIVE)) {
                 long beyond = beyondTheBound(newer);
                 long olderBeyond = beyondTheBound(older);
-                System.out.printf("count-min-rows depth %d delta %.0e: %d of %d absent keys beyond eps N = %d"
-                        + " (double hashing, older files: %d)%n", newer.depth(), delta, beyond, ABSENT_KEYS,
-                        newer.errorBound(), olderBeyond);
+                System.out.printf(
+                        "count-min-rows depth %d delta %.0e: %d of %d absent keys beyond eps N = %d"
+                                + " (double hashing, older files: %d)%n",
+                        newer.depth(), delta, beyond, ABSENT_KEYS, newer.errorBound(), olderBeyond);
                 assertTrue(beyond <= delta * ABSENT_KEYS, "depth " + newer.depth() + ": " + beyond);
                 if (newer.depth() >= 10) {
                     assertEquals(0, beyond, "depth " + newer.depth());
@@ -140,20 +150,33 @@ class CountMinRowIndependenceTest {
     @Test
     void sketchesOfTheTwoSchemesDoNotMerge() throws IOException {
         CountMinFormat shape = CountMinFormat.of(0.01, 0.01, 32, false);
-        try (CountMinSketch newer = CountMinSketch.builder().epsilon(0.01).delta(0.01)
-                     .createAnonymous(OpenMode.EXCLUSIVE);
-             CountMinSketch older = OlderFrequencyFiles.countMin(dir.resolve("old.cms"),
-                     SketchFileLayout.FIRST_FORMAT_VERSION, shape, SketchBuilder.DEFAULT_SEED, OpenMode.EXCLUSIVE);
-             TopK newerTop = TopK.builder().k(5).epsilon(0.01).delta(0.01).createAnonymous(OpenMode.EXCLUSIVE);
-             TopK olderTop = OlderFrequencyFiles.topK(dir.resolve("old.topk"), SketchFileLayout.FIRST_FORMAT_VERSION,
-                     shape, 5, SketchBuilder.DEFAULT_SEED, OpenMode.EXCLUSIVE)) {
+        try (CountMinSketch newer =
+                        CountMinSketch.builder().epsilon(0.01).delta(0.01).createAnonymous(OpenMode.EXCLUSIVE);
+                CountMinSketch older = OlderFrequencyFiles.countMin(
+                        dir.resolve("old.cms"),
+                        SketchFileLayout.FIRST_FORMAT_VERSION,
+                        shape,
+                        SketchBuilder.DEFAULT_SEED,
+                        OpenMode.EXCLUSIVE);
+                TopK newerTop = TopK.builder().k(5).epsilon(0.01).delta(0.01).createAnonymous(OpenMode.EXCLUSIVE);
+                TopK olderTop = OlderFrequencyFiles.topK(
+                        dir.resolve("old.topk"),
+                        SketchFileLayout.FIRST_FORMAT_VERSION,
+                        shape,
+                        5,
+                        SketchBuilder.DEFAULT_SEED,
+                        OpenMode.EXCLUSIVE)) {
             older.add(HEAVY, 3);
-            String message = assertThrows(IncompatibleSketchException.class, () -> newer.merge(older)).getMessage();
-            assertTrue(message.startsWith("sketches differ in row scheme: a mix per row (format version 4 and later)"
-                    + " here, double hashing (format versions before 4) in the other sketch"), message);
+            String message = assertThrows(IncompatibleSketchException.class, () -> newer.merge(older))
+                    .getMessage();
+            assertTrue(
+                    message.startsWith("sketches differ in row scheme: a mix per row (format version 4 and later)"
+                            + " here, double hashing (format versions before 4) in the other sketch"),
+                    message);
             assertEquals(0, newer.totalWeight(), "a refused merge changes nothing");
             assertThrows(IncompatibleSketchException.class, () -> older.merge(newer));
-            message = assertThrows(IncompatibleSketchException.class, () -> olderTop.merge(newerTop)).getMessage();
+            message = assertThrows(IncompatibleSketchException.class, () -> olderTop.merge(newerTop))
+                    .getMessage();
             assertTrue(message.startsWith("sketches differ in row scheme: double hashing"), message);
         }
     }

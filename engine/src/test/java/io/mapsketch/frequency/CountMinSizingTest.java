@@ -33,7 +33,8 @@ class CountMinSizingTest {
         assertEquals(713, CountMinSizing.depth(5.6e-310));
         assertEquals(709, CountMinSizing.depth(Double.MIN_NORMAL));
         assertEquals(1, CountMinSizing.depth(Math.nextDown(1.0)));
-        qt().withFixedSeed(17L).withExamples(2_000)
+        qt().withFixedSeed(17L)
+                .withExamples(2_000)
                 .forAll(longs().between(1, Double.doubleToRawLongBits(1.0) - 2))
                 .checkAssert(bits -> {
                     double delta = Double.longBitsToDouble(bits);
@@ -45,6 +46,7 @@ class CountMinSizingTest {
     }
 
     private static void assertMessage(String expected, Executable call) {
-        assertEquals(expected, assertThrows(IllegalArgumentException.class, call).getMessage());
+        assertEquals(
+                expected, assertThrows(IllegalArgumentException.class, call).getMessage());
     }
 }

@@ -41,8 +41,12 @@ class CountMinSketchTest {
     Path dir;
 
     static CountMinSketch.Builder builder(double epsilon, double delta, int bits, boolean conservative) {
-        return CountMinSketch.builder().epsilon(epsilon).delta(delta).counterBits(bits)
-                .conservativeUpdate(conservative).seed(7);
+        return CountMinSketch.builder()
+                .epsilon(epsilon)
+                .delta(delta)
+                .counterBits(bits)
+                .conservativeUpdate(conservative)
+                .seed(7);
     }
 
     static CountMinSketch sketch(double epsilon, double delta, int bits, boolean conservative, OpenMode mode) {
@@ -84,7 +88,7 @@ class CountMinSketchTest {
             exact[stream[i]]++;
         }
         try (CountMinSketch plain = sketch(0.001, 0.01, 32, false, OpenMode.EXCLUSIVE);
-             CountMinSketch conservative = sketch(0.001, 0.01, 32, true, OpenMode.EXCLUSIVE)) {
+                CountMinSketch conservative = sketch(0.001, 0.01, 32, true, OpenMode.EXCLUSIVE)) {
             for (int rank : stream) {
                 plain.add(zipfKey(rank));
                 conservative.add(zipfKey(rank));
@@ -117,9 +121,10 @@ class CountMinSketchTest {
             String[] names = {"plain", "conservative"};
             for (int v = 0; v < 2; v++) {
                 double fraction = (double) beyond[v] / distinct;
-                System.out.printf("Count-Min Zipf demo (%s): %d distinct keys, %.4f%% beyond eps N = 50,"
-                        + " max overestimate %d, mean %.3f%n", names[v], distinct, 100 * fraction, max[v],
-                        sum[v] / distinct);
+                System.out.printf(
+                        "Count-Min Zipf demo (%s): %d distinct keys, %.4f%% beyond eps N = 50,"
+                                + " max overestimate %d, mean %.3f%n",
+                        names[v], distinct, 100 * fraction, max[v], sum[v] / distinct);
                 assertTrue(fraction <= 0.01, names[v] + ": fraction beyond the bound " + fraction);
             }
         }
@@ -128,10 +133,13 @@ class CountMinSketchTest {
     @Test
     void everyKeyFormOfTheSameBytesHitsTheSameCounters() throws IOException {
         long key = 0x0102030405060708L;
-        byte[] bytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(key).array();
+        byte[] bytes = ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(key)
+                .array();
         byte[] text = "naïve café".getBytes(StandardCharsets.UTF_8);
         try (CountMinSketch cms = sketch(0.01, 0.01, 32, false, OpenMode.EXCLUSIVE);
-             Arena arena = Arena.ofConfined()) {
+                Arena arena = Arena.ofConfined()) {
             MemorySegment segment = arena.allocate(20);
             MemorySegment.copy(bytes, 0, segment, ValueLayout.JAVA_BYTE, 5, 8);
             assertEquals(1, cms.add(key));
@@ -157,13 +165,15 @@ class CountMinSketchTest {
         for (OpenMode mode : new OpenMode[] {OpenMode.EXCLUSIVE, OpenMode.SHARED}) {
             for (boolean conservative : new boolean[] {false, true}) {
                 try (CountMinSketch batch = sketch(0.01, 0.05, 32, conservative, mode);
-                     CountMinSketch fromSegment = sketch(0.01, 0.05, 32, conservative, mode);
-                     CountMinSketch single = sketch(0.01, 0.05, 32, conservative, OpenMode.EXCLUSIVE);
-                     Arena arena = Arena.ofConfined()) {
+                        CountMinSketch fromSegment = sketch(0.01, 0.05, 32, conservative, mode);
+                        CountMinSketch single = sketch(0.01, 0.05, 32, conservative, OpenMode.EXCLUSIVE);
+                        Arena arena = Arena.ofConfined()) {
                     batch.addAll(keys);
                     MemorySegment segment = arena.allocate(8L * keys.length + 3);
                     for (int i = 0; i < keys.length; i++) {
-                        segment.set(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 3 + 8L * i,
+                        segment.set(
+                                ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN),
+                                3 + 8L * i,
                                 keys[i]);
                     }
                     fromSegment.addAll(segment, 3, keys.length);
@@ -171,10 +181,9 @@ class CountMinSketchTest {
                         single.add(key);
                     }
                     String variant = mode + (conservative ? " conservative" : " plain");
-                    assertArrayEquals(Payloads.bytes(single), Payloads.bytes(batch),
-                            variant);
-                    assertArrayEquals(Payloads.bytes(single),
-                            Payloads.bytes(fromSegment), variant + ", keys from a segment");
+                    assertArrayEquals(Payloads.bytes(single), Payloads.bytes(batch), variant);
+                    assertArrayEquals(
+                            Payloads.bytes(single), Payloads.bytes(fromSegment), variant + ", keys from a segment");
                     assertEquals(keys.length, batch.itemsAdded());
                     assertEquals(keys.length, batch.totalWeight());
                     assertEquals(keys.length, fromSegment.totalWeight());
@@ -208,8 +217,8 @@ class CountMinSketchTest {
         }
     }
 
-    private static void assertBatchEstimatesEqualSingleKeyEstimates(CountMinSketch cms, long[] added, long[] probes,
-            String what) {
+    private static void assertBatchEstimatesEqualSingleKeyEstimates(
+            CountMinSketch cms, long[] added, long[] probes, String what) {
         cms.addAll(added);
         long[] estimates = new long[probes.length + 2];
         Arrays.fill(estimates, -1);
@@ -219,8 +228,9 @@ class CountMinSketchTest {
         }
         assertEquals(-1, estimates[probes.length], "past the keys nothing is written");
         assertTrue(estimates[0] > 0, "an added key has a positive estimate");
-        String message = assertThrows(IllegalArgumentException.class,
-                () -> cms.estimateAll(probes, new long[probes.length - 1])).getMessage();
+        String message = assertThrows(
+                        IllegalArgumentException.class, () -> cms.estimateAll(probes, new long[probes.length - 1]))
+                .getMessage();
         assertEquals("estimates.length = 1336, must be >= keys.length = 1337", message);
     }
 
@@ -235,7 +245,10 @@ class CountMinSketchTest {
                     assertEquals(max, cms.add(1L, 100));
                     assertEquals(max, cms.add(1L, LiveCounters.LIMIT - max - 90));
                     assertTrue(cms.isSaturated(1L));
-                    byte[] one = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(1L).array();
+                    byte[] one = ByteBuffer.allocate(8)
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .putLong(1L)
+                            .array();
                     assertTrue(cms.isSaturated(one, 0, 8));
                     assertTrue(cms.isSaturated(MemorySegment.ofArray(one), 0, 8));
                     assertEquals(max, cms.estimate(1L));
@@ -249,8 +262,10 @@ class CountMinSketchTest {
                         }
                         assertEquals(1, saturated, "row " + row);
                     }
-                    String message = assertThrows(IllegalArgumentException.class, () -> cms.add(2L)).getMessage();
-                    assertTrue(message.startsWith("count = 1 would take the total weight N = " + LiveCounters.LIMIT),
+                    String message = assertThrows(IllegalArgumentException.class, () -> cms.add(2L))
+                            .getMessage();
+                    assertTrue(
+                            message.startsWith("count = 1 would take the total weight N = " + LiveCounters.LIMIT),
                             message);
                 }
             }
@@ -263,7 +278,7 @@ class CountMinSketchTest {
         for (OpenMode mode : new OpenMode[] {OpenMode.EXCLUSIVE, OpenMode.SHARED}) {
             for (boolean conservative : new boolean[] {false, true}) {
                 try (CountMinSketch cms = sketch(0.1, 0.1, 64, conservative, mode);
-                     CountMinSketch other = sketch(0.1, 0.1, 64, false, OpenMode.EXCLUSIVE)) {
+                        CountMinSketch other = sketch(0.1, 0.1, 64, false, OpenMode.EXCLUSIVE)) {
                     cms.add(1L, 5);
                     MemorySegment counters = SketchInternals.payload(cms).segment();
                     for (long offset = 0; offset < counters.byteSize(); offset += 8) {
@@ -286,7 +301,10 @@ class CountMinSketchTest {
                         assertEquals(1, saturated, "row " + row);
                     }
                     assertTrue(cms.isSaturated(1L));
-                    byte[] one = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(1L).array();
+                    byte[] one = ByteBuffer.allocate(8)
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .putLong(1L)
+                            .array();
                     assertTrue(cms.isSaturated(one, 0, 8));
                     assertTrue(cms.isSaturated(MemorySegment.ofArray(one), 0, 8));
                     assertEquals(1_012, cms.totalWeight());
@@ -323,8 +341,7 @@ class CountMinSketchTest {
             assertTrue(e.getMessage().contains("READ_ONLY"), e.getMessage());
             assertThrows(IllegalStateException.class, () -> reopened.add("x", 3));
             assertThrows(IllegalStateException.class, () -> reopened.addAll(new long[] {1}));
-            try (CountMinSketch other = builder(0.002, 0.001, 64, true).seed(99)
-                    .createAnonymous(OpenMode.EXCLUSIVE)) {
+            try (CountMinSketch other = builder(0.002, 0.001, 64, true).seed(99).createAnonymous(OpenMode.EXCLUSIVE)) {
                 assertThrows(IllegalStateException.class, () -> reopened.merge(other));
             }
         }
@@ -344,70 +361,102 @@ class CountMinSketchTest {
         long eps = Double.doubleToLongBits(0.01);
         long delta = Double.doubleToLongBits(0.05);
         long good = 3 * CounterMatrix.rowStride(272, 4);
-        assertEquals("header parameter 'width' (index 0) is 0, expected a value in [1, 2147483647]",
+        assertEquals(
+                "header parameter 'width' (index 0) is 0, expected a value in [1, 2147483647]",
                 corruptMessage(new long[] {0, 3, 4, 0, eps, delta}, good));
-        assertEquals("header parameter 'depth' (index 1) is 746, expected a value in [1, 745]",
+        assertEquals(
+                "header parameter 'depth' (index 1) is 746, expected a value in [1, 745]",
                 corruptMessage(new long[] {272, 746, 4, 0, eps, delta}, good));
-        assertEquals("header parameter 'counter bytes' (index 2) is 5, expected 4 or 8",
+        assertEquals(
+                "header parameter 'counter bytes' (index 2) is 5, expected 4 or 8",
                 corruptMessage(new long[] {272, 3, 5, 0, eps, delta}, good));
-        assertEquals("header parameter 'conservative' (index 3) is 2, expected a value in [0, 1]",
+        assertEquals(
+                "header parameter 'conservative' (index 3) is 2, expected a value in [0, 1]",
                 corruptMessage(new long[] {272, 3, 4, 2, eps, delta}, good));
-        assertEquals("header parameter 'epsilon' (index 4) is 1.5, expected a value in (0.0, 1.0)",
+        assertEquals(
+                "header parameter 'epsilon' (index 4) is 1.5, expected a value in (0.0, 1.0)",
                 corruptMessage(new long[] {272, 3, 4, 0, Double.doubleToLongBits(1.5), delta}, good));
-        assertEquals("header parameter 'delta' (index 5) is NaN, expected a value in (0.0, 1.0)",
+        assertEquals(
+                "header parameter 'delta' (index 5) is NaN, expected a value in (0.0, 1.0)",
                 corruptMessage(new long[] {272, 3, 4, 0, eps, Double.doubleToLongBits(Double.NaN)}, good));
-        assertEquals("width is 271, but epsilon 0.01 gives 272",
+        assertEquals(
+                "width is 271, but epsilon 0.01 gives 272",
                 corruptMessage(new long[] {271, 3, 4, 0, eps, delta}, good));
-        assertEquals("depth is 4, but delta 0.05 gives 3",
-                corruptMessage(new long[] {272, 4, 4, 0, eps, delta}, good));
-        assertEquals("payload length is 3264 bytes, expected 6528 (depth rows of width counters of counter bytes,"
+        assertEquals("depth is 4, but delta 0.05 gives 3", corruptMessage(new long[] {272, 4, 4, 0, eps, delta}, good));
+        assertEquals(
+                "payload length is 3264 bytes, expected 6528 (depth rows of width counters of counter bytes,"
                         + " each row rounded up to 64 bytes)",
                 corruptMessage(new long[] {272, 3, 8, 0, eps, delta}, good));
     }
 
     private String corruptMessage(long[] parameters, long payload) throws IOException {
         Path file = dir.resolve("corrupt-" + java.util.Arrays.hashCode(parameters) + ".cms");
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.COUNT_MIN.id(), HashScheme.XXH3_64, 0, parameters,
-                payload);
+        SketchHeader header =
+                SketchHeader.forNewSketch(SketchKind.COUNT_MIN.id(), HashScheme.XXH3_64, 0, parameters, payload);
         SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
-        String message = assertThrows(CorruptSketchFileException.class,
-                () -> CountMinSketch.open(file, OpenMode.SHARED)).getMessage();
+        String message = assertThrows(
+                        CorruptSketchFileException.class, () -> CountMinSketch.open(file, OpenMode.SHARED))
+                .getMessage();
         assertTrue(message.contains(file.toString()), message);
         return message.substring(message.indexOf(": ") + 2);
     }
 
     @Test
     void builderAddsAndMergesNameWhatIsWrong() throws IOException {
-        assertEquals("epsilon = 0.0, must be in (0, 1)", assertThrows(IllegalArgumentException.class,
-                () -> CountMinSketch.builder().epsilon(0)).getMessage());
-        assertEquals("delta = 1.0, must be in (0, 1)", assertThrows(IllegalArgumentException.class,
-                () -> CountMinSketch.builder().delta(1)).getMessage());
-        assertEquals("counterBits = 16, must be 32 or 64", assertThrows(IllegalArgumentException.class,
-                () -> CountMinSketch.builder().counterBits(16)).getMessage());
-        assertTrue(assertThrows(IllegalStateException.class,
-                () -> CountMinSketch.builder().delta(0.1).createAnonymous(OpenMode.SHARED))
-                .getMessage().startsWith("epsilon was not set"));
-        assertTrue(assertThrows(IllegalStateException.class,
-                () -> CountMinSketch.builder().epsilon(0.1).createAnonymous(OpenMode.SHARED))
-                .getMessage().startsWith("delta was not set"));
+        assertEquals(
+                "epsilon = 0.0, must be in (0, 1)",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> CountMinSketch.builder().epsilon(0))
+                        .getMessage());
+        assertEquals(
+                "delta = 1.0, must be in (0, 1)",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> CountMinSketch.builder().delta(1))
+                        .getMessage());
+        assertEquals(
+                "counterBits = 16, must be 32 or 64",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> CountMinSketch.builder().counterBits(16))
+                        .getMessage());
+        assertTrue(assertThrows(
+                        IllegalStateException.class,
+                        () -> CountMinSketch.builder().delta(0.1).createAnonymous(OpenMode.SHARED))
+                .getMessage()
+                .startsWith("epsilon was not set"));
+        assertTrue(assertThrows(
+                        IllegalStateException.class,
+                        () -> CountMinSketch.builder().epsilon(0.1).createAnonymous(OpenMode.SHARED))
+                .getMessage()
+                .startsWith("delta was not set"));
         try (CountMinSketch base = sketch(0.01, 0.01, 32, false, OpenMode.EXCLUSIVE);
-             CountMinSketch wider = sketch(0.005, 0.01, 32, false, OpenMode.EXCLUSIVE);
-             CountMinSketch deeper = sketch(0.01, 0.001, 32, false, OpenMode.EXCLUSIVE);
-             CountMinSketch longs = sketch(0.01, 0.01, 64, false, OpenMode.EXCLUSIVE);
-             CountMinSketch reseeded = builder(0.01, 0.01, 32, false).seed(8).createAnonymous(OpenMode.SHARED);
-             CountMinSketch conservative = sketch(0.01, 0.01, 32, true, OpenMode.SHARED)) {
-            assertEquals("count = 0, must be in [1, 9223372036854775807]",
-                    assertThrows(IllegalArgumentException.class, () -> base.add(1L, 0)).getMessage());
-            assertEquals("count = -5, must be in [1, 9223372036854775807]",
-                    assertThrows(IllegalArgumentException.class, () -> base.add("k", -5)).getMessage());
+                CountMinSketch wider = sketch(0.005, 0.01, 32, false, OpenMode.EXCLUSIVE);
+                CountMinSketch deeper = sketch(0.01, 0.001, 32, false, OpenMode.EXCLUSIVE);
+                CountMinSketch longs = sketch(0.01, 0.01, 64, false, OpenMode.EXCLUSIVE);
+                CountMinSketch reseeded = builder(0.01, 0.01, 32, false).seed(8).createAnonymous(OpenMode.SHARED);
+                CountMinSketch conservative = sketch(0.01, 0.01, 32, true, OpenMode.SHARED)) {
+            assertEquals(
+                    "count = 0, must be in [1, 9223372036854775807]",
+                    assertThrows(IllegalArgumentException.class, () -> base.add(1L, 0))
+                            .getMessage());
+            assertEquals(
+                    "count = -5, must be in [1, 9223372036854775807]",
+                    assertThrows(IllegalArgumentException.class, () -> base.add("k", -5))
+                            .getMessage());
             assertTrue(assertThrows(IncompatibleSketchException.class, () -> base.merge(wider))
-                    .getMessage().startsWith("sketches differ in width: 272 here, 544 in the other sketch"));
+                    .getMessage()
+                    .startsWith("sketches differ in width: 272 here, 544 in the other sketch"));
             assertTrue(assertThrows(IncompatibleSketchException.class, () -> base.merge(deeper))
-                    .getMessage().startsWith("sketches differ in depth: 5 here, 7"));
+                    .getMessage()
+                    .startsWith("sketches differ in depth: 5 here, 7"));
             assertTrue(assertThrows(IncompatibleSketchException.class, () -> base.merge(longs))
-                    .getMessage().startsWith("sketches differ in counter bytes: 4 here, 8"));
+                    .getMessage()
+                    .startsWith("sketches differ in counter bytes: 4 here, 8"));
             assertTrue(assertThrows(IncompatibleSketchException.class, () -> base.merge(reseeded))
-                    .getMessage().startsWith("sketches differ in hash seed: 7 here, 8"));
+                    .getMessage()
+                    .startsWith("sketches differ in hash seed: 7 here, 8"));
             conservative.add(3L, 4);
             base.add(3L, 1);
             base.merge(conservative);

@@ -29,14 +29,28 @@ class FrequencyFormatsTest {
 
     @Test
     void topKSketches() {
-        HeaderFormatChecks.check(shapes().zip(integers().between(1, TopK.MAX_K),
-                integers().between(Long.BYTES, TopK.MAX_KEY_BYTES), TopKFormat::new), TopKFormat::read, topKRefuses());
+        HeaderFormatChecks.check(
+                shapes().zip(
+                                integers().between(1, TopK.MAX_K),
+                                integers().between(Long.BYTES, TopK.MAX_KEY_BYTES),
+                                TopKFormat::new),
+                TopKFormat::read,
+                topKRefuses());
     }
 
     private static final Map<String, List<? extends Number>> COUNT_MIN_REFUSES = Map.of(
-            "width", List.of(0L, -1L, 1L << 31, Long.MAX_VALUE), "depth", List.of(0L, -1L, 746L, 1L << 32),
-            "counter bytes", List.of(0L, 2L, 3L, 5L, 7L, 9L, 16L), "conservative", List.of(-1L, 2L, 255L),
-            "epsilon", OUTSIDE_UNIT, "delta", OUTSIDE_UNIT);
+            "width",
+            List.of(0L, -1L, 1L << 31, Long.MAX_VALUE),
+            "depth",
+            List.of(0L, -1L, 746L, 1L << 32),
+            "counter bytes",
+            List.of(0L, 2L, 3L, 5L, 7L, 9L, 16L),
+            "conservative",
+            List.of(-1L, 2L, 255L),
+            "epsilon",
+            OUTSIDE_UNIT,
+            "delta",
+            OUTSIDE_UNIT);
 
     private static Map<String, List<? extends Number>> topKRefuses() {
         Map<String, List<? extends Number>> refuses = new HashMap<>(COUNT_MIN_REFUSES);
@@ -48,8 +62,16 @@ class FrequencyFormatsTest {
     private static Gen<CountMinFormat> shapes() {
         Gen<Double> epsilons = doubles().between(Math.E / Integer.MAX_VALUE * (1 + 1e-9), Math.nextDown(1.0));
         Gen<Double> deltas = doubles().between(Double.MIN_VALUE, Math.nextDown(1.0));
-        return epsilons.zip(deltas, arbitrary().pick(Integer.BYTES, Long.BYTES), booleans().all(),
-                (epsilon, delta, counterBytes, conservative) -> new CountMinFormat(CountMinSizing.width(epsilon),
-                        CountMinSizing.depth(delta), counterBytes, conservative, epsilon, delta));
+        return epsilons.zip(
+                deltas,
+                arbitrary().pick(Integer.BYTES, Long.BYTES),
+                booleans().all(),
+                (epsilon, delta, counterBytes, conservative) -> new CountMinFormat(
+                        CountMinSizing.width(epsilon),
+                        CountMinSizing.depth(delta),
+                        counterBytes,
+                        conservative,
+                        epsilon,
+                        delta));
     }
 }

@@ -56,9 +56,15 @@ class FrequencyVersionOneTest {
         Path file = golden("cms-v1-e0.01-d1e-9.sketch");
         CountMinFormat shape = CountMinFormat.of(0.01, 1e-9, 32, false);
         try (CountMinSketch old = CountMinSketch.open(file, OpenMode.READ_ONLY);
-             CountMinSketch remade = OlderFrequencyFiles.countMin(dir.resolve("remade.cms"),
-                     SketchFileLayout.FIRST_FORMAT_VERSION, shape, 0, OpenMode.EXCLUSIVE)) {
-            assertEquals(SketchFileLayout.FIRST_FORMAT_VERSION, SketchInternals.region(old).header().formatVersion());
+                CountMinSketch remade = OlderFrequencyFiles.countMin(
+                        dir.resolve("remade.cms"),
+                        SketchFileLayout.FIRST_FORMAT_VERSION,
+                        shape,
+                        0,
+                        OpenMode.EXCLUSIVE)) {
+            assertEquals(
+                    SketchFileLayout.FIRST_FORMAT_VERSION,
+                    SketchInternals.region(old).header().formatVersion());
             assertTrue(old.wasCleanlyClosed());
             assertEquals(272, old.width());
             assertEquals(21, old.depth());
@@ -71,7 +77,9 @@ class FrequencyVersionOneTest {
             assertEquals(0, old.estimate("/page/2"));
             assertEquals(0, old.estimate("/page/3"));
             addTheGoldenCountMinStream(remade);
-            assertArrayEquals(Payloads.bytes(old), Payloads.bytes(remade),
+            assertArrayEquals(
+                    Payloads.bytes(old),
+                    Payloads.bytes(remade),
                     "today's writer of a version 1 file puts every count where that build did");
         }
         for (OpenMode mode : new OpenMode[] {OpenMode.SHARED, OpenMode.EXCLUSIVE}) {
@@ -80,9 +88,15 @@ class FrequencyVersionOneTest {
             }
         }
         try (CountMinSketch reopened = CountMinSketch.open(file, OpenMode.READ_ONLY);
-             CountMinSketch other = OlderFrequencyFiles.countMin(dir.resolve("other.cms"),
-                     SketchFileLayout.FIRST_FORMAT_VERSION, shape, 0, OpenMode.EXCLUSIVE)) {
-            assertEquals(SketchFileLayout.FIRST_FORMAT_VERSION, SketchInternals.region(reopened).header().formatVersion());
+                CountMinSketch other = OlderFrequencyFiles.countMin(
+                        dir.resolve("other.cms"),
+                        SketchFileLayout.FIRST_FORMAT_VERSION,
+                        shape,
+                        0,
+                        OpenMode.EXCLUSIVE)) {
+            assertEquals(
+                    SketchFileLayout.FIRST_FORMAT_VERSION,
+                    SketchInternals.region(reopened).header().formatVersion());
             assertEquals(1_010, reopened.estimate("/page/20"), "the pair still shares every counter");
             assertEquals(1_010, reopened.estimate("/page/22460"));
             other.merge(reopened);
@@ -95,24 +109,30 @@ class FrequencyVersionOneTest {
     void aVersionOneTopKFileListsAndUpdatesAsItsBuildDid() throws IOException {
         Path file = golden("topk-v1-k5-e0.01-d0.01.sketch");
         try (TopK old = TopK.open(file, OpenMode.READ_ONLY)) {
-            assertEquals(SketchFileLayout.FIRST_FORMAT_VERSION, SketchInternals.region(old).header().formatVersion());
+            assertEquals(
+                    SketchFileLayout.FIRST_FORMAT_VERSION,
+                    SketchInternals.region(old).header().formatVersion());
             assertEquals(5, old.k());
             assertEquals(2_727, old.totalWeight());
             assertEquals(53, old.itemsAdded());
-            assertEquals(List.of("/page/20 1002", "/page/22460 1002", "/page/344 59", "/page/337 58",
-                    "/page/330 57"), listed(old));
+            assertEquals(
+                    List.of("/page/20 1002", "/page/22460 1002", "/page/344 59", "/page/337 58", "/page/330 57"),
+                    listed(old));
         }
         try (TopK writer = TopK.open(file, OpenMode.SHARED)) {
             writer.add("/page/337", 2);
             writer.add("/page/22460");
         }
         try (TopK reopened = TopK.open(file, OpenMode.READ_ONLY)) {
-            assertEquals(List.of("/page/20 1003", "/page/22460 1003", "/page/337 60", "/page/344 59",
-                    "/page/330 57"), listed(reopened));
+            assertEquals(
+                    List.of("/page/20 1003", "/page/22460 1003", "/page/337 60", "/page/344 59", "/page/330 57"),
+                    listed(reopened));
         }
     }
 
     private static List<String> listed(TopK top) {
-        return top.top().stream().map(hitter -> hitter.keyAsString() + " " + hitter.estimate()).toList();
+        return top.top().stream()
+                .map(hitter -> hitter.keyAsString() + " " + hitter.estimate())
+                .toList();
     }
 }

@@ -1,13 +1,11 @@
 package io.mapsketch.frequency;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.RegionMode;
-import io.mapsketch.memory.SketchRegions;
-import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.SketchKind;
-import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.SketchRegions;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -18,8 +16,7 @@ import java.nio.file.Path;
  */
 final class OlderFrequencyFiles {
 
-    private OlderFrequencyFiles() {
-    }
+    private OlderFrequencyFiles() {}
 
     /** Creates an empty Count-Min file of {@code version} and opens it in {@code mode}. */
     static CountMinSketch countMin(Path file, int version, CountMinFormat shape, long seed, OpenMode mode)
@@ -29,15 +26,15 @@ final class OlderFrequencyFiles {
     }
 
     /** Creates an empty Top-K file of {@code version} with k candidates of 64-byte keys and opens it. */
-    static TopK topK(Path file, int version, CountMinFormat shape, int k, long seed, OpenMode mode)
-            throws IOException {
+    static TopK topK(Path file, int version, CountMinFormat shape, int k, long seed, OpenMode mode) throws IOException {
         create(file, version, new TopKFormat(shape, k, TopK.DEFAULT_MAX_KEY_BYTES), seed);
         return TopK.open(file, mode);
     }
 
     private static void create(Path file, int version, HeaderFormat format, long seed) throws IOException {
-        SketchHeader header = SketchHeader.forNewSketch(format.kind().id(), HashScheme.XXH3_64, seed, format.encode(),
-                format.payloadBytes()).withFormatVersion(version);
+        SketchHeader header = SketchHeader.forNewSketch(
+                        format.kind().id(), HashScheme.XXH3_64, seed, format.encode(), format.payloadBytes())
+                .withFormatVersion(version);
         SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
     }
 }

@@ -2,9 +2,9 @@ package io.mapsketch.frequency;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.TopKChecks;
 import io.mapsketch.enginetesting.Zipf;
-import io.mapsketch.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -31,8 +31,8 @@ class TopKCrossProcessTest {
         List<ChildJvm> children = new ArrayList<>();
         try {
             for (long seed : new long[] {1, 2}) {
-                children.add(ChildJvm.start(dir, TopKWorker.class, "add", file.toString(), Long.toString(seed),
-                        Integer.toString(events)));
+                children.add(ChildJvm.start(
+                        dir, TopKWorker.class, "add", file.toString(), Long.toString(seed), Integer.toString(events)));
             }
             for (ChildJvm child : children) {
                 assertEquals("ready", child.readLine());
@@ -51,7 +51,7 @@ class TopKCrossProcessTest {
         long[] second = Zipf.zipfStream(2, events);
         Map<Long, Long> exact = TopKChecks.exactCounts(first, second);
         try (TopK shared = TopK.open(file, OpenMode.READ_ONLY);
-             TopK sequential = TopKTest.builder(20).createAnonymous(OpenMode.EXCLUSIVE)) {
+                TopK sequential = TopKTest.builder(20).createAnonymous(OpenMode.EXCLUSIVE)) {
             sequential.addAll(first);
             sequential.addAll(second);
             assertEquals(2L * events, shared.totalWeight(), "N is exact");
@@ -79,11 +79,15 @@ class TopKCrossProcessTest {
             }
             sketch.add("heavy newcomer", 100);
             assertEquals(1, sketch.candidateRecoveries(), "the dead holder was detected once");
-            List<String> keys = sketch.top().stream().map(HeavyHitter::keyAsString).toList();
-            assertEquals(List.of("heavy newcomer", "key-3", "key-2", "key-1"), keys,
+            List<String> keys =
+                    sketch.top().stream().map(HeavyHitter::keyAsString).toList();
+            assertEquals(
+                    List.of("heavy newcomer", "key-3", "key-2", "key-1"),
+                    keys,
                     "the torn slot (key-0's) was dropped, the table rebuilt and the newcomer admitted");
             sketch.add("key-0", 2);
-            assertEquals(List.of("heavy newcomer", "key-3", "key-0", "key-2"),
+            assertEquals(
+                    List.of("heavy newcomer", "key-3", "key-0", "key-2"),
                     sketch.top().stream().map(HeavyHitter::keyAsString).toList(),
                     "key-0's counters survived: at 12 it evicts key-1 (11) and ties key-2, before it by key bytes");
             assertEquals("heavy newcomer", new String(sketch.top(1).getFirst().key(), StandardCharsets.UTF_8));

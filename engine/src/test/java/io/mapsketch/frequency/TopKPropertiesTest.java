@@ -5,9 +5,9 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.booleans;
 import static org.quicktheories.generators.SourceDSL.integers;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.KeyGenerators;
 import io.mapsketch.enginetesting.TopKChecks;
-import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,19 +25,25 @@ class TopKPropertiesTest {
      * 0..499, so that key i occurs with probability falling roughly as 1 / i.
      */
     private static Gen<long[]> streams() {
-        Gen<Long> skewed = integers().between(0, 499).zip(integers().between(0, 499),
-                (bound, draw) -> (long) draw * (bound + 1) / 500);
+        Gen<Long> skewed = integers()
+                .between(0, 499)
+                .zip(integers().between(0, 499), (bound, draw) -> (long) draw * (bound + 1) / 500);
         return KeyGenerators.arrays(skewed, 0, 6_000);
     }
 
     private static TopK sketch(int k, boolean shared) {
-        return TopK.builder().k(k).epsilon(0.002).delta(0.01).seed(3)
+        return TopK.builder()
+                .k(k)
+                .epsilon(0.002)
+                .delta(0.01)
+                .seed(3)
                 .createAnonymous(shared ? OpenMode.SHARED : OpenMode.EXCLUSIVE);
     }
 
     @Test
     void listedKeysAreNeverUndercountAndHeavyKeysAreNeverMissing() {
-        qt().withFixedSeed(73L).withExamples(60)
+        qt().withFixedSeed(73L)
+                .withExamples(60)
                 .forAll(streams(), integers().between(1, 40), booleans().all())
                 .checkAssert((keys, k, shared) -> {
                     Map<Long, Long> exact = TopKChecks.exactCounts(keys);
@@ -55,11 +61,13 @@ class TopKPropertiesTest {
 
     @Test
     void aMergeOfASplitStreamListsWhatTheWholeStreamMust() {
-        qt().withFixedSeed(79L).withExamples(40)
+        qt().withFixedSeed(79L)
+                .withExamples(40)
                 .forAll(streams(), streams(), integers().between(1, 40))
                 .checkAssert((left, right, k) -> {
                     Map<Long, Long> exact = TopKChecks.exactCounts(left, right);
-                    try (TopK merged = sketch(k, false); TopK other = sketch(k, true)) {
+                    try (TopK merged = sketch(k, false);
+                            TopK other = sketch(k, true)) {
                         merged.addAll(left);
                         other.addAll(right);
                         merged.merge(other);

@@ -10,12 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.IncompatibleSketchFileException;
 import io.mapsketch.OpenMode;
-import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.SketchKind;
+import io.mapsketch.memory.SketchFileLayout;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -71,7 +71,7 @@ class TopKTest {
     void batchAddsListWhatSingleAddsList() throws IOException {
         long[] stream = zipfStream(11, 30_000);
         try (TopK single = builder(20).createAnonymous(OpenMode.EXCLUSIVE);
-             TopK batch = builder(20).createAnonymous(OpenMode.EXCLUSIVE)) {
+                TopK batch = builder(20).createAnonymous(OpenMode.EXCLUSIVE)) {
             for (long key : stream) {
                 single.add(key);
             }
@@ -87,19 +87,22 @@ class TopKTest {
         int[] offsets = {0, 2, 4, 6, 8, 10};
         int[] lengths = {1, 1, 1, 1, 1, 1};
         try (TopK batch = builder(2).createAnonymous(OpenMode.SHARED);
-             TopK single = builder(2).createAnonymous(OpenMode.EXCLUSIVE)) {
+                TopK single = builder(2).createAnonymous(OpenMode.EXCLUSIVE)) {
             batch.addAll(data, offsets, lengths, 6);
             for (int i = 0; i < 6; i++) {
                 single.add(data, offsets[i], lengths[i]);
             }
             assertEquals(single.top(), batch.top());
-            assertEquals(List.of("a", "b"), batch.top().stream().map(HeavyHitter::keyAsString).toList());
+            assertEquals(
+                    List.of("a", "b"),
+                    batch.top().stream().map(HeavyHitter::keyAsString).toList());
             assertEquals(6, batch.totalWeight());
             assertEquals(6, batch.itemsAdded());
         }
         try (TopK shortKeys = builder(2).maxKeyBytes(8).createAnonymous(OpenMode.EXCLUSIVE)) {
             byte[] mixed = "ok123456789".getBytes(StandardCharsets.UTF_8);
-            assertThrows(IllegalArgumentException.class,
+            assertThrows(
+                    IllegalArgumentException.class,
                     () -> shortKeys.addAll(mixed, new int[] {0, 2}, new int[] {2, 9}, 2));
             assertEquals(0, shortKeys.totalWeight(), "every key is checked before anything is added");
         }
@@ -108,7 +111,8 @@ class TopKTest {
     @Test
     void everyKeyFormOfTheSameBytesIsOneCandidate() throws IOException {
         byte[] utf8 = "naïve café".getBytes(StandardCharsets.UTF_8);
-        try (TopK sketch = builder(4).createAnonymous(OpenMode.SHARED); Arena arena = Arena.ofConfined()) {
+        try (TopK sketch = builder(4).createAnonymous(OpenMode.SHARED);
+                Arena arena = Arena.ofConfined()) {
             MemorySegment segment = arena.allocate(utf8.length + 3);
             MemorySegment.copy(MemorySegment.ofArray(utf8), 0, segment, 3, utf8.length);
             sketch.add("naïve café");
@@ -131,11 +135,17 @@ class TopKTest {
             for (String key : List.of("b", "c", "a", "d")) {
                 sketch.add(key);
             }
-            assertEquals(List.of("a", "b", "c"), sketch.top().stream().map(HeavyHitter::keyAsString).toList(),
+            assertEquals(
+                    List.of("a", "b", "c"),
+                    sketch.top().stream().map(HeavyHitter::keyAsString).toList(),
                     "d's estimate 1 does not beat the smallest candidate's 1");
-            assertEquals(List.of("a", "b"), sketch.top(2).stream().map(HeavyHitter::keyAsString).toList());
+            assertEquals(
+                    List.of("a", "b"),
+                    sketch.top(2).stream().map(HeavyHitter::keyAsString).toList());
             sketch.add("d");
-            assertEquals(List.of("d", "a", "c"), sketch.top().stream().map(HeavyHitter::keyAsString).toList(),
+            assertEquals(
+                    List.of("d", "a", "c"),
+                    sketch.top().stream().map(HeavyHitter::keyAsString).toList(),
                     "d at 2 evicts the heap's root: b, the first of the three candidates at 1");
             assertEquals(List.of(), sketch.top(0));
         }
@@ -182,7 +192,8 @@ class TopKTest {
     @Test
     void aKeyTooLongToStoreIsRefusedAndNothingChanges() throws IOException {
         try (TopK sketch = builder(3).maxKeyBytes(8).createAnonymous(OpenMode.EXCLUSIVE)) {
-            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> sketch.add("123456789"));
+            IllegalArgumentException refused =
+                    assertThrows(IllegalArgumentException.class, () -> sketch.add("123456789"));
             assertTrue(refused.getMessage().contains("key length = 9 bytes, must be in [0, 8]"), refused.getMessage());
             assertEquals(0, sketch.totalWeight());
             assertEquals(0, sketch.itemsAdded());
@@ -194,14 +205,22 @@ class TopKTest {
 
     @Test
     void badBuilderParametersAreRefusedByName() {
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> TopK.builder().k(0)).getMessage()
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class, () -> TopK.builder().k(0))
+                .getMessage()
                 .contains("k = 0, must be in [1, " + TopK.MAX_K + "]"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> TopK.builder().maxKeyBytes(7)).getMessage()
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class, () -> TopK.builder().maxKeyBytes(7))
+                .getMessage()
                 .contains("maxKeyBytes = 7, must be in [8, " + TopK.MAX_KEY_BYTES + "]"));
-        assertTrue(assertThrows(IllegalStateException.class,
-                () -> TopK.builder().epsilon(0.01).delta(0.01).createAnonymous(OpenMode.SHARED)).getMessage()
+        assertTrue(assertThrows(
+                        IllegalStateException.class,
+                        () -> TopK.builder().epsilon(0.01).delta(0.01).createAnonymous(OpenMode.SHARED))
+                .getMessage()
                 .contains("k was not set"));
-        assertThrows(IllegalArgumentException.class, () -> builder(3).createAnonymous(OpenMode.SHARED).top(-1));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> builder(3).createAnonymous(OpenMode.SHARED).top(-1));
     }
 
     @Test
@@ -210,8 +229,8 @@ class TopKTest {
         long[] second = zipfStream(22, 25_000);
         Map<Long, Long> exact = exactCounts(first, second);
         try (TopK left = builder(30).createAnonymous(OpenMode.EXCLUSIVE);
-             TopK right = builder(10).createAnonymous(OpenMode.SHARED);
-             TopK whole = builder(30).createAnonymous(OpenMode.EXCLUSIVE)) {
+                TopK right = builder(10).createAnonymous(OpenMode.SHARED);
+                TopK whole = builder(30).createAnonymous(OpenMode.EXCLUSIVE)) {
             left.addAll(first);
             right.addAll(second);
             whole.addAll(first);
@@ -230,10 +249,11 @@ class TopKTest {
     void incompatibleSketchesAndKindsAreRefused() throws IOException {
         Path file = dir.resolve("top.sketch");
         try (TopK sketch = builder(3).create(file, OpenMode.EXCLUSIVE);
-             TopK narrower = TopK.builder().k(3).epsilon(0.01).delta(0.01).seed(7).createAnonymous(OpenMode.SHARED);
-             TopK longerKeys = builder(3).maxKeyBytes(100).createAnonymous(OpenMode.SHARED)) {
-            IncompatibleSketchException width = assertThrows(IncompatibleSketchException.class,
-                    () -> sketch.merge(narrower));
+                TopK narrower =
+                        TopK.builder().k(3).epsilon(0.01).delta(0.01).seed(7).createAnonymous(OpenMode.SHARED);
+                TopK longerKeys = builder(3).maxKeyBytes(100).createAnonymous(OpenMode.SHARED)) {
+            IncompatibleSketchException width =
+                    assertThrows(IncompatibleSketchException.class, () -> sketch.merge(narrower));
             assertTrue(width.getMessage().contains("width"), width.getMessage());
             assertThrows(IncompatibleSketchException.class, () -> sketch.merge(longerKeys));
         }
@@ -250,20 +270,22 @@ class TopKTest {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
             channel.write(ByteBuffer.allocate(4).order(ByteOrder.nativeOrder()).putInt(0, 4), candidateCount);
         }
-        CorruptSketchFileException corrupt = assertThrows(CorruptSketchFileException.class,
-                () -> TopK.open(file, OpenMode.READ_ONLY));
-        assertTrue(corrupt.getMessage().contains("candidate count is 4, expected a value in [0, 3]"),
+        CorruptSketchFileException corrupt =
+                assertThrows(CorruptSketchFileException.class, () -> TopK.open(file, OpenMode.READ_ONLY));
+        assertTrue(
+                corrupt.getMessage().contains("candidate count is 4, expected a value in [0, 3]"),
                 corrupt.getMessage());
         assertTrue(corrupt.getMessage().contains(file.toString()), corrupt.getMessage());
     }
 
     @Test
     void threadsAddingAtOnceLeaveTheCountersOfOneThreadAndTheSameTopFive() throws Exception {
-        long[][] streams = IntStream.range(0, 4).mapToObj(t -> zipfStream(100 + t, 20_000)).toArray(long[][]::new);
+        long[][] streams =
+                IntStream.range(0, 4).mapToObj(t -> zipfStream(100 + t, 20_000)).toArray(long[][]::new);
         Map<Long, Long> exact = exactCounts(streams);
         try (TopK shared = builder(40).createAnonymous(OpenMode.SHARED);
-             TopK sequential = builder(40).createAnonymous(OpenMode.EXCLUSIVE);
-             ExecutorService pool = Executors.newFixedThreadPool(streams.length)) {
+                TopK sequential = builder(40).createAnonymous(OpenMode.EXCLUSIVE);
+                ExecutorService pool = Executors.newFixedThreadPool(streams.length)) {
             List<Future<?>> done = new ArrayList<>();
             for (long[] stream : streams) {
                 done.add(pool.submit(() -> {

@@ -1,8 +1,8 @@
 package io.mapsketch.frequency;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.Zipf;
 import io.mapsketch.internal.SketchInternals;
-import io.mapsketch.OpenMode;
 import io.mapsketch.memory.RegionLock;
 import java.nio.file.Path;
 
@@ -19,8 +19,7 @@ import java.nio.file.Path;
  */
 public final class TopKWorker {
 
-    private TopKWorker() {
-    }
+    private TopKWorker() {}
 
     public static void main(String[] args) throws Exception {
         try (TopK sketch = TopK.open(Path.of(args[1]), OpenMode.SHARED)) {

@@ -62,8 +62,13 @@ class HeaderReaderTest {
 
     @Test
     void everyParameterOfTheMadeUpKindIsCheckedAtEveryVersionItReads() {
-        Map<String, List<? extends Number>> refused = Map.of("width", List.of(0L, 1L, 3L, 1000L, 2048L),
-                "mode", List.of(2L, 4L, 10L), "ratio", List.of(0.5, 2.0, 0.25, Double.NaN));
+        Map<String, List<? extends Number>> refused = Map.of(
+                "width",
+                List.of(0L, 1L, 3L, 1000L, 2048L),
+                "mode",
+                List.of(2L, 4L, 10L),
+                "ratio",
+                List.of(0.5, 2.0, 0.25, Double.NaN));
         HeaderFormatChecks.checkOne(new Made(16, 9, 0.75), 2, Made::read, refused);
         HeaderFormatChecks.checkOne(new Made(1024, 3, Math.nextDown(2.0)), 3, Made::read, refused);
     }
@@ -74,18 +79,24 @@ class HeaderReaderTest {
         assertEquals("header parameter 'width' (index 0) is 2048, expected a value in [2, 1024]", refusal(2048, 3, 1));
         assertEquals("header parameter 'mode' (index 2) is 4, expected 3, 5 or 9", refusal(4, 4, 1));
         assertEquals("header parameter 'ratio' (index 5) is 0.5, expected a value in (0.5, 2.0)", refusal(4, 5, 0.5));
-        assertEquals("payload length is 64 bytes, expected 256 (width lines)", HeaderFormatChecks.refusal(Made::read,
-                HeaderFormatChecks.reader(new Made(4, 5, 1).encode(), new Made(4, 5, 1), 64, 3)));
+        assertEquals(
+                "payload length is 64 bytes, expected 256 (width lines)",
+                HeaderFormatChecks.refusal(
+                        Made::read, HeaderFormatChecks.reader(new Made(4, 5, 1).encode(), new Made(4, 5, 1), 64, 3)));
     }
 
     @Test
     void versionsTheKindDoesNotReadAreRefusedAsIncompatible() {
         for (int version : new int[] {1, 4}) {
-            HeaderReader header = HeaderFormatChecks.reader(new Made(4, 5, 1).encode(), new Made(4, 5, 1), 256, version);
-            IncompatibleSketchFileException refused = assertThrows(IncompatibleSketchFileException.class,
-                    () -> Made.read(header));
-            assertTrue(refused.getMessage().endsWith("header field 'format version' is " + version
-                    + ", expected 2..3 for a MINHASH sketch; this build does not read that version of the kind"),
+            HeaderReader header =
+                    HeaderFormatChecks.reader(new Made(4, 5, 1).encode(), new Made(4, 5, 1), 256, version);
+            IncompatibleSketchFileException refused =
+                    assertThrows(IncompatibleSketchFileException.class, () -> Made.read(header));
+            assertTrue(
+                    refused.getMessage()
+                            .endsWith(
+                                    "header field 'format version' is " + version
+                                            + ", expected 2..3 for a MINHASH sketch; this build does not read that version of the kind"),
                     refused.getMessage());
         }
         assertThrows(IllegalArgumentException.class, () -> new FormatVersions(0, 4, 4));
@@ -97,9 +108,11 @@ class HeaderReaderTest {
     void aMergeNamesTheFirstParameterOfTheShapeThatDiffers() {
         Made mine = new Made(8, 5, 1.5);
         mine.requireSame(new Made(8, 5, 0.75), List.of(WIDTH, MODE));
-        IncompatibleSketchException differs = assertThrows(IncompatibleSketchException.class,
+        IncompatibleSketchException differs = assertThrows(
+                IncompatibleSketchException.class,
                 () -> mine.requireSame(new Made(8, 9, 0.75), List.of(WIDTH, RATIO, MODE)));
-        assertTrue(differs.getMessage().startsWith("sketches differ in ratio: 1.5 here, 0.75 in the other sketch"),
+        assertTrue(
+                differs.getMessage().startsWith("sketches differ in ratio: 1.5 here, 0.75 in the other sketch"),
                 differs.getMessage());
         assertThrows(IllegalArgumentException.class, () -> mine.valueOf(HeaderParameter.ranged(1, "absent", 0, 1)));
     }

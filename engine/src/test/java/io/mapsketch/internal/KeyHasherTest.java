@@ -17,7 +17,8 @@ class KeyHasherTest {
 
     @Test
     void utf8EncodingMatchesTheJdkIncludingUnpairedSurrogates() {
-        qt().withFixedSeed(31L).withExamples(3_000)
+        qt().withFixedSeed(31L)
+                .withExamples(3_000)
                 .forAll(strings().allPossible().ofLengthBetween(0, 40))
                 .checkAssert(text -> {
                     byte[] out = new byte[Utf8.maxEncodedLength(text.length())];
@@ -32,8 +33,11 @@ class KeyHasherTest {
 
     @Test
     void stringsAndBytesOfTheSameBytesHashAlike() {
-        qt().withFixedSeed(37L).withExamples(1_000)
-                .forAll(strings().basicMultilingualPlaneAlphabet().ofLengthBetween(0, 300), longs().all(),
+        qt().withFixedSeed(37L)
+                .withExamples(1_000)
+                .forAll(
+                        strings().basicMultilingualPlaneAlphabet().ofLengthBetween(0, 300),
+                        longs().all(),
                         integers().between(0, 9))
                 .checkAssert((text, seed, pad) -> {
                     KeyHasher hasher = new KeyHasher(seed);

@@ -84,16 +84,20 @@ class RegionsTest {
             assertArrayEquals(fault.getStackTrace(), reported.getStackTrace());
             assertInstanceOf(CorruptSketchFileException.class, reported.getSuppressed()[0]);
         }
-        assertEquals("anonymous sketch region: gone",
-                Regions.reported(new FileFault(FileFault.Reason.REPLACED, null, "gone")).getMessage());
+        assertEquals(
+                "anonymous sketch region: gone",
+                Regions.reported(new FileFault(FileFault.Reason.REPLACED, null, "gone"))
+                        .getMessage());
     }
 
     @Test
     void theKindIsJudgedByTheEngineNamingTheKinds() throws IOException {
         Path bloom = file(SketchKind.BLOOM);
-        IncompatibleSketchFileException wrong = assertThrows(IncompatibleSketchFileException.class,
+        IncompatibleSketchFileException wrong = assertThrows(
+                IncompatibleSketchFileException.class,
                 () -> Regions.open(bloom, OpenMode.SHARED, SketchKind.HYPERLOGLOG, null));
-        assertTrue(wrong.getMessage().contains("header field 'sketch kind' (offset 16) is BLOOM, expected HYPERLOGLOG"),
+        assertTrue(
+                wrong.getMessage().contains("header field 'sketch kind' (offset 16) is BLOOM, expected HYPERLOGLOG"),
                 wrong.getMessage());
         assertEquals(bloom, wrong.file());
         try (SketchRegion any = Regions.open(bloom, OpenMode.READ_ONLY, null, null)) {
@@ -102,13 +106,17 @@ class RegionsTest {
 
         Path unknown = dir.resolve("unknown.sketch");
         byte[] bytes = Files.readAllBytes(bloom);
-        MemorySegment.ofArray(bytes).set(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN),
-                SketchFileLayout.KIND_OFFSET, 999);
+        MemorySegment.ofArray(bytes)
+                .set(
+                        ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN),
+                        SketchFileLayout.KIND_OFFSET,
+                        999);
         HeaderSeal.rewriteChecksum(bytes);
         Files.write(unknown, bytes);
-        IncompatibleSketchFileException e = assertThrows(IncompatibleSketchFileException.class,
-                () -> Regions.open(unknown, OpenMode.READ_ONLY, null, null));
-        assertTrue(e.getMessage().contains("'sketch kind' (offset 16) is 999, which this build does not know"),
+        IncompatibleSketchFileException e = assertThrows(
+                IncompatibleSketchFileException.class, () -> Regions.open(unknown, OpenMode.READ_ONLY, null, null));
+        assertTrue(
+                e.getMessage().contains("'sketch kind' (offset 16) is 999, which this build does not know"),
                 e.getMessage());
     }
 
@@ -116,17 +124,24 @@ class RegionsTest {
     void faultsOfOpeningCreatingForcingAndClosingAreTheApisExceptions() throws IOException {
         Path junk = dir.resolve("junk.sketch");
         Files.write(junk, new byte[8192]);
-        CorruptSketchFileException corrupt = assertThrows(CorruptSketchFileException.class,
-                () -> Regions.open(junk, OpenMode.READ_ONLY, null, null));
-        assertTrue(corrupt.getMessage().startsWith("sketch file " + junk + ": header field 'magic' (offset 0)"),
+        CorruptSketchFileException corrupt = assertThrows(
+                CorruptSketchFileException.class, () -> Regions.open(junk, OpenMode.READ_ONLY, null, null));
+        assertTrue(
+                corrupt.getMessage().startsWith("sketch file " + junk + ": header field 'magic' (offset 0)"),
                 corrupt.getMessage());
 
         Path file = file(SketchKind.COUNT_MIN);
         try (SketchRegion writer = Regions.open(file, OpenMode.SHARED, SketchKind.COUNT_MIN, null)) {
-            assertThrows(SketchFileLockedException.class,
+            assertThrows(
+                    SketchFileLockedException.class,
                     () -> Regions.open(file, OpenMode.EXCLUSIVE, SketchKind.COUNT_MIN, null));
-            SketchFileLockedException inUse = assertThrows(SketchFileLockedException.class,
-                    () -> Regions.create(file, header(SketchKind.COUNT_MIN), (byte) 0, OpenMode.SHARED,
+            SketchFileLockedException inUse = assertThrows(
+                    SketchFileLockedException.class,
+                    () -> Regions.create(
+                            file,
+                            header(SketchKind.COUNT_MIN),
+                            (byte) 0,
+                            OpenMode.SHARED,
                             CreateOption.OVERWRITE_EXISTING));
             assertTrue(inUse.getMessage().contains("CreateOption.REPLACE_IN_USE"), inUse.getMessage());
             assertEquals(OpenMode.SHARED, Regions.openMode(writer));
@@ -147,11 +162,13 @@ class RegionsTest {
         try (SketchRegion region = Regions.anonymous(header(SketchKind.TOP_K), OpenMode.SHARED)) {
             region.payload().putLongRelease(0, RegionLock.currentProcessToken());
             RegionLock lock = new RegionLock(region.payload(), 0, Duration.ofMillis(20));
-            RegionLockTimeoutException timeout = assertThrows(RegionLockTimeoutException.class,
-                    () -> Regions.lock(lock));
-            assertEquals("a lock in the sketch's mapped region is still held by process "
-                    + ProcessHandle.current().pid() + " after PT0.02S; the holder is alive but not releasing it"
-                    + " (stopped or stuck)", timeout.getMessage());
+            RegionLockTimeoutException timeout =
+                    assertThrows(RegionLockTimeoutException.class, () -> Regions.lock(lock));
+            assertEquals(
+                    "a lock in the sketch's mapped region is still held by process "
+                            + ProcessHandle.current().pid() + " after PT0.02S; the holder is alive but not releasing it"
+                            + " (stopped or stuck)",
+                    timeout.getMessage());
             region.payload().putLongRelease(0, 0);
             assertFalse(Regions.lock(lock), "a free lock is taken without repair");
         }
@@ -161,8 +178,8 @@ class RegionsTest {
     void everyFindingIsTheStateOfTheSameName() {
         Path file = dir.resolve("v.sketch");
         for (PayloadComparison.Finding finding : PayloadComparison.Finding.values()) {
-            PayloadVerification verification = Regions.verification(
-                    new PayloadComparison(finding, file, 64, 128, 4, 2));
+            PayloadVerification verification =
+                    Regions.verification(new PayloadComparison(finding, file, 64, 128, 4, 2));
             assertEquals(finding.name(), verification.state().name());
             assertEquals(new PayloadVerification(verification.state(), file, 64, 128, 4, 2), verification);
         }
@@ -182,8 +199,13 @@ class RegionsTest {
         if (Files.getFileStore(personal).supportsFileAttributeView("posix")) {
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(personal)));
         }
-        Regions.create(personal, header(SketchKind.BLOOM), (byte) 0, OpenMode.EXCLUSIVE,
-                CreateOption.OVERWRITE_EXISTING).close();
+        Regions.create(
+                        personal,
+                        header(SketchKind.BLOOM),
+                        (byte) 0,
+                        OpenMode.EXCLUSIVE,
+                        CreateOption.OVERWRITE_EXISTING)
+                .close();
         try (SketchRegion reopened = SketchRegions.open(personal, RegionMode.READ_ONLY)) {
             assertEquals(SketchKind.BLOOM.id(), reopened.header().kindId());
         }

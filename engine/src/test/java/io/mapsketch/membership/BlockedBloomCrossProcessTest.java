@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.FilterWorker;
 import io.mapsketch.enginetesting.Payloads;
 import io.mapsketch.enginetesting.SeededKeys;
-import io.mapsketch.OpenMode;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,13 +27,20 @@ class BlockedBloomCrossProcessTest {
     @Test
     void twoProcessesAddingAtOnceEqualTheSequentialBuild() throws Exception {
         Path file = dir.resolve("shared.bbf");
-        BlockedBloomFilter.Builder builder = BlockedBloomFilter.builder().expectedItems(2 * KEYS_PER_CHILD)
-                .falsePositiveRate(0.01).seed(1234);
+        BlockedBloomFilter.Builder builder = BlockedBloomFilter.builder()
+                .expectedItems(2 * KEYS_PER_CHILD)
+                .falsePositiveRate(0.01)
+                .seed(1234);
         builder.create(file, OpenMode.SHARED).close();
         List<ChildJvm> children = new ArrayList<>();
         try {
             for (long seed : new long[] {1, 2}) {
-                children.add(ChildJvm.start(dir, FilterWorker.class, "blocked", file.toString(), Long.toString(seed),
+                children.add(ChildJvm.start(
+                        dir,
+                        FilterWorker.class,
+                        "blocked",
+                        file.toString(),
+                        Long.toString(seed),
                         Integer.toString(KEYS_PER_CHILD)));
             }
             for (ChildJvm child : children) {
@@ -50,7 +57,7 @@ class BlockedBloomCrossProcessTest {
             children.forEach(ChildJvm::close);
         }
         try (BlockedBloomFilter shared = BlockedBloomFilter.open(file, OpenMode.READ_ONLY);
-             BlockedBloomFilter sequential = builder.createAnonymous(OpenMode.EXCLUSIVE)) {
+                BlockedBloomFilter sequential = builder.createAnonymous(OpenMode.EXCLUSIVE)) {
             for (long seed : new long[] {1, 2}) {
                 long[] keys = SeededKeys.of(seed, KEYS_PER_CHILD);
                 sequential.addAll(keys);

@@ -39,14 +39,17 @@ class BlockedBloomFilterTest extends MembershipFilterContract<BlockedBloomFilter
     @Test
     void sizingAccountsForUnevenBlockLoads() throws IOException {
         try (BlockedBloomFilter onePercent = anonymous(1_000_000, 0.01, OpenMode.EXCLUSIVE);
-             BlockedBloomFilter onePerMille = anonymous(1_000_000, 0.001, OpenMode.EXCLUSIVE);
-             BlockedBloomFilter tiny = anonymous(1_000_000, 1e-5, OpenMode.EXCLUSIVE)) {
+                BlockedBloomFilter onePerMille = anonymous(1_000_000, 0.001, OpenMode.EXCLUSIVE);
+                BlockedBloomFilter tiny = anonymous(1_000_000, 1e-5, OpenMode.EXCLUSIVE)) {
             assertEquals(10.1, onePercent.blockCount() * 512 / 1e6, 0.05, "bits per item at 1%");
             assertEquals(8, onePercent.bitsPerKey());
             assertEquals(15.7, onePerMille.blockCount() * 512 / 1e6, 0.05, "bits per item at 0.1%");
             assertEquals(16, tiny.bitsPerKey(), "two bits per word pay off at very low rates");
         }
-        assertEquals(0.0105, BlockedBloomSizing.falsePositiveRate(1_000, 8, 51_200), 0.0001,
+        assertEquals(
+                0.0105,
+                BlockedBloomSizing.falsePositiveRate(1_000, 8, 51_200),
+                0.0001,
                 "10 bits per key: 1.05% where the classic filter has 0.82%");
     }
 
@@ -64,7 +67,7 @@ class BlockedBloomFilterTest extends MembershipFilterContract<BlockedBloomFilter
     @Test
     void mergeRefusesAnotherShapeNamingIt() throws IOException {
         try (BlockedBloomFilter a = anonymous(1_000, 0.01, OpenMode.EXCLUSIVE);
-             BlockedBloomFilter wider = anonymous(20_000, 0.01, OpenMode.EXCLUSIVE)) {
+                BlockedBloomFilter wider = anonymous(20_000, 0.01, OpenMode.EXCLUSIVE)) {
             IncompatibleSketchException e = assertThrows(IncompatibleSketchException.class, () -> a.merge(wider));
             assertTrue(e.getMessage().startsWith("sketches differ in blocks: "), e.getMessage());
         }

@@ -62,7 +62,7 @@ class BloomFilterTest extends MembershipFilterContract<BloomFilter> {
     @Test
     void mergeRefusesAnotherShapeNamingIt() throws IOException {
         try (BloomFilter a = anonymous(1_000, 0.01, OpenMode.EXCLUSIVE);
-             BloomFilter wider = anonymous(2_000, 0.01, OpenMode.EXCLUSIVE)) {
+                BloomFilter wider = anonymous(2_000, 0.01, OpenMode.EXCLUSIVE)) {
             IncompatibleSketchException e = assertThrows(IncompatibleSketchException.class, () -> a.merge(wider));
             assertTrue(e.getMessage().startsWith("sketches differ in bits: 9586 here, 19171"), e.getMessage());
         }

@@ -52,23 +52,28 @@ class CountingBloomFilterTest extends RemovableFilterContract<CountingBloomFilte
             for (int i = 0; i < 20; i++) {
                 filter.remove(42L);
             }
-            assertTrue(filter.mightContain(42L), "a saturated counter keeps the key: a false positive, never a"
-                    + " false negative");
+            assertTrue(
+                    filter.mightContain(42L),
+                    "a saturated counter keeps the key: a false positive, never a" + " false negative");
         }
     }
 
     @Test
     void nibbleSumsSaturateLaneByLane() {
-        assertEquals(0xF0F0F0F0F0F0F0FFL, CountingBloomFilter.addSaturatingNibbles(0x80808080808080F8L,
-                0x7070707070707077L));
+        assertEquals(
+                0xF0F0F0F0F0F0F0FFL,
+                CountingBloomFilter.addSaturatingNibbles(0x80808080808080F8L, 0x7070707070707077L));
         assertEquals(0xFFL, CountingBloomFilter.addSaturatingNibbles(0x88L, 0x99L));
         assertEquals(0x1234_5678_9ABC_DEF0L, CountingBloomFilter.addSaturatingNibbles(0x1234_5678_9ABC_DEF0L, 0));
-        qt().withFixedSeed(43L).withExamples(2_000).forAll(longs().all(), longs().all()).checkAssert((a, b) -> {
-            long sum = CountingBloomFilter.addSaturatingNibbles(a, b);
-            for (int lane = 0; lane < 16; lane++) {
-                long expected = Math.min(15, (a >>> 4 * lane & 15) + (b >>> 4 * lane & 15));
-                assertEquals(expected, sum >>> 4 * lane & 15, "lane " + lane);
-            }
-        });
+        qt().withFixedSeed(43L)
+                .withExamples(2_000)
+                .forAll(longs().all(), longs().all())
+                .checkAssert((a, b) -> {
+                    long sum = CountingBloomFilter.addSaturatingNibbles(a, b);
+                    for (int lane = 0; lane < 16; lane++) {
+                        long expected = Math.min(15, (a >>> 4 * lane & 15) + (b >>> 4 * lane & 15));
+                        assertEquals(expected, sum >>> 4 * lane & 15, "lane " + lane);
+                    }
+                });
     }
 }

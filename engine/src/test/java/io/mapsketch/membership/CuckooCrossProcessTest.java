@@ -1,12 +1,12 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.internal.SketchInternals;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.enginetesting.SeededKeys;
 import io.mapsketch.OpenMode;
+import io.mapsketch.enginetesting.SeededKeys;
+import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.memory.RegionLock;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.file.Path;
@@ -26,7 +26,10 @@ class CuckooCrossProcessTest {
     Path dir;
 
     private static CuckooFilter.Builder builder() {
-        return CuckooFilter.builder().expectedItems(2 * KEYS_PER_CHILD).falsePositiveRate(0.01).seed(1234);
+        return CuckooFilter.builder()
+                .expectedItems(2 * KEYS_PER_CHILD)
+                .falsePositiveRate(0.01)
+                .seed(1234);
     }
 
     @Test
@@ -36,7 +39,12 @@ class CuckooCrossProcessTest {
         List<ChildJvm> children = new ArrayList<>();
         try {
             for (long seed : new long[] {1, 2}) {
-                children.add(ChildJvm.start(dir, CuckooWorker.class, "churn", file.toString(), Long.toString(seed),
+                children.add(ChildJvm.start(
+                        dir,
+                        CuckooWorker.class,
+                        "churn",
+                        file.toString(),
+                        Long.toString(seed),
                         Integer.toString(KEYS_PER_CHILD)));
             }
             for (ChildJvm child : children) {
@@ -53,7 +61,7 @@ class CuckooCrossProcessTest {
             children.forEach(ChildJvm::close);
         }
         try (CuckooFilter shared = CuckooFilter.open(file, OpenMode.READ_ONLY);
-             CuckooFilter sequential = builder().createAnonymous(OpenMode.EXCLUSIVE)) {
+                CuckooFilter sequential = builder().createAnonymous(OpenMode.EXCLUSIVE)) {
             long kept = 0;
             for (long seed : new long[] {1, 2}) {
                 long[] keys = SeededKeys.of(seed, KEYS_PER_CHILD);
@@ -68,7 +76,9 @@ class CuckooCrossProcessTest {
             }
             assertEquals(kept, shared.itemsAdded(), "adds minus removes of both processes");
             assertEquals(kept, shared.fillRatio() * shared.slotCount(), 0.5, "one fingerprint per kept key");
-            assertArrayEquals(CuckooFilterTest.contents(sequential), CuckooFilterTest.contents(shared),
+            assertArrayEquals(
+                    CuckooFilterTest.contents(sequential),
+                    CuckooFilterTest.contents(shared),
                     "the same fingerprints in the same bucket pairs as one process's adds and removes");
             assertTrue(shared.table().moves() > 0, "the adds moved fingerprints, under the lock");
             assertEquals(0, shared.lockRecoveries());
@@ -80,14 +90,18 @@ class CuckooCrossProcessTest {
     void aWriterKilledHoldingTheLockIsRecoveredFrom() throws Exception {
         Path file = dir.resolve("recovered.cuckoo");
         long[] keys = SeededKeys.of(3, 1_000);
-        try (CuckooFilter filter = CuckooFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
+        try (CuckooFilter filter = CuckooFilter.builder()
+                .expectedItems(1_000)
+                .falsePositiveRate(0.01)
                 .create(file, OpenMode.SHARED)) {
             filter.addAll(keys);
             long torn = keys[7];
-            try (ChildJvm dying = ChildJvm.start(dir, CuckooWorker.class, "die-holding", file.toString(),
-                    Long.toString(torn))) {
+            try (ChildJvm dying =
+                    ChildJvm.start(dir, CuckooWorker.class, "die-holding", file.toString(), Long.toString(torn))) {
                 assertEquals("torn", dying.readLine());
-                assertTrue(new RegionLock(SketchInternals.payload(filter), CuckooTable.LOCK).holderPid().isPresent());
+                assertTrue(new RegionLock(SketchInternals.payload(filter), CuckooTable.LOCK)
+                        .holderPid()
+                        .isPresent());
                 for (long key : keys) {
                     assertTrue(filter.mightContain(key), "lookups take no lock and miss nothing: " + key);
                 }
@@ -99,7 +113,9 @@ class CuckooCrossProcessTest {
             for (long key : keys) {
                 assertTrue(filter.mightContain(key), "key " + key);
             }
-            assertEquals(1_002, Math.round(filter.fillRatio() * filter.slotCount()),
+            assertEquals(
+                    1_002,
+                    Math.round(filter.fillRatio() * filter.slotCount()),
                     "the cut move left one fingerprint stored twice, nothing lost");
             filter.remove(torn);
             assertTrue(filter.mightContain(torn), "the second copy remains: a false positive, never a false negative");

@@ -107,7 +107,11 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
     }
 
     static CuckooFilter filter(long items, double rate, OpenMode mode) {
-        return CuckooFilter.builder().expectedItems(items).falsePositiveRate(rate).seed(7).createAnonymous(mode);
+        return CuckooFilter.builder()
+                .expectedItems(items)
+                .falsePositiveRate(rate)
+                .seed(7)
+                .createAnonymous(mode);
     }
 
     @Test
@@ -116,16 +120,18 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
             assertEquals(4_096, filter.bucketCount(), "ceil(10,000 / 3.6) = 2,778, up to a power of two");
             assertEquals(16_384, filter.slotCount());
             assertEquals(12, filter.fingerprintBits());
-            assertEquals(64 + 24_576, filter.memoryBytes(), "the control line, then 16,384 slots of 12 bits: 384 lines");
+            assertEquals(
+                    64 + 24_576, filter.memoryBytes(), "the control line, then 16,384 slots of 12 bits: 384 lines");
             assertEquals(12.0, filter.bitsPerSlot(), "dense slots");
         }
-        for (double[] widthAndRate : new double[][] {{8, 0.0315}, {12, 0.0313}, {12, 0.00196}, {16, 0.00195}, {16, 0.000123}}) {
+        for (double[] widthAndRate :
+                new double[][] {{8, 0.0315}, {12, 0.0313}, {12, 0.00196}, {16, 0.00195}, {16, 0.000123}}) {
             try (CuckooFilter filter = filter(100, widthAndRate[1], OpenMode.EXCLUSIVE)) {
                 assertEquals((int) widthAndRate[0], filter.fingerprintBits(), "at p = " + widthAndRate[1]);
             }
         }
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> CuckooFilter.builder().falsePositiveRate(1e-5));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> CuckooFilter.builder().falsePositiveRate(1e-5));
         assertTrue(e.getMessage().startsWith("falsePositiveRate = 1.0E-5, must be in [1.220"), e.getMessage());
     }
 
@@ -142,7 +148,10 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
             assertEquals(335, table.alternate(4, 2_358));
             assertEquals(4, table.alternate(335, 2_358));
             assertTrue(table.insert(4, 335, 2_358));
-            assertEquals(2_358L, SketchInternals.payload(filter).getLong(88), "slot 16: bits 192 to 203, bits 0 to 11 of word 3");
+            assertEquals(
+                    2_358L,
+                    SketchInternals.payload(filter).getLong(88),
+                    "slot 16: bits 192 to 203, bits 0 to 11 of word 3");
             assertTrue(table.contains(4, 335, 2_358));
         }
     }
@@ -171,8 +180,14 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
 
     /** Fills filters until an add is refused: the load reached, and a refused add that changed nothing. */
     @ParameterizedTest(name = "{0} items at p = {1}, {2}")
-    @CsvSource({"1000, 0.05, EXCLUSIVE", "1000, 0.01, SHARED", "30000, 0.05, EXCLUSIVE", "30000, 0.01, EXCLUSIVE",
-            "30000, 0.001, SHARED", "200000, 0.01, EXCLUSIVE"})
+    @CsvSource({
+        "1000, 0.05, EXCLUSIVE",
+        "1000, 0.01, SHARED",
+        "30000, 0.05, EXCLUSIVE",
+        "30000, 0.01, EXCLUSIVE",
+        "30000, 0.001, SHARED",
+        "200000, 0.01, EXCLUSIVE"
+    })
     void fillsToAtLeastNinetyPercentAndARefusedAddChangesNothing(long items, double rate, OpenMode mode)
             throws IOException {
         try (CuckooFilter filter = filter(items, rate, mode)) {
@@ -192,8 +207,9 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
                 }
             }
             double load = (double) count / filter.slotCount();
-            System.out.printf("cuckoo-fill slots=%d bits=%d load=%.4f bits/key=%.3f%n", filter.slotCount(),
-                    filter.fingerprintBits(), load, 8.0 * filter.memoryBytes() / count);
+            System.out.printf(
+                    "cuckoo-fill slots=%d bits=%d load=%.4f bits/key=%.3f%n",
+                    filter.slotCount(), filter.fingerprintBits(), load, 8.0 * filter.memoryBytes() / count);
             assertTrue(load >= 0.90, "first refusal at load " + load);
             assertEquals(load, filter.fillRatio(), 1e-12);
             assertEquals(count, filter.itemsAdded());
@@ -220,15 +236,28 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
 
     /** The measured rate against the formula at several loads, for each fingerprint width. */
     @ParameterizedTest(name = "p = {0} at load {1}")
-    @CsvSource({"0.05, 0.5, 1000000", "0.05, 0.95, 1000000", "0.01, 0.5, 4000000", "0.01, 0.95, 4000000",
-            "0.001, 0.5, 8000000", "0.001, 0.95, 8000000"})
+    @CsvSource({
+        "0.05, 0.5, 1000000",
+        "0.05, 0.95, 1000000",
+        "0.01, 0.5, 4000000",
+        "0.01, 0.95, 4000000",
+        "0.001, 0.5, 8000000",
+        "0.001, 0.95, 8000000"
+    })
     void measuredRateIsWithinFifteenPercentOfTheFormula(double rate, double load, long probes) throws IOException {
         try (CuckooFilter filter = filter(100_000, rate, OpenMode.EXCLUSIVE)) {
-            filter.addAll(new SplittableRandom(2).longs((long) (load * filter.slotCount())).toArray());
+            filter.addAll(new SplittableRandom(2)
+                    .longs((long) (load * filter.slotCount()))
+                    .toArray());
             double formula = CuckooSizing.falsePositiveRate(filter.fingerprintBits(), filter.fillRatio());
             double measured = measuredFalsePositiveRate(filter, probes, 3);
-            System.out.printf("cuckoo-fpr bits=%d load=%.4f formula=%.6f%% measured=%.6f%% probes=%d bits/key=%.3f%n",
-                    filter.fingerprintBits(), filter.fillRatio(), 100 * formula, 100 * measured, probes,
+            System.out.printf(
+                    "cuckoo-fpr bits=%d load=%.4f formula=%.6f%% measured=%.6f%% probes=%d bits/key=%.3f%n",
+                    filter.fingerprintBits(),
+                    filter.fillRatio(),
+                    100 * formula,
+                    100 * measured,
+                    probes,
                     8.0 * filter.memoryBytes() / filter.itemsAdded());
             assertEquals(formula, measured, formula * 0.15, "measured " + measured);
         }
@@ -242,8 +271,10 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
     @Test
     void lookupsRacingMovesNeverMissAnAcknowledgedKey() throws Exception {
         try (CuckooFilter filter = filter(50_000, 0.001, OpenMode.SHARED);
-             ExecutorService pool = Executors.newFixedThreadPool(2)) {
-            long[] keys = new SplittableRandom(6).longs((long) (0.92 * filter.slotCount())).toArray();
+                ExecutorService pool = Executors.newFixedThreadPool(2)) {
+            long[] keys = new SplittableRandom(6)
+                    .longs((long) (0.92 * filter.slotCount()))
+                    .toArray();
             int half = keys.length / 2;
             filter.addAll(Arrays.copyOf(keys, half));
             long movesBefore = filter.table().moves();
@@ -285,12 +316,14 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
     @Test
     void sharedAddersAndReadersOnStraddlingSlotsNeverMissAnAcknowledgedKey() throws Exception {
         try (CuckooFilter filter = filter(50_000, 0.01, OpenMode.SHARED);
-             ExecutorService pool = Executors.newFixedThreadPool(4)) {
+                ExecutorService pool = Executors.newFixedThreadPool(4)) {
             assertEquals(12, filter.fingerprintBits());
             long[][] keys = new long[2][];
             AtomicInteger[] acknowledged = new AtomicInteger[2];
             for (int adder = 0; adder < 2; adder++) {
-                keys[adder] = new SplittableRandom(10 + adder).longs((long) (0.46 * filter.slotCount())).toArray();
+                keys[adder] = new SplittableRandom(10 + adder)
+                        .longs((long) (0.46 * filter.slotCount()))
+                        .toArray();
                 filter.addAll(Arrays.copyOf(keys[adder], keys[adder].length / 2));
                 acknowledged[adder] = new AtomicInteger(keys[adder].length / 2);
             }
@@ -337,19 +370,26 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
     @Test
     void hostileHeaderParametersAreRefusedAsCorrupt() throws IOException {
         long lines = CuckooTable.payloadBytes(1024, 12, CuckooTable.WORD_ALIGNED);
-        assertEquals("header parameter 'buckets' (index 0) is 1000, expected a power of two",
+        assertEquals(
+                "header parameter 'buckets' (index 0) is 1000, expected a power of two",
                 corruptMessage(new long[] {1000, 12, 100, Double.doubleToLongBits(0.01)}, lines));
-        assertEquals("header parameter 'buckets' (index 0) is 1, expected a value in [2, 4294967296]",
+        assertEquals(
+                "header parameter 'buckets' (index 0) is 1, expected a value in [2, 4294967296]",
                 corruptMessage(new long[] {1, 12, 100, Double.doubleToLongBits(0.01)}, 128));
-        assertEquals("header parameter 'buckets' (index 0) is 8589934592, expected a value in [2, 4294967296]",
+        assertEquals(
+                "header parameter 'buckets' (index 0) is 8589934592, expected a value in [2, 4294967296]",
                 corruptMessage(new long[] {1L << 33, 12, 100, Double.doubleToLongBits(0.01)}, 128));
-        assertEquals("header parameter 'fingerprint bits' (index 1) is 10, expected 8, 12 or 16",
+        assertEquals(
+                "header parameter 'fingerprint bits' (index 1) is 10, expected 8, 12 or 16",
                 corruptMessage(new long[] {1024, 10, 100, Double.doubleToLongBits(0.01)}, lines));
-        assertEquals("header parameter 'fingerprint bits' (index 1) is 32, expected a value in [8, 16]",
+        assertEquals(
+                "header parameter 'fingerprint bits' (index 1) is 32, expected a value in [8, 16]",
                 corruptMessage(new long[] {1024, 32, 100, Double.doubleToLongBits(0.01)}, lines));
-        assertEquals("header parameter 'false-positive rate' (index 3) is NaN, expected a value in (0.0, 1.0)",
+        assertEquals(
+                "header parameter 'false-positive rate' (index 3) is NaN, expected a value in (0.0, 1.0)",
                 corruptMessage(new long[] {1024, 12, 100, Double.doubleToLongBits(Double.NaN)}, lines));
-        assertEquals("header parameter 'slot layout' (index 4) is 2, expected a value in [0, 1]",
+        assertEquals(
+                "header parameter 'slot layout' (index 4) is 2, expected a value in [0, 1]",
                 corruptMessage(new long[] {1024, 12, 100, Double.doubleToLongBits(0.01), 2}, lines));
         assertTrue(corruptMessage(new long[] {1024, 12, 100, Double.doubleToLongBits(0.01), CuckooTable.DENSE}, lines)
                 .startsWith("payload length is 6656 bytes, expected 6208 (a 64-byte control line, then 4 x buckets"
@@ -360,10 +400,12 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
 
     private String corruptMessage(long[] parameters, long payload) throws IOException {
         Path file = dir.resolve("corrupt-" + System.nanoTime() + ".cuckoo");
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.CUCKOO.id(), HashScheme.XXH3_64, 0, parameters, payload);
+        SketchHeader header =
+                SketchHeader.forNewSketch(SketchKind.CUCKOO.id(), HashScheme.XXH3_64, 0, parameters, payload);
         SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
-        String message = assertThrows(CorruptSketchFileException.class,
-                () -> MembershipFilter.open(file, OpenMode.SHARED)).getMessage();
+        String message = assertThrows(
+                        CorruptSketchFileException.class, () -> MembershipFilter.open(file, OpenMode.SHARED))
+                .getMessage();
         assertTrue(message.contains(file.toString()), message);
         return message.substring(message.indexOf(": ") + 2);
     }
@@ -371,14 +413,18 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
     @Test
     void anExclusiveWriterFreesALockLeftByADeadWriter() throws IOException {
         Path file = dir.resolve("stale-lock.cuckoo");
-        try (CuckooFilter filter = CuckooFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
+        try (CuckooFilter filter = CuckooFilter.builder()
+                .expectedItems(1_000)
+                .falsePositiveRate(0.01)
                 .create(file, OpenMode.SHARED)) {
             filter.add("kept");
             SketchInternals.payload(filter).putLong(CuckooTable.LOCK, Long.MAX_VALUE);
         }
         try (CuckooFilter filter = CuckooFilter.open(file, OpenMode.EXCLUSIVE)) {
             assertEquals(1, filter.lockRecoveries());
-            assertTrue(new RegionLock(SketchInternals.payload(filter), CuckooTable.LOCK).holderPid().isEmpty());
+            assertTrue(new RegionLock(SketchInternals.payload(filter), CuckooTable.LOCK)
+                    .holderPid()
+                    .isEmpty());
             filter.add("added");
             assertTrue(filter.mightContain("kept") && filter.mightContain("added"));
         }

@@ -1,6 +1,5 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.internal.SketchInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,14 +7,14 @@ import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
 
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
+import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.RegionMode;
-import io.mapsketch.memory.SketchRegions;
-import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.SketchKind;
-import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.SketchRegions;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
@@ -38,6 +37,7 @@ class CuckooTableTest {
 
     /** Dense 12-bit slot 5 (bucket 1, slot 1) is bits 60 to 71: the top 4 bits of word 0, the low 8 of word 1. */
     private static final int STRADDLING_BUCKET = 1;
+
     private static final int STRADDLING_SLOT = 1;
 
     @TempDir
@@ -57,11 +57,14 @@ class CuckooTableTest {
         assertEquals(64 + 3 * 64, CuckooTable.payloadBytes(32, 12, CuckooTable.DENSE), "128 slots x 12 bits: 24 words");
         assertEquals(64 + 4 * 64, CuckooTable.payloadBytes(32, 12, CuckooTable.WORD_ALIGNED), "26 words of five");
         for (int bits : new int[] {8, 16}) {
-            assertEquals(CuckooTable.payloadBytes(32, bits, CuckooTable.WORD_ALIGNED),
-                    CuckooTable.payloadBytes(32, bits, CuckooTable.DENSE), "f divides 64: one layout");
+            assertEquals(
+                    CuckooTable.payloadBytes(32, bits, CuckooTable.WORD_ALIGNED),
+                    CuckooTable.payloadBytes(32, bits, CuckooTable.DENSE),
+                    "f divides 64: one layout");
         }
         try (Arena arena = Arena.ofConfined()) {
-            AtomicSegment words = new AtomicSegment(arena.allocate(CuckooTable.payloadBytes(32, 12, CuckooTable.DENSE), 64));
+            AtomicSegment words =
+                    new AtomicSegment(arena.allocate(CuckooTable.payloadBytes(32, 12, CuckooTable.DENSE), 64));
             CuckooTable table = new CuckooTable(words, 32, 12, CuckooTable.DENSE);
             table.write(STRADDLING_BUCKET, STRADDLING_SLOT, 0xABC);
             assertEquals(0xCL << 60, word(words, 0));
@@ -85,14 +88,20 @@ class CuckooTableTest {
     }
 
     private static Gen<List<SlotWrite>> slotWrites() {
-        return lists().of(integers().between(0, 63).zip(integers().between(0, 3), integers().between(0, 0xFFFF),
-                (slot, roll, value) -> new SlotWrite(slot, roll == 0, value))).ofSizeBetween(0, 400);
+        return lists().of(integers()
+                        .between(0, 63)
+                        .zip(
+                                integers().between(0, 3),
+                                integers().between(0, 0xFFFF),
+                                (slot, roll, value) -> new SlotWrite(slot, roll == 0, value)))
+                .ofSizeBetween(0, 400);
     }
 
     /** Writes of values (0 and 2^f - 1 included) to slots, checked against a model. */
     @Test
     void everySlotReadsBackItsLastWriteAndNoWriteDisturbsAnother() {
-        qt().withFixedSeed(12L).withExamples(300)
+        qt().withFixedSeed(12L)
+                .withExamples(300)
                 .forAll(integers().between(0, 2), integers().between(0, 1), slotWrites())
                 .checkAssert((width, layout, writes) -> {
                     int bits = 8 + 4 * width;
@@ -132,7 +141,8 @@ class CuckooTableTest {
      */
     @Test
     void lookupsNeverAnswerFromATornFingerprint() throws Exception {
-        try (Arena arena = Arena.ofShared(); ExecutorService pool = Executors.newFixedThreadPool(2)) {
+        try (Arena arena = Arena.ofShared();
+                ExecutorService pool = Executors.newFixedThreadPool(2)) {
             CuckooTable table = table(arena, 32, 12, CuckooTable.DENSE);
             AtomicBoolean done = new AtomicBoolean();
             Future<long[]> reader = pool.submit(() -> {
@@ -153,15 +163,17 @@ class CuckooTableTest {
                 return new long[] {lookups, torn, stalled};
             });
             pool.submit(() -> {
-                for (int i = 0; i < 20_000_000; i++) {
-                    table.write(STRADDLING_BUCKET, STRADDLING_SLOT, (i & 1) == 0 ? 0x00F : 0xAB0);
-                }
-                done.set(true);
-                return null;
-            }).get();
+                        for (int i = 0; i < 20_000_000; i++) {
+                            table.write(STRADDLING_BUCKET, STRADDLING_SLOT, (i & 1) == 0 ? 0x00F : 0xAB0);
+                        }
+                        done.set(true);
+                        return null;
+                    })
+                    .get();
             long[] counts = reader.get();
-            System.out.printf("cuckoo-torn lookups=%d torn-matches=%d writer-taken-for-dead=%d%n", counts[0],
-                    counts[1], counts[2]);
+            System.out.printf(
+                    "cuckoo-torn lookups=%d torn-matches=%d writer-taken-for-dead=%d%n",
+                    counts[0], counts[1], counts[2]);
             assertTrue(counts[0] > 0);
             assertEquals(0, counts[1], "lookups answered from a torn fingerprint");
         }
@@ -177,7 +189,9 @@ class CuckooTableTest {
         Path file = dir.resolve("torn.cuckoo");
         long[] keys = new SplittableRandom(3).longs(2_000).toArray();
         long slot;
-        try (CuckooFilter filter = CuckooFilter.builder().expectedItems(3_000).falsePositiveRate(0.01)
+        try (CuckooFilter filter = CuckooFilter.builder()
+                .expectedItems(3_000)
+                .falsePositiveRate(0.01)
                 .create(file, OpenMode.SHARED)) {
             assertEquals(12, filter.fingerprintBits());
             filter.addAll(keys);
@@ -189,8 +203,12 @@ class CuckooTableTest {
             slot = bucket * 4 + STRADDLING_SLOT;
             long lowWord = CuckooTable.CONTROL_BYTES + slot * 12 / 64 * 8;
             SketchInternals.payload(filter).putLong(CuckooTable.WRITING, slot);
-            SketchInternals.payload(filter).putLong(CuckooTable.SEQUENCE, SketchInternals.payload(filter).getLong(CuckooTable.SEQUENCE) + 1);
-            SketchInternals.payload(filter).putLong(lowWord, SketchInternals.payload(filter).getLong(lowWord) | 0xFL << 60);
+            SketchInternals.payload(filter)
+                    .putLong(
+                            CuckooTable.SEQUENCE,
+                            SketchInternals.payload(filter).getLong(CuckooTable.SEQUENCE) + 1);
+            SketchInternals.payload(filter)
+                    .putLong(lowWord, SketchInternals.payload(filter).getLong(lowWord) | 0xFL << 60);
             assertEquals(0xF, table.read(bucket, STRADDLING_SLOT), "the dead writer's half");
         }
         try (CuckooFilter filter = CuckooFilter.open(file, OpenMode.READ_ONLY)) {
@@ -200,7 +218,8 @@ class CuckooTableTest {
         }
         try (CuckooFilter filter = CuckooFilter.open(file, OpenMode.SHARED)) {
             filter.add("after");
-            assertEquals(0, SketchInternals.payload(filter).getLong(CuckooTable.SEQUENCE) & 1, "the sequence made even");
+            assertEquals(
+                    0, SketchInternals.payload(filter).getLong(CuckooTable.SEQUENCE) & 1, "the sequence made even");
             assertFalse(filter.table().read(slot / 4, (int) (slot % 4)) == 0xF, "the half-written value stayed");
             for (long key : keys) {
                 assertTrue(filter.mightContain(key));
@@ -213,8 +232,8 @@ class CuckooTableTest {
     void aRepairIgnoresASlotThatNeedsNone() {
         try (Arena arena = Arena.ofConfined()) {
             for (long named : new long[] {-1, 0, 4, 128, Long.MAX_VALUE}) {
-                AtomicSegment words = new AtomicSegment(arena.allocate(CuckooTable.payloadBytes(32, 12,
-                        CuckooTable.DENSE), 64));
+                AtomicSegment words =
+                        new AtomicSegment(arena.allocate(CuckooTable.payloadBytes(32, 12, CuckooTable.DENSE), 64));
                 CuckooTable table = new CuckooTable(words, 32, 12, CuckooTable.DENSE);
                 table.write(1, 0, 0x777);
                 words.putLong(CuckooTable.WRITING, named);
@@ -231,7 +250,11 @@ class CuckooTableTest {
     void filesOfTheWordAlignedLayoutStayInIt() throws IOException {
         Path file = dir.resolve("word-aligned.cuckoo");
         long[] parameters = {1024, 12, 3_000, Double.doubleToLongBits(0.01), CuckooTable.WORD_ALIGNED};
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.CUCKOO.id(), HashScheme.XXH3_64, 7, parameters,
+        SketchHeader header = SketchHeader.forNewSketch(
+                SketchKind.CUCKOO.id(),
+                HashScheme.XXH3_64,
+                7,
+                parameters,
                 CuckooTable.payloadBytes(1024, 12, CuckooTable.WORD_ALIGNED));
         SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
         long[] keys = new SplittableRandom(4).longs(3_000).toArray();

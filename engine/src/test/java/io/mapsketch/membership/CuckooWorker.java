@@ -1,8 +1,8 @@
 package io.mapsketch.membership;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.SeededKeys;
 import io.mapsketch.internal.SketchInternals;
-import io.mapsketch.OpenMode;
 import io.mapsketch.memory.RegionLock;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -22,8 +22,7 @@ import java.util.stream.IntStream;
  */
 public final class CuckooWorker {
 
-    private CuckooWorker() {
-    }
+    private CuckooWorker() {}
 
     public static void main(String[] args) throws Exception {
         try (CuckooFilter filter = CuckooFilter.open(Path.of(args[1]), OpenMode.SHARED)) {
@@ -31,7 +30,8 @@ public final class CuckooWorker {
                 case "churn" -> churn(filter, SeededKeys.of(Long.parseLong(args[2]), Integer.parseInt(args[3])));
                 case "die-holding" -> {
                     new RegionLock(SketchInternals.payload(filter), CuckooTable.LOCK).lock();
-                    copyToOtherBucket(filter.table(), SketchInternals.hasher(filter).hash(Long.parseLong(args[2])));
+                    copyToOtherBucket(
+                            filter.table(), SketchInternals.hasher(filter).hash(Long.parseLong(args[2])));
                     System.out.println("torn");
                     Thread.sleep(Long.MAX_VALUE);
                 }
@@ -62,13 +62,17 @@ public final class CuckooWorker {
 
     /** The keys a churn removes again: every third. */
     static long[] removed(long[] keys) {
-        return IntStream.range(0, keys.length).filter(i -> i % 3 == 0).mapToLong(i -> keys[i])
+        return IntStream.range(0, keys.length)
+                .filter(i -> i % 3 == 0)
+                .mapToLong(i -> keys[i])
                 .toArray();
     }
 
     /** The keys a churn leaves in the filter. */
     static long[] kept(long[] keys) {
-        return IntStream.range(0, keys.length).filter(i -> i % 3 != 0).mapToLong(i -> keys[i])
+        return IntStream.range(0, keys.length)
+                .filter(i -> i % 3 != 0)
+                .mapToLong(i -> keys[i])
                 .toArray();
     }
 

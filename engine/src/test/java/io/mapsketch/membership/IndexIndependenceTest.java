@@ -2,9 +2,9 @@ package io.mapsketch.membership;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.CountMinColumns;
 import io.mapsketch.internal.DoubleHashing;
-import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import java.io.IOException;
 import java.util.SplittableRandom;
@@ -41,9 +41,10 @@ class IndexIndependenceTest {
             }
             double expected = Math.pow(width, -depth);
             double measured = (double) independent / PAIRS;
-            System.out.printf("index-independence count-min w=%d d=%d: every row shared %.3e (w^-d %.3e);"
-                    + " double hashing %.3e (w^-2 %.3e)%n", width, depth, measured, expected,
-                    (double) doubleHashed / PAIRS, Math.pow(width, -2));
+            System.out.printf(
+                    "index-independence count-min w=%d d=%d: every row shared %.3e (w^-d %.3e);"
+                            + " double hashing %.3e (w^-2 %.3e)%n",
+                    width, depth, measured, expected, (double) doubleHashed / PAIRS, Math.pow(width, -2));
             assertTrue(Math.abs(measured / expected - 1) < 0.25, "w " + width + ", d " + depth + ": " + measured);
             assertTrue(doubleHashed > 4 * independent, "double hashing shares every row far more often");
         }
@@ -86,9 +87,10 @@ class IndexIndependenceTest {
                 shared += same ? 1 : 0;
             }
             double rate = (double) shared / (2 * PAIRS);
-            System.out.printf("index-independence bloom m=%d k=%d: every probe shared %.3e, c_k = %.4f"
-                    + " (2 / k^2 = %.4f; independent probes m^-k = %.1e)%n", cells, k, rate, rate * cells * cells,
-                    2.0 / (k * k), Math.pow(cells, -k));
+            System.out.printf(
+                    "index-independence bloom m=%d k=%d: every probe shared %.3e, c_k = %.4f"
+                            + " (2 / k^2 = %.4f; independent probes m^-k = %.1e)%n",
+                    cells, k, rate, rate * cells * cells, 2.0 / (k * k), Math.pow(cells, -k));
             assertTrue(rate <= 4.0 / ((k - 1) * cells * cells), "k " + k + ": " + rate);
             assertTrue(rate >= 10 * Math.pow(cells, -k), "k " + k + ": " + rate);
         }
@@ -105,7 +107,9 @@ class IndexIndependenceTest {
         double[] loads = new double[2];
         double[] rates = {0.05, 0.0002};
         for (int i = 0; i < rates.length; i++) {
-            try (CuckooFilter filter = CuckooFilter.builder().expectedItems(3_700_000).falsePositiveRate(rates[i])
+            try (CuckooFilter filter = CuckooFilter.builder()
+                    .expectedItems(3_700_000)
+                    .falsePositiveRate(rates[i])
                     .createAnonymous(OpenMode.EXCLUSIVE)) {
                 SplittableRandom random = new SplittableRandom(4);
                 long count = 0;
@@ -117,7 +121,8 @@ class IndexIndependenceTest {
                 } catch (FilterFullException full) {
                     loads[i] = (double) count / filter.slotCount();
                 }
-                System.out.printf("index-independence cuckoo slots=%d f=%d: load at the first refused add %.4f%n",
+                System.out.printf(
+                        "index-independence cuckoo slots=%d f=%d: load at the first refused add %.4f%n",
                         filter.slotCount(), filter.fingerprintBits(), loads[i]);
             }
         }

@@ -1,12 +1,12 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.internal.SketchInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.mapsketch.enginetesting.FalsePositives;
-import io.mapsketch.kernels.BitSetKernels;
 import io.mapsketch.OpenMode;
+import io.mapsketch.enginetesting.FalsePositives;
+import io.mapsketch.internal.SketchInternals;
+import io.mapsketch.kernels.BitSetKernels;
 import java.io.IOException;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -27,7 +27,10 @@ class LargeBloomFilterTest {
     void moreThanTwoToTheThirtyTwoBitsAreAllUsed() throws IOException {
         long capacity = 3_000_000_000L;
         long items = capacity / 10;
-        try (BloomFilter filter = BloomFilter.builder().expectedItems(capacity).falsePositiveRate(0.5).seed(3)
+        try (BloomFilter filter = BloomFilter.builder()
+                .expectedItems(capacity)
+                .falsePositiveRate(0.5)
+                .seed(3)
                 .createAnonymous(OpenMode.EXCLUSIVE)) {
             long bits = filter.bitCount();
             assertTrue(bits > 1L << 32, "bits = " + bits);
@@ -45,8 +48,12 @@ class LargeBloomFilterTest {
             assertEquals(expectedFill, filter.fillRatio(), expectedFill * 0.01);
 
             long upperWords = (bits >>> 6) - (1L << 26);
-            long upperSetBits = BitSetKernels.popcount(SketchInternals.payload(filter).segment(), (1L << 32) / 8, upperWords);
-            assertEquals(expectedFill, (double) upperSetBits / (upperWords * 64), expectedFill * 0.02,
+            long upperSetBits =
+                    BitSetKernels.popcount(SketchInternals.payload(filter).segment(), (1L << 32) / 8, upperWords);
+            assertEquals(
+                    expectedFill,
+                    (double) upperSetBits / (upperWords * 64),
+                    expectedFill * 0.02,
                     "bits past 2^32 fill like the rest");
 
             double measured = FalsePositives.measuredFalsePositiveRate(filter, 1_000_000, 12);

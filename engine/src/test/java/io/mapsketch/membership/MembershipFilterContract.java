@@ -17,9 +17,7 @@ import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.IncompatibleSketchFileException;
 import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
-import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.internal.Regions;
-import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -119,11 +117,14 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
     /** Distinct keys, so that a layout that holds copies of a key (a cuckoo filter) is filled to its capacity. */
     @Test
     void noFalseNegativesEver() {
-        qt().withFixedSeed(17L).withExamples(200)
+        qt().withFixedSeed(17L)
+                .withExamples(200)
                 .forAll(distinctKeys(1, 3_000), integers().between(1, 4))
                 .checkAssert((keys, rateExponent) -> {
                     int count = keys.length;
-                    try (F filter = anonymous(capacityFor(count), Math.max(lowestRate(), Math.pow(10, -rateExponent)),
+                    try (F filter = anonymous(
+                            capacityFor(count),
+                            Math.max(lowestRate(), Math.pow(10, -rateExponent)),
                             OpenMode.EXCLUSIVE)) {
                         filter.addAll(keys);
                         boolean[] found = new boolean[count];
@@ -142,16 +143,21 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
         long[] keys = new SplittableRandom(9).longs(5_000).toArray();
         long[] probes = new SplittableRandom(10).longs(20_000).toArray();
         try (F single = anonymous(5_000, 0.05, OpenMode.EXCLUSIVE);
-             F batch = anonymous(5_000, 0.05, OpenMode.EXCLUSIVE);
-             F sharedBatch = anonymous(5_000, 0.05, OpenMode.SHARED);
-             Arena arena = Arena.ofConfined()) {
+                F batch = anonymous(5_000, 0.05, OpenMode.EXCLUSIVE);
+                F sharedBatch = anonymous(5_000, 0.05, OpenMode.SHARED);
+                Arena arena = Arena.ofConfined()) {
             for (long key : keys) {
                 single.add(key);
             }
             batch.addAll(keys);
             MemorySegment keySegment = arena.allocate(8L * keys.length + 3);
-            MemorySegment.copy(keys, 0, keySegment,
-                    ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 3, keys.length);
+            MemorySegment.copy(
+                    keys,
+                    0,
+                    keySegment,
+                    ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN),
+                    3,
+                    keys.length);
             sharedBatch.addAll(keySegment, 3, keys.length);
             assertArrayEquals(bytes(single), bytes(batch));
             assertArrayEquals(bytes(single), bytes(sharedBatch));
@@ -180,7 +186,7 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
             at += lengths[i];
         }
         try (F single = anonymous(5_000, 0.05, OpenMode.EXCLUSIVE);
-             F batch = anonymous(5_000, 0.05, OpenMode.SHARED)) {
+                F batch = anonymous(5_000, 0.05, OpenMode.SHARED)) {
             for (int i = 0; i < keys / 2; i++) {
                 single.add(data, offsets[i], lengths[i]);
             }
@@ -200,8 +206,8 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
     @CsvSource({"0.1, 200000", "0.01, 400000", "0.001, 2000000"})
     void measuredRateAtCapacityIsWithinTenPercentOfTheExpectedRate(double rate, long probes) throws IOException {
         int items = 100_000;
-        try (F filter = builder().expectedItems(items).falsePositiveRate(rate).seed(1)
-                .createAnonymous(OpenMode.EXCLUSIVE)) {
+        try (F filter =
+                builder().expectedItems(items).falsePositiveRate(rate).seed(1).createAnonymous(OpenMode.EXCLUSIVE)) {
             filter.addAll(new SplittableRandom(2).longs(items).toArray());
             double measured = measuredFalsePositiveRate(filter, probes, 3);
             double expected = rateAtCapacity(filter, rate);
@@ -213,13 +219,14 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
     @Test
     void mergeEqualsTheFilterOfTheUnion() {
         assumeTrue(merges(), "this layout does not merge");
-        qt().withFixedSeed(23L).withExamples(50)
+        qt().withFixedSeed(23L)
+                .withExamples(50)
                 .forAll(keys(0, 5_000), keys(0, 5_000))
                 .checkAssert((left, right) -> {
                     try (F a = anonymous(5_000, 0.01, OpenMode.EXCLUSIVE);
-                         F b = anonymous(5_000, 0.01, OpenMode.EXCLUSIVE);
-                         F shared = anonymous(5_000, 0.01, OpenMode.SHARED);
-                         F union = anonymous(5_000, 0.01, OpenMode.EXCLUSIVE)) {
+                            F b = anonymous(5_000, 0.01, OpenMode.EXCLUSIVE);
+                            F shared = anonymous(5_000, 0.01, OpenMode.SHARED);
+                            F union = anonymous(5_000, 0.01, OpenMode.EXCLUSIVE)) {
                         for (long key : left) {
                             a.add(key);
                             union.add(key);
@@ -245,8 +252,8 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
         long[] keys = new SplittableRandom(5).longs(200_000).toArray();
         int threads = 4;
         try (F concurrent = anonymous(200_000, 0.01, OpenMode.SHARED);
-             F sequential = anonymous(200_000, 0.01, OpenMode.EXCLUSIVE);
-             ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+                F sequential = anonymous(200_000, 0.01, OpenMode.EXCLUSIVE);
+                ExecutorService pool = Executors.newFixedThreadPool(threads)) {
             Future<?>[] done = new Future<?>[threads];
             for (int t = 0; t < threads; t++) {
                 int first = t;
@@ -275,7 +282,7 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
     @Test
     void everyKeyFormOfTheSameBytesGivesTheSameAnswer() throws IOException {
         try (F filter = anonymous(1_000, 0.001, OpenMode.EXCLUSIVE);
-             Arena arena = Arena.ofConfined()) {
+                Arena arena = Arena.ofConfined()) {
             String text = "grüße, 世界 🌍";
             filter.add(text);
             byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
@@ -288,7 +295,8 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
             assertTrue(filter.mightContain(new StringBuilder(text)));
 
             filter.add(0x0102030405060708L);
-            assertTrue(filter.mightContain(new byte[] {8, 7, 6, 5, 4, 3, 2, 1}, 0, 8),
+            assertTrue(
+                    filter.mightContain(new byte[] {8, 7, 6, 5, 4, 3, 2, 1}, 0, 8),
                     "a long is its eight little-endian bytes");
         }
     }
@@ -297,8 +305,8 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
     void persistsAndReopensFromTheFileAlone() throws IOException {
         Path file = dir.resolve("members.filter");
         long[] keys = new SplittableRandom(8).longs(1_000).toArray();
-        try (F filter = builder().expectedItems(1_000).falsePositiveRate(0.01).seed(99)
-                .create(file, OpenMode.EXCLUSIVE)) {
+        try (F filter =
+                builder().expectedItems(1_000).falsePositiveRate(0.01).seed(99).create(file, OpenMode.EXCLUSIVE)) {
             filter.addAll(keys);
         }
         try (F reopened = open(file, OpenMode.READ_ONLY)) {
@@ -314,7 +322,8 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
             assertTrue(e.getMessage().contains("READ_ONLY"), e.getMessage());
             assertThrows(IllegalStateException.class, () -> reopened.addAll(new long[] {1}));
         }
-        assertThrows(IncompatibleSketchFileException.class,
+        assertThrows(
+                IncompatibleSketchFileException.class,
                 () -> Regions.open(file, OpenMode.READ_ONLY, SketchKind.HYPERLOGLOG, null));
     }
 
@@ -322,8 +331,11 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
     void mergeRefusesAnotherSeedNamingIt() throws IOException {
         assumeTrue(merges(), "this layout does not merge");
         try (F a = anonymous(1_000, 0.01, OpenMode.EXCLUSIVE);
-             F reseeded = builder().expectedItems(1_000).falsePositiveRate(0.01).seed(8)
-                     .createAnonymous(OpenMode.EXCLUSIVE)) {
+                F reseeded = builder()
+                        .expectedItems(1_000)
+                        .falsePositiveRate(0.01)
+                        .seed(8)
+                        .createAnonymous(OpenMode.EXCLUSIVE)) {
             IncompatibleSketchException e = assertThrows(IncompatibleSketchException.class, () -> merge(a, reseeded));
             assertTrue(e.getMessage().startsWith("sketches differ in hash seed: 7 here, 8"), e.getMessage());
         }
@@ -333,7 +345,7 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
     void sameSeedAndItemsGiveTheSamePayloadInAnyOrder() throws IOException {
         long[] keys = new SplittableRandom(4).longs(3_000).toArray();
         try (F a = anonymous(3_000, 0.02, OpenMode.EXCLUSIVE);
-             F b = anonymous(3_000, 0.02, OpenMode.SHARED)) {
+                F b = anonymous(3_000, 0.02, OpenMode.SHARED)) {
             a.addAll(keys);
             for (int i = keys.length - 1; i >= 0; i--) {
                 b.add(keys[i]);
@@ -344,12 +356,18 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
 
     @Test
     void builderNamesBadParameters() {
-        assertEquals("expectedItems = 0, must be >= 1",
-                assertThrows(IllegalArgumentException.class, () -> builder().expectedItems(0)).getMessage());
-        assertEquals("falsePositiveRate = 1.5, must be in (0, 1)",
-                assertThrows(IllegalArgumentException.class, () -> builder().falsePositiveRate(1.5)).getMessage());
-        assertTrue(assertThrows(IllegalStateException.class,
-                () -> builder().expectedItems(5).createAnonymous(OpenMode.SHARED))
-                .getMessage().startsWith("falsePositiveRate was not set"));
+        assertEquals(
+                "expectedItems = 0, must be >= 1",
+                assertThrows(IllegalArgumentException.class, () -> builder().expectedItems(0))
+                        .getMessage());
+        assertEquals(
+                "falsePositiveRate = 1.5, must be in (0, 1)",
+                assertThrows(IllegalArgumentException.class, () -> builder().falsePositiveRate(1.5))
+                        .getMessage());
+        assertTrue(assertThrows(
+                        IllegalStateException.class,
+                        () -> builder().expectedItems(5).createAnonymous(OpenMode.SHARED))
+                .getMessage()
+                .startsWith("falsePositiveRate was not set"));
     }
 }

@@ -1,20 +1,19 @@
 package io.mapsketch.membership;
 
-import io.mapsketch.internal.SketchInternals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.internal.DoubleHashing;
+import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.RegionMode;
-import io.mapsketch.memory.SketchRegions;
-import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.SketchKind;
-import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.SketchRegions;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.file.Path;
@@ -52,7 +51,10 @@ class ProbeCellsTest {
 
     /** Newer files: probe i is {@code reduce(h + i y + t(i) U)} with {@code U = ceil(2^64 / m)}. */
     private static long[] newerCells(long hash, long cells, int hashes) {
-        long unit = BigInteger.TWO.pow(64).add(BigInteger.valueOf(cells - 1)).divide(BigInteger.valueOf(cells))
+        long unit = BigInteger.TWO
+                .pow(64)
+                .add(BigInteger.valueOf(cells - 1))
+                .divide(BigInteger.valueOf(cells))
                 .longValue();
         long[] probes = new long[hashes];
         long y = DoubleHashing.step(hash);
@@ -92,19 +94,25 @@ class ProbeCellsTest {
                 ProbeCells newer = ProbeCells.of(cells, NEWER);
                 for (int n = 0; n < 200; n++) {
                     long hash = random.nextLong();
-                    assertEquals(Arrays.toString(olderCells(hash, cells, hashes)),
-                            Arrays.toString(cells(older, hash, hashes, cells)), "older, m = " + cells);
+                    assertEquals(
+                            Arrays.toString(olderCells(hash, cells, hashes)),
+                            Arrays.toString(cells(older, hash, hashes, cells)),
+                            "older, m = " + cells);
                     long[] newerCells = cells(newer, hash, hashes, cells);
-                    assertEquals(Arrays.toString(newerCells(hash, cells, hashes)), Arrays.toString(newerCells),
+                    assertEquals(
+                            Arrays.toString(newerCells(hash, cells, hashes)),
+                            Arrays.toString(newerCells),
                             "newer, m = " + cells);
                     long step = DoubleHashing.step(hash);
                     for (int i = 0; i < hashes; i++) {
                         long term = i * (i - 1L) * (i - 2) / 6;
-                        long moved = Math.floorMod(newerCells[i] - Math.unsignedMultiplyHigh(hash + i * step, cells)
-                                - term, cells);
+                        long moved = Math.floorMod(
+                                newerCells[i] - Math.unsignedMultiplyHigh(hash + i * step, cells) - term, cells);
                         long roundingUp = 1 + (long) Math.ceil(term * (double) cells / 0x1p64);
-                        assertTrue(moved <= roundingUp, "probe " + i + " moved by its term in cells, or up to "
-                                + roundingUp + " more (U m exceeds 2^64 by less than m): " + moved);
+                        assertTrue(
+                                moved <= roundingUp,
+                                "probe " + i + " moved by its term in cells, or up to " + roundingUp
+                                        + " more (U m exceeds 2^64 by less than m): " + moved);
                     }
                 }
             }
@@ -139,14 +147,24 @@ class ProbeCellsTest {
 
     @Test
     void newFilesAreOfTheNewestVersionAndProbeTheNewerWay() throws IOException {
-        try (BloomFilter classic = BloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
-                     .create(dir.resolve("new.bloom"), OpenMode.EXCLUSIVE);
-             CountingBloomFilter counting = CountingBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01)
-                     .create(dir.resolve("new.counting"), OpenMode.EXCLUSIVE)) {
-            assertEquals(SketchFileLayout.FORMAT_VERSION, SketchInternals.region(classic).header().formatVersion());
-            assertEquals(SketchFileLayout.FORMAT_VERSION, SketchInternals.region(counting).header().formatVersion());
+        try (BloomFilter classic = BloomFilter.builder()
+                        .expectedItems(1_000)
+                        .falsePositiveRate(0.01)
+                        .create(dir.resolve("new.bloom"), OpenMode.EXCLUSIVE);
+                CountingBloomFilter counting = CountingBloomFilter.builder()
+                        .expectedItems(1_000)
+                        .falsePositiveRate(0.01)
+                        .create(dir.resolve("new.counting"), OpenMode.EXCLUSIVE)) {
+            assertEquals(
+                    SketchFileLayout.FORMAT_VERSION,
+                    SketchInternals.region(classic).header().formatVersion());
+            assertEquals(
+                    SketchFileLayout.FORMAT_VERSION,
+                    SketchInternals.region(counting).header().formatVersion());
             classic.add(42L);
-            assertBitsAt(classic, newerCells(SketchInternals.hasher(classic).hash(42L), classic.bitCount(), classic.hashCount()));
+            assertBitsAt(
+                    classic,
+                    newerCells(SketchInternals.hasher(classic).hash(42L), classic.bitCount(), classic.hashCount()));
         }
     }
 
@@ -157,18 +175,23 @@ class ProbeCellsTest {
         long[] keys = new SplittableRandom(8).longs(1_000).toArray();
         try (BloomFilter filter = BloomFilter.open(file, OpenMode.EXCLUSIVE)) {
             filter.add(42L);
-            assertBitsAt(filter, olderCells(SketchInternals.hasher(filter).hash(42L), filter.bitCount(), filter.hashCount()));
+            assertBitsAt(
+                    filter,
+                    olderCells(SketchInternals.hasher(filter).hash(42L), filter.bitCount(), filter.hashCount()));
             filter.addAll(keys);
         }
         try (BloomFilter filter = BloomFilter.open(file, OpenMode.READ_ONLY);
-             BloomFilter newer = BloomFilter.builder().expectedItems(10_000).falsePositiveRate(0.01)
-                     .createAnonymous(OpenMode.EXCLUSIVE)) {
+                BloomFilter newer = BloomFilter.builder()
+                        .expectedItems(10_000)
+                        .falsePositiveRate(0.01)
+                        .createAnonymous(OpenMode.EXCLUSIVE)) {
             assertEquals(OLDER, SketchInternals.region(filter).header().formatVersion());
             for (long key : keys) {
                 assertTrue(filter.mightContain(key));
             }
             IncompatibleSketchException e = assertThrows(IncompatibleSketchException.class, () -> newer.merge(filter));
-            assertTrue(e.getMessage().startsWith("sketches differ in probe scheme: enhanced term in cells"),
+            assertTrue(
+                    e.getMessage().startsWith("sketches differ in probe scheme: enhanced term in cells"),
                     e.getMessage());
         }
     }
@@ -178,8 +201,10 @@ class ProbeCellsTest {
     void olderCountingFilesKeepTheirProbes() throws IOException {
         Path file = olderFile(SketchKind.COUNTING_BLOOM, "old.counting", CountingBloomFormat.payloadBytes(95_851));
         try (CountingBloomFilter filter = CountingBloomFilter.open(file, OpenMode.EXCLUSIVE);
-             CountingBloomFilter newer = CountingBloomFilter.builder().expectedItems(10_000).falsePositiveRate(0.01)
-                     .createAnonymous(OpenMode.EXCLUSIVE)) {
+                CountingBloomFilter newer = CountingBloomFilter.builder()
+                        .expectedItems(10_000)
+                        .falsePositiveRate(0.01)
+                        .createAnonymous(OpenMode.EXCLUSIVE)) {
             filter.add(42L);
             long hash = SketchInternals.hasher(filter).hash(42L);
             for (long cell : olderCells(hash, filter.counterCount(), filter.hashCount())) {

@@ -40,18 +40,20 @@ abstract class RemovableFilterContract<F extends RemovableFilter> extends Member
      * it is present (a third of the time; otherwise it is added again, unless the filter is at its
      * capacity or holds the most copies of it).
      */
-    private record Step(int key, boolean remove) {
-    }
+    private record Step(int key, boolean remove) {}
 
     private static Gen<List<Step>> steps() {
-        return lists().of(integers().between(0, 299).zip(integers().between(0, 2), (key, roll) -> new Step(key, roll == 0)))
+        return lists().of(integers()
+                        .between(0, 299)
+                        .zip(integers().between(0, 2), (key, roll) -> new Step(key, roll == 0)))
                 .ofSizeBetween(1, 4_000);
     }
 
     @Test
     void addRemoveSequencesNeverLoseAPresentKey() {
         int capacity = 200;
-        qt().withFixedSeed(41L).withExamples(100)
+        qt().withFixedSeed(41L)
+                .withExamples(100)
                 .forAll(keys(300, 300), steps(), booleans().all())
                 .checkAssert((universe, steps, shared) -> {
                     Map<Long, Integer> present = new HashMap<>();
@@ -60,8 +62,7 @@ abstract class RemovableFilterContract<F extends RemovableFilter> extends Member
                         for (Step step : steps) {
                             long key = universe[step.key() % universe.length];
                             int copies = present.getOrDefault(key, 0);
-                            boolean remove = copies > 0 && (step.remove() || held == capacity
-                                    || copies == maxCopies());
+                            boolean remove = copies > 0 && (step.remove() || held == capacity || copies == maxCopies());
                             if (remove) {
                                 filter.remove(key);
                                 present.merge(key, -1, (a, b) -> a + b == 0 ? null : a + b);
@@ -99,7 +100,10 @@ abstract class RemovableFilterContract<F extends RemovableFilter> extends Member
     void removingAnAbsentKeyIsRefusedAndChangesNothing() throws IOException {
         try (F filter = anonymous(1_000, 0.001, OpenMode.SHARED)) {
             filter.addAll(new SplittableRandom(3).longs(500).toArray());
-            long absent = new SplittableRandom(4).longs(10_000).filter(k -> !filter.mightContain(k)).findFirst()
+            long absent = new SplittableRandom(4)
+                    .longs(10_000)
+                    .filter(k -> !filter.mightContain(k))
+                    .findFirst()
                     .orElseThrow();
             byte[] before = bytes(filter);
             KeyNotPresentException e = assertThrows(KeyNotPresentException.class, () -> filter.remove(absent));

@@ -8,20 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.CreateOption;
 import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.enginetesting.FalsePositives;
 import io.mapsketch.enginetesting.FilterWorker;
 import io.mapsketch.enginetesting.SeededKeys;
-import io.mapsketch.CorruptSketchFileException;
-import io.mapsketch.CreateOption;
 import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.RegionMode;
-import io.mapsketch.memory.SketchRegions;
-import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.SketchKind;
-import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.SketchRegions;
 import io.mapsketch.testing.ChildJvm;
 import io.mapsketch.testing.HeaderSeal;
 import java.io.IOException;
@@ -47,7 +46,10 @@ class ScalableBloomFilterTest {
     Path dir;
 
     private static ScalableBloomFilter.Builder builder(long initial, double rate) {
-        return ScalableBloomFilter.builder().expectedItems(initial).falsePositiveRate(rate).seed(5);
+        return ScalableBloomFilter.builder()
+                .expectedItems(initial)
+                .falsePositiveRate(rate)
+                .seed(5);
     }
 
     @Test
@@ -82,7 +84,8 @@ class ScalableBloomFilterTest {
 
     @Test
     void noFalseNegativesEverWhileGrowing() {
-        qt().withFixedSeed(19L).withExamples(60)
+        qt().withFixedSeed(19L)
+                .withExamples(60)
                 .forAll(keys(1, 20_000), integers().between(1, 50))
                 .checkAssert((keys, initial) -> {
                     try (ScalableBloomFilter filter = builder(initial, 0.05).createAnonymous(OpenMode.SHARED)) {
@@ -107,7 +110,7 @@ class ScalableBloomFilterTest {
         long[] keys = new SplittableRandom(7).longs(80_000).toArray();
         int threads = 4;
         try (ScalableBloomFilter filter = builder(500, 0.01).createAnonymous(OpenMode.SHARED);
-             ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+                ExecutorService pool = Executors.newFixedThreadPool(threads)) {
             Future<?>[] done = new Future<?>[threads];
             for (int t = 0; t < threads; t++) {
                 int first = t;
@@ -134,8 +137,8 @@ class ScalableBloomFilterTest {
         try (ScalableBloomFilter filter = builder(1_000, 0.01).create(directory, OpenMode.SHARED)) {
             filter.addAll(new SplittableRandom(11).longs(500).toArray());
             assertEquals(1, filter.links());
-            try (ChildJvm child = ChildJvm.start(dir, FilterWorker.class, "scalable", directory.toString(), "12",
-                    "20000")) {
+            try (ChildJvm child =
+                    ChildJvm.start(dir, FilterWorker.class, "scalable", directory.toString(), "12", "20000")) {
                 assertEquals("ready", child.readLine());
                 child.go();
                 assertEquals("done", child.readLine());
@@ -161,8 +164,8 @@ class ScalableBloomFilterTest {
         long[] left = new SplittableRandom(21).longs(3_000).toArray();
         long[] right = new SplittableRandom(22).longs(9_000).toArray();
         try (ScalableBloomFilter a = builder(1_000, 0.01).createAnonymous(OpenMode.EXCLUSIVE);
-             ScalableBloomFilter b = builder(1_000, 0.01).createAnonymous(OpenMode.EXCLUSIVE);
-             ScalableBloomFilter other = builder(2_000, 0.01).createAnonymous(OpenMode.EXCLUSIVE)) {
+                ScalableBloomFilter b = builder(1_000, 0.01).createAnonymous(OpenMode.EXCLUSIVE);
+                ScalableBloomFilter other = builder(2_000, 0.01).createAnonymous(OpenMode.EXCLUSIVE)) {
             a.addAll(left);
             b.addAll(right);
             a.merge(b);
@@ -192,8 +195,8 @@ class ScalableBloomFilterTest {
         assertEquals(2, oldLinks.size(), oldLinks.toString());
         Path kept = dir.resolve("kept-old-link");
         Files.copy(oldLinks.get(0), kept);
-        try (ScalableBloomFilter fresh = builder(1_000, 0.01).create(directory, OpenMode.EXCLUSIVE,
-                CreateOption.OVERWRITE_EXISTING)) {
+        try (ScalableBloomFilter fresh =
+                builder(1_000, 0.01).create(directory, OpenMode.EXCLUSIVE, CreateOption.OVERWRITE_EXISTING)) {
             assertFalse(fresh.mightContain(42), "a fresh filter holds nothing of the old one");
             assertEquals(1, fresh.links());
             assertEquals(0, fresh.itemsAdded());
@@ -219,23 +222,32 @@ class ScalableBloomFilterTest {
         Path link = linkFiles(directory).get(0);
         // Same shape and seed, another file: the manifest's entry (its creation time) tells them apart.
         Path impostor = dir.resolve("impostor.sketch");
-        try (BlockedBloomFilter other = BlockedBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.005)
-                .seed(5).create(impostor, OpenMode.EXCLUSIVE)) {
+        try (BlockedBloomFilter other = BlockedBloomFilter.builder()
+                .expectedItems(1_000)
+                .falsePositiveRate(0.005)
+                .seed(5)
+                .create(impostor, OpenMode.EXCLUSIVE)) {
             other.add(8);
         }
         bumpCreationTime(impostor);
         Files.move(impostor, link, StandardCopyOption.REPLACE_EXISTING);
-        CorruptSketchFileException e = assertThrows(CorruptSketchFileException.class,
-                () -> ScalableBloomFilter.open(directory, OpenMode.READ_ONLY));
-        assertTrue(e.getMessage().contains(link.toString()) && e.getMessage().contains("creation time")
-                && e.getMessage().contains("is not the one the chain recorded"), e.getMessage());
+        CorruptSketchFileException e = assertThrows(
+                CorruptSketchFileException.class, () -> ScalableBloomFilter.open(directory, OpenMode.READ_ONLY));
+        assertTrue(
+                e.getMessage().contains(link.toString())
+                        && e.getMessage().contains("creation time")
+                        && e.getMessage().contains("is not the one the chain recorded"),
+                e.getMessage());
         // Another seed is refused whatever the manifest lists.
-        try (BlockedBloomFilter seeded = BlockedBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.005)
-                .seed(6).create(link, OpenMode.EXCLUSIVE, CreateOption.OVERWRITE_EXISTING)) {
+        try (BlockedBloomFilter seeded = BlockedBloomFilter.builder()
+                .expectedItems(1_000)
+                .falsePositiveRate(0.005)
+                .seed(6)
+                .create(link, OpenMode.EXCLUSIVE, CreateOption.OVERWRITE_EXISTING)) {
             seeded.add(9);
         }
-        e = assertThrows(CorruptSketchFileException.class, () -> ScalableBloomFilter.open(directory,
-                OpenMode.READ_ONLY));
+        e = assertThrows(
+                CorruptSketchFileException.class, () -> ScalableBloomFilter.open(directory, OpenMode.READ_ONLY));
         assertTrue(e.getMessage().contains("hash seed is 6, expected 5"), e.getMessage());
     }
 
@@ -243,17 +255,21 @@ class ScalableBloomFilterTest {
     void aManifestOfVersionOneKeepsItsLinkNamesAndOpens() throws IOException {
         Path directory = dir.resolve("version-one");
         Files.createDirectories(directory);
-        long[] parameters = {1_000, Double.doubleToLongBits(0.01), Double.doubleToLongBits(0.5),
-            Double.doubleToLongBits(2.0)};
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.SCALABLE_BLOOM.id(), HashScheme.XXH3_64, 5, parameters,
-                64).withFormatVersion(SketchFileLayout.FIRST_FORMAT_VERSION);
-        SketchRegions.create(directory.resolve(ScalableBloomFilter.MANIFEST), header, RegionMode.EXCLUSIVE).close();
+        long[] parameters = {
+            1_000, Double.doubleToLongBits(0.01), Double.doubleToLongBits(0.5), Double.doubleToLongBits(2.0)
+        };
+        SketchHeader header = SketchHeader.forNewSketch(
+                        SketchKind.SCALABLE_BLOOM.id(), HashScheme.XXH3_64, 5, parameters, 64)
+                .withFormatVersion(SketchFileLayout.FIRST_FORMAT_VERSION);
+        SketchRegions.create(directory.resolve(ScalableBloomFilter.MANIFEST), header, RegionMode.EXCLUSIVE)
+                .close();
         long[] keys = new SplittableRandom(41).longs(2_500).toArray();
         try (ScalableBloomFilter filter = ScalableBloomFilter.open(directory, OpenMode.EXCLUSIVE)) {
             filter.addAll(keys);
             assertEquals(2, filter.links());
         }
-        assertEquals(List.of(directory.resolve("link-0000.sketch"), directory.resolve("link-0001.sketch")),
+        assertEquals(
+                List.of(directory.resolve("link-0000.sketch"), directory.resolve("link-0001.sketch")),
                 linkFiles(directory));
         try (ScalableBloomFilter reopened = ScalableBloomFilter.open(directory, OpenMode.READ_ONLY)) {
             for (long key : keys) {
@@ -273,15 +289,25 @@ class ScalableBloomFilterTest {
 
     private static List<Path> linkFiles(Path directory) throws IOException {
         try (Stream<Path> files = Files.list(directory)) {
-            return files.filter(f -> f.getFileName().toString().startsWith("link-")).sorted().toList();
+            return files.filter(f -> f.getFileName().toString().startsWith("link-"))
+                    .sorted()
+                    .toList();
         }
     }
 
     @Test
     void builderNamesBadParameters() {
-        assertEquals("tighteningRatio = 1.0, must be in (0, 1)", assertThrows(IllegalArgumentException.class,
-                () -> ScalableBloomFilter.builder().tighteningRatio(1)).getMessage());
-        assertEquals("growthFactor = 0.5, must be in [1, 1000000)", assertThrows(IllegalArgumentException.class,
-                () -> ScalableBloomFilter.builder().growthFactor(0.5)).getMessage());
+        assertEquals(
+                "tighteningRatio = 1.0, must be in (0, 1)",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> ScalableBloomFilter.builder().tighteningRatio(1))
+                        .getMessage());
+        assertEquals(
+                "growthFactor = 0.5, must be in [1, 1000000)",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> ScalableBloomFilter.builder().growthFactor(0.5))
+                        .getMessage());
     }
 }

@@ -32,8 +32,8 @@ class MinHashCrossProcessTest {
         String keys = Integer.toString(KEYS_PER_SEED);
         List<ChildJvm> children = new ArrayList<>();
         try {
-            for (String[] args : List.of(new String[] {file.toString(), keys, "1", "3"},
-                    new String[] {file.toString(), keys, "2", "3"})) {
+            for (String[] args : List.of(
+                    new String[] {file.toString(), keys, "1", "3"}, new String[] {file.toString(), keys, "2", "3"})) {
                 ChildJvm child = ChildJvm.start(dir, MinHashWorker.class, args);
                 children.add(child);
                 assertEquals("ready", child.readLine());
@@ -49,7 +49,7 @@ class MinHashCrossProcessTest {
             children.forEach(ChildJvm::close);
         }
         try (MinHash shared = MinHash.open(file, OpenMode.READ_ONLY);
-             MinHash sequential = builder.createAnonymous(OpenMode.EXCLUSIVE)) {
+                MinHash sequential = builder.createAnonymous(OpenMode.EXCLUSIVE)) {
             for (long seed = 1; seed <= 3; seed++) {
                 MinHashWorker.addStream(sequential, SeededKeys.of(seed, KEYS_PER_SEED));
             }

@@ -43,13 +43,19 @@ class MinHashPropertiesTest {
         try (MinHash minHash = sketch(18, k, OpenMode.EXCLUSIVE)) {
             for (int tenth = 1; tenth <= 9; tenth++) {
                 double truth = tenth / 10.0;
-                long[] items = new SplittableRandom(100 + tenth).longs().distinct().limit(union).toArray();
+                long[] items = new SplittableRandom(100 + tenth)
+                        .longs()
+                        .distinct()
+                        .limit(union)
+                        .toArray();
                 int common = (int) Math.round(truth * union);
                 int only = (union - common) / 2;
                 int a = 2 * (tenth - 1);
                 minHash.addAll(a, Arrays.copyOfRange(items, 0, common + only));
-                minHash.addAll(a + 1, LongStream.concat(Arrays.stream(items, 0, common),
-                        Arrays.stream(items, common + only, union)).toArray());
+                minHash.addAll(
+                        a + 1,
+                        LongStream.concat(Arrays.stream(items, 0, common), Arrays.stream(items, common + only, union))
+                                .toArray());
                 double estimate = minHash.jaccard(a, a + 1);
                 double sd = Math.sqrt(truth * (1 - truth) / k);
                 assertEquals(truth, estimate, 3 * sd, "J = " + truth);
@@ -64,14 +70,16 @@ class MinHashPropertiesTest {
     /** Set b is the second half of set a and more keys: the two overlap. */
     @Test
     void mergeIsTheSignatureOfTheUnionInEveryForm() {
-        qt().withFixedSeed(61L).withExamples(60)
+        qt().withFixedSeed(61L)
+                .withExamples(60)
                 .forAll(keys(0, 3_000), keys(0, 3_000), integers().between(1, 300))
                 .checkAssert((a, more, k) -> {
-                    long[] b = LongStream.concat(Arrays.stream(a, a.length / 2, a.length), Arrays.stream(more)).toArray();
+                    long[] b = LongStream.concat(Arrays.stream(a, a.length / 2, a.length), Arrays.stream(more))
+                            .toArray();
                     try (MinHash exclusive = sketch(3, k, OpenMode.EXCLUSIVE);
-                         MinHash shared = sketch(3, k, OpenMode.SHARED);
-                         MinHash other = sketch(3, k, OpenMode.EXCLUSIVE);
-                         MinHash truth = sketch(1, k, OpenMode.EXCLUSIVE)) {
+                            MinHash shared = sketch(3, k, OpenMode.SHARED);
+                            MinHash other = sketch(3, k, OpenMode.EXCLUSIVE);
+                            MinHash truth = sketch(1, k, OpenMode.EXCLUSIVE)) {
                         truth.addAll(0, a);
                         truth.addAll(0, b);
                         MinHashSignature union = truth.signature(0);
@@ -95,7 +103,9 @@ class MinHashPropertiesTest {
                             assertEquals(union, target.signature(2), mode + " file into file");
                             assertTrue(target.isEmpty(2) == union.isEmpty());
                         }
-                        assertArrayEquals(Payloads.bytes(exclusive), Payloads.bytes(shared),
+                        assertArrayEquals(
+                                Payloads.bytes(exclusive),
+                                Payloads.bytes(shared),
                                 "SIMD and compare-and-set paths agree byte for byte, padding included");
                     } catch (IOException e) {
                         throw new AssertionError(e);
@@ -113,9 +123,9 @@ class MinHashPropertiesTest {
         int threads = 4;
         long[] keys = new SplittableRandom(5).longs(120_000).toArray();
         try (MinHash concurrent = sketch(4, 200, OpenMode.SHARED);
-             MinHash sequential = sketch(4, 200, OpenMode.EXCLUSIVE);
-             MinHash other = sketch(4, 200, OpenMode.EXCLUSIVE);
-             ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+                MinHash sequential = sketch(4, 200, OpenMode.EXCLUSIVE);
+                MinHash other = sketch(4, 200, OpenMode.EXCLUSIVE);
+                ExecutorService pool = Executors.newFixedThreadPool(threads)) {
             for (int row = 0; row < 4; row++) {
                 other.addAll(row, new SplittableRandom(6 + row).longs(5_000).toArray());
             }

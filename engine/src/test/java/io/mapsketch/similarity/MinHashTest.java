@@ -72,7 +72,9 @@ class MinHashTest {
             assertEquals(0.0, minHash.signature(0).jaccard(minHash.signature(1)));
             assertEquals(1.0, minHash.signature(1).jaccard(minHash.signature(2)));
             long hash = HashKernels.xxh3Bytes(7, MemorySegment.ofArray("x".getBytes(StandardCharsets.UTF_8)), 0, 1);
-            assertEquals(MinHashKernels.derive(hash, 42), minHash.signature(0).slot(42),
+            assertEquals(
+                    MinHashKernels.derive(hash, 42),
+                    minHash.signature(0).slot(42),
                     "one item: each slot is its derived value");
         }
     }
@@ -83,7 +85,8 @@ class MinHashTest {
         byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
         byte[] padded = new byte[utf8.length + 3];
         System.arraycopy(utf8, 0, padded, 2, utf8.length);
-        try (MinHash minHash = sketch(5, 37, OpenMode.EXCLUSIVE); Arena arena = Arena.ofConfined()) {
+        try (MinHash minHash = sketch(5, 37, OpenMode.EXCLUSIVE);
+                Arena arena = Arena.ofConfined()) {
             minHash.add(0, text);
             minHash.add(1, padded, 2, utf8.length);
             MemorySegment segment = arena.allocate(utf8.length + 5);
@@ -104,11 +107,16 @@ class MinHashTest {
     void batchAndSingleKeyPathsGiveTheSameRowsInBothModes() throws IOException {
         long[] keys = new SplittableRandom(9).longs(1_500).toArray();
         try (MinHash single = sketch(2, 77, OpenMode.EXCLUSIVE);
-             MinHash shared = sketch(2, 77, OpenMode.SHARED);
-             Arena arena = Arena.ofConfined()) {
+                MinHash shared = sketch(2, 77, OpenMode.SHARED);
+                Arena arena = Arena.ofConfined()) {
             MemorySegment keySegment = arena.allocate(8L * keys.length + 3);
-            MemorySegment.copy(keys, 0, keySegment, ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN),
-                    3, keys.length);
+            MemorySegment.copy(
+                    keys,
+                    0,
+                    keySegment,
+                    ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN),
+                    3,
+                    keys.length);
             for (long key : keys) {
                 single.add(0, key);
                 shared.add(0, key);
@@ -135,18 +143,26 @@ class MinHashTest {
             minHash.addAll(4, base);
             MinHashSignature query = minHash.signature(1);
             List<MinHash.Match> top = minHash.mostSimilar(query, 3);
-            assertEquals(List.of(new MinHash.Match(1, 1.0), new MinHash.Match(4, 1.0),
-                    new MinHash.Match(2, minHash.jaccard(1, 2))), top);
+            assertEquals(
+                    List.of(
+                            new MinHash.Match(1, 1.0),
+                            new MinHash.Match(4, 1.0),
+                            new MinHash.Match(2, minHash.jaccard(1, 2))),
+                    top);
             List<MinHash.Match> all = minHash.mostSimilar(query, 100);
             assertEquals(6, all.size());
             assertEquals(0, all.get(3).row(), "about 0.5");
             assertEquals(new MinHash.Match(3, minHash.jaccard(1, 3)), all.get(4));
             assertEquals(new MinHash.Match(5, 0.0), all.get(5), "the empty row");
             assertEquals(minHash.jaccard(1, 0), minHash.jaccard(0, query));
-            assertEquals(List.of(new MinHash.Match(5, 1.0)), minHash.mostSimilar(minHash.signature(5), 1),
+            assertEquals(
+                    List.of(new MinHash.Match(5, 1.0)),
+                    minHash.mostSimilar(minHash.signature(5), 1),
                     "an empty query matches the empty row");
-            assertEquals("n = 0, must be >= 1",
-                    assertThrows(IllegalArgumentException.class, () -> minHash.mostSimilar(query, 0)).getMessage());
+            assertEquals(
+                    "n = 0, must be >= 1",
+                    assertThrows(IllegalArgumentException.class, () -> minHash.mostSimilar(query, 0))
+                            .getMessage());
         }
     }
 
@@ -156,8 +172,8 @@ class MinHashTest {
         long[] keys = new SplittableRandom(8).longs(5_000).toArray();
         MinHashSignature first;
         List<MinHash.Match> ranking;
-        try (MinHash minHash = MinHash.builder().rows(4).signatureLength(128).seed(99)
-                .create(file, OpenMode.EXCLUSIVE)) {
+        try (MinHash minHash =
+                MinHash.builder().rows(4).signatureLength(128).seed(99).create(file, OpenMode.EXCLUSIVE)) {
             assertTrue(minHash.isEmpty(3), "a new file's rows are empty");
             minHash.addAll(0, keys);
             minHash.addAll(1, Arrays.copyOf(keys, 3_000));
@@ -174,7 +190,8 @@ class MinHashTest {
             assertEquals(ranking, reopened.mostSimilar(first, 4));
             assertTrue(reopened.isEmpty(3));
             assertTrue(reopened.wasCleanlyClosed());
-            assertTrue(assertThrows(IllegalStateException.class, () -> reopened.add(0, 1L)).getMessage()
+            assertTrue(assertThrows(IllegalStateException.class, () -> reopened.add(0, 1L))
+                    .getMessage()
                     .contains("READ_ONLY"));
             assertThrows(IllegalStateException.class, () -> reopened.mergeRow(0, 1));
         }
@@ -187,62 +204,92 @@ class MinHashTest {
 
     @Test
     void hostileHeaderParametersAreRefusedAsCorrupt() throws IOException {
-        assertEquals("header parameter 'signature length' (index 0) is 0, expected a value in [1, 65536]",
+        assertEquals(
+                "header parameter 'signature length' (index 0) is 0, expected a value in [1, 65536]",
                 corruptMessage(new long[] {0, 1, 1}, 64));
-        assertEquals("header parameter 'signature length' (index 0) is 65537, expected a value in [1, 65536]",
+        assertEquals(
+                "header parameter 'signature length' (index 0) is 65537, expected a value in [1, 65536]",
                 corruptMessage(new long[] {65_537, 1, 1}, 524_352));
-        assertEquals("header parameter 'derivation scheme' (index 1) is 2, expected a value in [1, 1]",
+        assertEquals(
+                "header parameter 'derivation scheme' (index 1) is 2, expected a value in [1, 1]",
                 corruptMessage(new long[] {8, 2, 1}, 64));
-        assertEquals("header parameter 'rows' (index 2) is -1, expected a value in [1, 2147483647]",
+        assertEquals(
+                "header parameter 'rows' (index 2) is -1, expected a value in [1, 2147483647]",
                 corruptMessage(new long[] {8, 1, -1}, 64));
-        assertEquals("header parameter 'rows' (index 2) is 2147483648, expected a value in [1, 2147483647]",
+        assertEquals(
+                "header parameter 'rows' (index 2) is 2147483648, expected a value in [1, 2147483647]",
                 corruptMessage(new long[] {8, 1, 1L << 31}, 64));
-        assertEquals("payload length is 64 bytes, expected 128 (rows x ceil(8 x signature length / 64) x 64 bytes)",
+        assertEquals(
+                "payload length is 64 bytes, expected 128 (rows x ceil(8 x signature length / 64) x 64 bytes)",
                 corruptMessage(new long[] {8, 1, 2}, 64));
-        assertEquals("payload length is 128 bytes, expected 64 (rows x ceil(8 x signature length / 64) x 64 bytes)",
+        assertEquals(
+                "payload length is 128 bytes, expected 64 (rows x ceil(8 x signature length / 64) x 64 bytes)",
                 corruptMessage(new long[] {3, 1, 1}, 128));
     }
 
     private String corruptMessage(long[] parameters, long payload) throws IOException {
-        Path file = dir.resolve("corrupt-" + String.join("-", Arrays.stream(parameters)
-                .mapToObj(Long::toString).toList()) + "-" + payload + ".minhash");
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.MINHASH.id(), HashScheme.XXH3_64, 0, parameters,
-                payload);
+        Path file = dir.resolve("corrupt-"
+                + String.join(
+                        "-", Arrays.stream(parameters).mapToObj(Long::toString).toList()) + "-" + payload + ".minhash");
+        SketchHeader header =
+                SketchHeader.forNewSketch(SketchKind.MINHASH.id(), HashScheme.XXH3_64, 0, parameters, payload);
         SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
-        String message = assertThrows(CorruptSketchFileException.class,
-                () -> MinHash.open(file, OpenMode.SHARED)).getMessage();
+        String message = assertThrows(CorruptSketchFileException.class, () -> MinHash.open(file, OpenMode.SHARED))
+                .getMessage();
         assertTrue(message.startsWith("sketch file " + file + ": "), message);
         return message.substring(message.indexOf(": ") + 2);
     }
 
     @Test
     void badArgumentsAndIncompatibleSketchesAreNamed() throws IOException {
-        assertEquals("signatureLength = 0, must be in [1, 65536]",
-                assertThrows(IllegalArgumentException.class, () -> MinHash.builder().signatureLength(0)).getMessage());
-        assertEquals("rows = 0, must be in [1, 2147483647]",
-                assertThrows(IllegalArgumentException.class, () -> MinHash.builder().rows(0)).getMessage());
-        assertEquals("standardError = 0.001, must be in [0.00390625, 1] (1 / sqrt(k) for 1 to 65536 slots)",
-                assertThrows(IllegalArgumentException.class, () -> MinHash.builder().standardError(0.001))
+        assertEquals(
+                "signatureLength = 0, must be in [1, 65536]",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> MinHash.builder().signatureLength(0))
+                        .getMessage());
+        assertEquals(
+                "rows = 0, must be in [1, 2147483647]",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> MinHash.builder().rows(0))
+                        .getMessage());
+        assertEquals(
+                "standardError = 0.001, must be in [0.00390625, 1] (1 / sqrt(k) for 1 to 65536 slots)",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> MinHash.builder().standardError(0.001))
                         .getMessage());
         assertThrows(IllegalArgumentException.class, () -> MinHash.builder().standardError(Double.NaN));
-        assertTrue(assertThrows(IllegalStateException.class, () -> MinHash.builder().createAnonymous(OpenMode.SHARED))
-                .getMessage().startsWith("signature length (or standard error) was not set"));
+        assertTrue(assertThrows(
+                        IllegalStateException.class, () -> MinHash.builder().createAnonymous(OpenMode.SHARED))
+                .getMessage()
+                .startsWith("signature length (or standard error) was not set"));
         try (MinHash a = sketch(2, 64, OpenMode.EXCLUSIVE);
-             MinHash longer = sketch(2, 65, OpenMode.EXCLUSIVE);
-             MinHash moreRows = sketch(3, 64, OpenMode.EXCLUSIVE);
-             MinHash reseeded = MinHash.builder().rows(2).signatureLength(64).seed(8)
-                     .createAnonymous(OpenMode.SHARED)) {
-            assertEquals("row = 2, must be in [0, 2)",
-                    assertThrows(IllegalArgumentException.class, () -> a.add(2, 1L)).getMessage());
-            assertEquals("srcRow = -1, must be in [0, 2)",
-                    assertThrows(IllegalArgumentException.class, () -> a.mergeRow(0, -1)).getMessage());
-            assertEquals("rowB = 5, must be in [0, 2)",
-                    assertThrows(IllegalArgumentException.class, () -> a.jaccard(0, 5)).getMessage());
-            assertTrue(assertThrows(IncompatibleSketchException.class, () -> a.merge(longer)).getMessage()
+                MinHash longer = sketch(2, 65, OpenMode.EXCLUSIVE);
+                MinHash moreRows = sketch(3, 64, OpenMode.EXCLUSIVE);
+                MinHash reseeded =
+                        MinHash.builder().rows(2).signatureLength(64).seed(8).createAnonymous(OpenMode.SHARED)) {
+            assertEquals(
+                    "row = 2, must be in [0, 2)",
+                    assertThrows(IllegalArgumentException.class, () -> a.add(2, 1L))
+                            .getMessage());
+            assertEquals(
+                    "srcRow = -1, must be in [0, 2)",
+                    assertThrows(IllegalArgumentException.class, () -> a.mergeRow(0, -1))
+                            .getMessage());
+            assertEquals(
+                    "rowB = 5, must be in [0, 2)",
+                    assertThrows(IllegalArgumentException.class, () -> a.jaccard(0, 5))
+                            .getMessage());
+            assertTrue(assertThrows(IncompatibleSketchException.class, () -> a.merge(longer))
+                    .getMessage()
                     .startsWith("sketches differ in signature length: 64 here, 65 in the other sketch"));
-            assertTrue(assertThrows(IncompatibleSketchException.class, () -> a.merge(moreRows)).getMessage()
+            assertTrue(assertThrows(IncompatibleSketchException.class, () -> a.merge(moreRows))
+                    .getMessage()
                     .startsWith("sketches differ in rows: 2 here, 3"));
-            assertTrue(assertThrows(IncompatibleSketchException.class, () -> a.merge(reseeded)).getMessage()
+            assertTrue(assertThrows(IncompatibleSketchException.class, () -> a.merge(reseeded))
+                    .getMessage()
                     .startsWith("sketches differ in hash seed: 7 here, 8"));
             assertThrows(IncompatibleSketchException.class, () -> a.mergeRow(0, reseeded, 0));
             assertThrows(IncompatibleSketchException.class, () -> a.mergeRow(0, longer, 0));
@@ -250,8 +297,12 @@ class MinHashTest {
             assertThrows(IncompatibleSketchException.class, () -> a.mostSimilar(longer.signature(0), 1));
             assertThrows(IncompatibleSketchException.class, () -> a.signature(0).union(longer.signature(0)));
             a.mergeRow(1, moreRows, 2);
-            assertEquals("slot = 64, must be in [0, 64)",
-                    assertThrows(IllegalArgumentException.class, () -> a.signature(0).slot(64)).getMessage());
+            assertEquals(
+                    "slot = 64, must be in [0, 64)",
+                    assertThrows(
+                                    IllegalArgumentException.class,
+                                    () -> a.signature(0).slot(64))
+                            .getMessage());
         }
     }
 

@@ -62,8 +62,12 @@ class SimHashFeaturesTest {
             String[] words = document(vocabulary, random);
             long original = fingerprint(words);
             assertEquals(original, fingerprint(words.clone()), "identical documents, identical fingerprints");
-            assertEquals(original, new SimHashFeatures(11).addShingles(String.join("  ", words).toUpperCase(), 3)
-                    .fingerprint(), "case and spacing are not part of a word");
+            assertEquals(
+                    original,
+                    new SimHashFeatures(11)
+                            .addShingles(String.join("  ", words).toUpperCase(), 3)
+                            .fingerprint(),
+                    "case and spacing are not part of a word");
             String[] edited = words.clone();
             for (int c = 0; c < CHANGED_WORDS; c++) {
                 edited[random.nextInt(WORDS)] = vocabulary[random.nextInt(vocabulary.length)];
@@ -84,7 +88,8 @@ class SimHashFeaturesTest {
                 pairs++;
             }
         }
-        System.out.printf("simhash corpus: near-duplicates mean %.2f max %d bits; unrelated mean %.2f min %d bits%n",
+        System.out.printf(
+                "simhash corpus: near-duplicates mean %.2f max %d bits; unrelated mean %.2f min %d bits%n",
                 sumNear / DOCUMENTS, worstNear, sumUnrelated / pairs, closestUnrelated);
         assertTrue(worstNear <= 12, "a near-duplicate " + worstNear + " bits away");
         assertTrue(sumNear / DOCUMENTS <= 8, "near-duplicates " + sumNear / DOCUMENTS + " bits apart on average");
@@ -99,13 +104,27 @@ class SimHashFeaturesTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment segment = arena.allocate(utf8.length + 1);
             MemorySegment.copy(MemorySegment.ofArray(utf8), 0, segment, 1, utf8.length);
-            assertEquals(fromString, new SimHashFeatures(3).add("x").add(segment, 1, utf8.length, 2.5).fingerprint());
+            assertEquals(
+                    fromString,
+                    new SimHashFeatures(3)
+                            .add("x")
+                            .add(segment, 1, utf8.length, 2.5)
+                            .fingerprint());
         }
         byte[] padded = Arrays.copyOf(utf8, utf8.length + 4);
-        assertEquals(fromString, new SimHashFeatures(3).add(padded, 0, utf8.length, 2.5).add("x", 1).fingerprint());
-        assertEquals(new SimHashFeatures(3).add(0x0102030405060708L, 1).fingerprint(),
-                new SimHashFeatures(3).add(new byte[] {8, 7, 6, 5, 4, 3, 2, 1}, 0, 8, 1).fingerprint());
-        assertNotEquals(fromString, new SimHashFeatures(4).add("grüße", 2.5).add("x").fingerprint(), "another seed");
+        assertEquals(
+                fromString,
+                new SimHashFeatures(3)
+                        .add(padded, 0, utf8.length, 2.5)
+                        .add("x", 1)
+                        .fingerprint());
+        assertEquals(
+                new SimHashFeatures(3).add(0x0102030405060708L, 1).fingerprint(),
+                new SimHashFeatures(3)
+                        .add(new byte[] {8, 7, 6, 5, 4, 3, 2, 1}, 0, 8, 1)
+                        .fingerprint());
+        assertNotEquals(
+                fromString, new SimHashFeatures(4).add("grüße", 2.5).add("x").fingerprint(), "another seed");
     }
 
     @Test
@@ -124,22 +143,33 @@ class SimHashFeaturesTest {
 
     @Test
     void shinglesAreLowerCasedWordRunsJoinedBySpaces() {
-        assertEquals(new SimHashFeatures(1).add("the cat").add("cat the").add("the hat").fingerprint(),
+        assertEquals(
+                new SimHashFeatures(1)
+                        .add("the cat")
+                        .add("cat the")
+                        .add("the hat")
+                        .fingerprint(),
                 new SimHashFeatures(1).addShingles("The cat, the HAT", 2).fingerprint());
-        assertEquals(new SimHashFeatures(1).add("one two").fingerprint(),
-                new SimHashFeatures(1).addShingles("  one-two!", 5).fingerprint(), "fewer words than a shingle");
+        assertEquals(
+                new SimHashFeatures(1).add("one two").fingerprint(),
+                new SimHashFeatures(1).addShingles("  one-two!", 5).fingerprint(),
+                "fewer words than a shingle");
         assertEquals(0, new SimHashFeatures(1).addShingles(" ,;. ", 3).featureCount());
     }
 
     @Test
     void badArgumentsAreNamed() {
         SimHashFeatures features = new SimHashFeatures(1);
-        assertEquals("weight = 0.0, must be finite and > 0",
-                assertThrows(IllegalArgumentException.class, () -> features.add("a", 0)).getMessage());
+        assertEquals(
+                "weight = 0.0, must be finite and > 0",
+                assertThrows(IllegalArgumentException.class, () -> features.add("a", 0))
+                        .getMessage());
         assertThrows(IllegalArgumentException.class, () -> features.add(1L, Double.NaN));
         assertThrows(IllegalArgumentException.class, () -> features.add(1L, Double.POSITIVE_INFINITY));
-        assertEquals("words = 0, must be in [1, 64]",
-                assertThrows(IllegalArgumentException.class, () -> features.addShingles("a b", 0)).getMessage());
+        assertEquals(
+                "words = 0, must be in [1, 64]",
+                assertThrows(IllegalArgumentException.class, () -> features.addShingles("a b", 0))
+                        .getMessage());
         assertEquals(0, features.featureCount(), "a refused feature is not counted");
     }
 }

@@ -10,13 +10,12 @@ import static org.quicktheories.generators.SourceDSL.lists;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchKind;
 import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.RegionMode;
-import io.mapsketch.memory.SketchRegions;
-import io.mapsketch.OpenMode;
 import io.mapsketch.memory.SketchHeader;
-import io.mapsketch.SketchKind;
-import io.mapsketch.memory.SketchRegion;
+import io.mapsketch.memory.SketchRegions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -71,8 +70,7 @@ class SimHashTest {
     }
 
     /** A query and the entries of a table filled around it. */
-    private record Filling(long query, List<Entry> entries) {
-    }
+    private record Filling(long query, List<Entry> entries) {}
 
     private static Gen<Filling> fillings() {
         Gen<Long> flips = integers().between(0, 9).zip(longs().all(), (count, positions) -> {
@@ -82,20 +80,31 @@ class SimHashTest {
             }
             return mask;
         });
-        Gen<Entry> entries = integers().between(0, 2).zip(longs().all(), flips, integers().between(0, 9_999),
-                (roll, value, mask, slot) -> new Entry(roll == 0, value, mask, slot));
+        Gen<Entry> entries = integers()
+                .between(0, 2)
+                .zip(
+                        longs().all(),
+                        flips,
+                        integers().between(0, 9_999),
+                        (roll, value, mask, slot) -> new Entry(roll == 0, value, mask, slot));
         return longs().all().zip(lists().of(entries).ofSizeBetween(0, 10_000), Filling::new);
     }
 
     private static long[] bruteForce(long[] stored, boolean[] present, long query, int d) {
         return LongStream.range(0, stored.length)
-                .filter(i -> present[(int) i] && SimHash.distance(stored[(int) i], query) <= d).toArray();
+                .filter(i -> present[(int) i] && SimHash.distance(stored[(int) i], query) <= d)
+                .toArray();
     }
 
     @Test
     void withinEqualsBruteForce() {
-        qt().withFixedSeed(71L).withExamples(80)
-                .forAll(fillings(), integers().between(1, 10_000), integers().between(0, 64), integers().between(0, 3))
+        qt().withFixedSeed(71L)
+                .withExamples(80)
+                .forAll(
+                        fillings(),
+                        integers().between(1, 10_000),
+                        integers().between(0, 64),
+                        integers().between(0, 3))
                 .checkAssert((filling, capacity, d, how) -> {
                     long query = filling.query();
                     long[] stored = new long[capacity];
@@ -118,10 +127,13 @@ class SimHashTest {
                         long size = 0;
                         for (int i = 0; i < capacity; i++) {
                             OptionalLong got = table.get(i);
-                            assertEquals(present[i] ? OptionalLong.of(stored[i]) : OptionalLong.empty(), got, "slot " + i);
+                            assertEquals(
+                                    present[i] ? OptionalLong.of(stored[i]) : OptionalLong.empty(), got, "slot " + i);
                             size += present[i] ? 1 : 0;
                         }
-                        assertArrayEquals(bruteForce(stored, present, query, d), table.within(query, d),
+                        assertArrayEquals(
+                                bruteForce(stored, present, query, d),
+                                table.within(query, d),
                                 "capacity " + capacity + ", d " + d);
                         assertEquals(size, table.size());
                         assertEquals(filled, table.itemsAdded());
@@ -140,22 +152,33 @@ class SimHashTest {
             assertEquals(0, table.append(-1L), "the cursor starts at 0 whatever was put");
             assertEquals(1, table.append(5));
             assertEquals(2, table.append(6));
-            String message = assertThrows(IllegalStateException.class, () -> table.append(7)).getMessage();
+            String message = assertThrows(IllegalStateException.class, () -> table.append(7))
+                    .getMessage();
             assertTrue(message.endsWith("is full: the append cursor reached the capacity of 3 slots"), message);
             table.put(2, 7);
             assertEquals(OptionalLong.of(7), table.get(2));
             assertArrayEquals(new long[] {1, 2}, table.within(4, 2));
             assertEquals(3, table.size());
-            assertEquals("index = 3, must be in [0, 3)",
-                    assertThrows(IllegalArgumentException.class, () -> table.put(3, 1)).getMessage());
+            assertEquals(
+                    "index = 3, must be in [0, 3)",
+                    assertThrows(IllegalArgumentException.class, () -> table.put(3, 1))
+                            .getMessage());
             assertThrows(IllegalArgumentException.class, () -> table.get(-1));
-            assertEquals("maxDistance = 65, must be in [0, 64]",
-                    assertThrows(IllegalArgumentException.class, () -> table.within(0, 65)).getMessage());
+            assertEquals(
+                    "maxDistance = 65, must be in [0, 64]",
+                    assertThrows(IllegalArgumentException.class, () -> table.within(0, 65))
+                            .getMessage());
         }
-        assertEquals("capacity = 0, must be in [1, 1099511627776]",
-                assertThrows(IllegalArgumentException.class, () -> SimHash.builder().capacity(0)).getMessage());
-        assertTrue(assertThrows(IllegalStateException.class, () -> SimHash.builder().createAnonymous(OpenMode.SHARED))
-                .getMessage().startsWith("capacity was not set"));
+        assertEquals(
+                "capacity = 0, must be in [1, 1099511627776]",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> SimHash.builder().capacity(0))
+                        .getMessage());
+        assertTrue(assertThrows(
+                        IllegalStateException.class, () -> SimHash.builder().createAnonymous(OpenMode.SHARED))
+                .getMessage()
+                .startsWith("capacity was not set"));
     }
 
     @Test
@@ -163,7 +186,7 @@ class SimHashTest {
         int threads = 4;
         int each = 5_000;
         try (SimHash table = table(threads * each + 10, OpenMode.SHARED);
-             ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+                ExecutorService pool = Executors.newFixedThreadPool(threads)) {
             Future<?>[] done = new Future<?>[threads];
             for (int t = 0; t < threads; t++) {
                 long base = (long) t << 32;
@@ -202,7 +225,9 @@ class SimHashTest {
             }
             table.put(5_999, 0x0123456789ABCDEFL);
             near = table.within(0x0123456789ABCDEFL, 3);
-            assertEquals(table.features().add("x").fingerprint(), new SimHashFeatures(42).add("x").fingerprint());
+            assertEquals(
+                    table.features().add("x").fingerprint(),
+                    new SimHashFeatures(42).add("x").fingerprint());
         }
         try (SimHash reopened = SimHash.open(file, OpenMode.READ_ONLY)) {
             assertEquals(6_000, reopened.capacity());
@@ -220,14 +245,19 @@ class SimHashTest {
 
     @Test
     void hostileHeadersAndControlWordsAreRefusedAsCorrupt() throws IOException {
-        assertEquals("header parameter 'capacity' (index 0) is 0, expected a value in [1, 1099511627776]",
+        assertEquals(
+                "header parameter 'capacity' (index 0) is 0, expected a value in [1, 1099511627776]",
                 corruptMessage("zero", new long[] {0, 1}, 64));
-        assertEquals("header parameter 'capacity' (index 0) is 1099511627777, expected a value in [1, 1099511627776]",
+        assertEquals(
+                "header parameter 'capacity' (index 0) is 1099511627777, expected a value in [1, 1099511627776]",
                 corruptMessage("huge", new long[] {(1L << 40) + 1, 1}, 64));
-        assertEquals("header parameter 'fingerprint scheme' (index 1) is 0, expected a value in [1, 1]",
+        assertEquals(
+                "header parameter 'fingerprint scheme' (index 1) is 0, expected a value in [1, 1]",
                 corruptMessage("scheme", new long[] {8, 0}, 192));
-        assertEquals("payload length is 128 bytes, expected 192 (64 + ceil(capacity / 512) x 64 + ceil(capacity / 8) "
-                + "x 64 bytes)", corruptMessage("short", new long[] {8, 1}, 128));
+        assertEquals(
+                "payload length is 128 bytes, expected 192 (64 + ceil(capacity / 512) x 64 + ceil(capacity / 8) "
+                        + "x 64 bytes)",
+                corruptMessage("short", new long[] {8, 1}, 128));
 
         Path file = dir.resolve("cursor.simhash");
         SimHash.builder().capacity(100).create(file, OpenMode.EXCLUSIVE).close();
@@ -238,7 +268,12 @@ class SimHashTest {
                 .getMessage();
         assertTrue(message.endsWith("append cursor (payload byte 0) is 101, expected a value in [0, 100]"), message);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            channel.write(ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(0, 5).putLong(8, -1), 4096);
+            channel.write(
+                    ByteBuffer.allocate(16)
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .putLong(0, 5)
+                            .putLong(8, -1),
+                    4096);
         }
         message = assertThrows(CorruptSketchFileException.class, () -> SimHash.open(file, OpenMode.READ_ONLY))
                 .getMessage();
@@ -247,10 +282,11 @@ class SimHashTest {
 
     private String corruptMessage(String name, long[] parameters, long payload) throws IOException {
         Path file = dir.resolve(name + ".simhash");
-        SketchHeader header = SketchHeader.forNewSketch(SketchKind.SIMHASH.id(), HashScheme.XXH3_64, 0, parameters, payload);
+        SketchHeader header =
+                SketchHeader.forNewSketch(SketchKind.SIMHASH.id(), HashScheme.XXH3_64, 0, parameters, payload);
         SketchRegions.create(file, header, RegionMode.EXCLUSIVE).close();
-        String message = assertThrows(CorruptSketchFileException.class,
-                () -> SimHash.open(file, OpenMode.SHARED)).getMessage();
+        String message = assertThrows(CorruptSketchFileException.class, () -> SimHash.open(file, OpenMode.SHARED))
+                .getMessage();
         assertTrue(message.startsWith("sketch file " + file + ": "), message);
         return message.substring(message.indexOf(": ") + 2);
     }

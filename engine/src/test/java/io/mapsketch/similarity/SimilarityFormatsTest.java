@@ -18,15 +18,25 @@ class SimilarityFormatsTest {
 
     @Test
     void minHashSketches() {
-        HeaderFormatChecks.check(integers().between(1, MinHashSizing.MAX_SLOTS)
-                .zip(integers().between(1, MinHash.MAX_ROWS), MinHashFormat::new), MinHashFormat::read,
-                Map.of("signature length", List.of(0L, -1L, 65_537L), "derivation scheme", List.of(0L, 2L, -1L),
-                        "rows", List.of(0L, -1L, 1L << 31)));
+        HeaderFormatChecks.check(
+                integers()
+                        .between(1, MinHashSizing.MAX_SLOTS)
+                        .zip(integers().between(1, MinHash.MAX_ROWS), MinHashFormat::new),
+                MinHashFormat::read,
+                Map.of(
+                        "signature length",
+                        List.of(0L, -1L, 65_537L),
+                        "derivation scheme",
+                        List.of(0L, 2L, -1L),
+                        "rows",
+                        List.of(0L, -1L, 1L << 31)));
     }
 
     @Test
     void simHashTables() {
-        HeaderFormatChecks.check(longs().between(1, SimHash.MAX_CAPACITY).map(SimHashFormat::new), SimHashFormat::read,
+        HeaderFormatChecks.check(
+                longs().between(1, SimHash.MAX_CAPACITY).map(SimHashFormat::new),
+                SimHashFormat::read,
                 Map.of("capacity", List.of(0L, -1L, (1L << 40) + 1), "fingerprint scheme", List.of(0L, 2L, -1L)));
     }
 }

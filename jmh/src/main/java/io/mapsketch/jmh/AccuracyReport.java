@@ -21,8 +21,7 @@ public final class AccuracyReport {
     private static final long ITEMS = 1_000_000;
     private static final int PROBE_BATCH = 4096;
 
-    private AccuracyReport() {
-    }
+    private AccuracyReport() {}
 
     /**
      * Prints the table.
@@ -31,25 +30,42 @@ public final class AccuracyReport {
      * @throws IOException never in practice: the filters are anonymous
      */
     public static void main(String[] args) throws IOException {
-        System.out.println("| layout | target p | bits/item | probes/key | measured at n | 95% CI | filter's estimate at n"
-                + " | measured at 2n | formula at 2n |");
+        System.out.println(
+                "| layout | target p | bits/item | probes/key | measured at n | 95% CI | filter's estimate at n"
+                        + " | measured at 2n | formula at 2n |");
         System.out.println("|---|---|---|---|---|---|---|---|---|");
         for (double rate : new double[] {0.1, 0.01, 0.001, 0.0001}) {
-            try (BloomFilter classic = BloomFilter.builder().expectedItems(ITEMS).falsePositiveRate(rate).seed(1)
+            try (BloomFilter classic = BloomFilter.builder()
+                    .expectedItems(ITEMS)
+                    .falsePositiveRate(rate)
+                    .seed(1)
                     .createAnonymous(OpenMode.EXCLUSIVE)) {
-                row("classic", rate, classic, classic.bitCount(), classic.hashCount(),
+                row(
+                        "classic",
+                        rate,
+                        classic,
+                        classic.bitCount(),
+                        classic.hashCount(),
                         BloomSizing.falsePositiveRate(classic.bitCount(), classic.hashCount(), 2 * ITEMS));
             }
-            try (BlockedBloomFilter blocked = BlockedBloomFilter.builder().expectedItems(ITEMS).falsePositiveRate(rate)
-                    .seed(1).createAnonymous(OpenMode.EXCLUSIVE)) {
-                row("blocked", rate, blocked, blocked.blockCount() * 512, blocked.bitsPerKey(),
+            try (BlockedBloomFilter blocked = BlockedBloomFilter.builder()
+                    .expectedItems(ITEMS)
+                    .falsePositiveRate(rate)
+                    .seed(1)
+                    .createAnonymous(OpenMode.EXCLUSIVE)) {
+                row(
+                        "blocked",
+                        rate,
+                        blocked,
+                        blocked.blockCount() * 512,
+                        blocked.bitsPerKey(),
                         BlockedBloomSizing.falsePositiveRate(blocked.blockCount(), blocked.bitsPerKey(), 2 * ITEMS));
             }
         }
     }
 
-    private static void row(String layout, double rate, MembershipFilter filter, long bits, int probesPerKey,
-                            double formulaAtTwice) {
+    private static void row(
+            String layout, double rate, MembershipFilter filter, long bits, int probesPerKey, double formulaAtTwice) {
         SplittableRandom keys = new SplittableRandom(2);
         filter.addAll(keys.longs(ITEMS).toArray());
         double estimateAtCapacity = filter.expectedFalsePositiveRate();
@@ -58,9 +74,18 @@ public final class AccuracyReport {
         filter.addAll(keys.longs(ITEMS).toArray());
         double atTwice = measure(filter, probes, 4);
         double halfWidth = 1.96 * Math.sqrt(atCapacity * (1 - atCapacity) / probes);
-        System.out.printf(Locale.ROOT, "| %s | %s | %.2f | %d | %.4f%% | ±%.4f%% | %.4f%% | %.3f%% | %.3f%% |%n",
-                layout, rate, (double) bits / ITEMS, probesPerKey, 100 * atCapacity, 100 * halfWidth,
-                100 * estimateAtCapacity, 100 * atTwice, 100 * formulaAtTwice);
+        System.out.printf(
+                Locale.ROOT,
+                "| %s | %s | %.2f | %d | %.4f%% | ±%.4f%% | %.4f%% | %.3f%% | %.3f%% |%n",
+                layout,
+                rate,
+                (double) bits / ITEMS,
+                probesPerKey,
+                100 * atCapacity,
+                100 * halfWidth,
+                100 * estimateAtCapacity,
+                100 * atTwice,
+                100 * formulaAtTwice);
     }
 
     private static double measure(MembershipFilter filter, long probes, long seed) {

@@ -32,8 +32,7 @@ final class BenchmarkSettings {
 
     private static final long FREQUENCY_STREAM_SEED = 0x2F6B_11C4_9D3E_A507L;
 
-    private BenchmarkSettings() {
-    }
+    private BenchmarkSettings() {}
 
     /**
      * The frequency question's stream: keys whose ranks follow Zipf's law with exponent

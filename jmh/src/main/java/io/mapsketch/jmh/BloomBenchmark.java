@@ -5,9 +5,9 @@ import static io.mapsketch.jmh.BenchmarkSettings.FASTFILTER_BITS_PER_KEY;
 import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
 
 import com.google.common.hash.Funnels;
+import io.mapsketch.OpenMode;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
-import io.mapsketch.OpenMode;
 import java.lang.reflect.Constructor;
 import org.apache.datasketches.filters.bloomfilter.BloomFilterBuilder;
 import org.fastfilter.bloom.BlockedBloom;
@@ -66,14 +66,21 @@ import org.openjdk.jmh.annotations.Param;
  */
 public class BloomBenchmark extends FilterBenchmark {
 
-
     /**
      * Implementation: {@code mapsketch-blocked}, {@code mapsketch-blocked-shared},
      * {@code mapsketch-classic}, {@code mapsketch-classic-shared}, {@code guava},
      * {@code datasketches}, {@code fastfilter-blocked} or {@code spark}.
      */
-    @Param({"mapsketch-blocked", "mapsketch-blocked-shared", "mapsketch-classic", "mapsketch-classic-shared", "guava",
-            "datasketches", "fastfilter-blocked", "spark"})
+    @Param({
+        "mapsketch-blocked",
+        "mapsketch-blocked-shared",
+        "mapsketch-classic",
+        "mapsketch-classic-shared",
+        "guava",
+        "datasketches",
+        "fastfilter-blocked",
+        "spark"
+    })
     public String impl;
 
     /** Keys the filter is sized for (and, for lookups, holds). */
@@ -81,8 +88,7 @@ public class BloomBenchmark extends FilterBenchmark {
     public int items;
 
     /** Creates the state; JMH calls this once per fork. */
-    public BloomBenchmark() {
-    }
+    public BloomBenchmark() {}
 
     @Override
     String impl() {
@@ -128,14 +134,30 @@ public class BloomBenchmark extends FilterBenchmark {
     @Override
     Filter newFilter() {
         return switch (impl) {
-            case "mapsketch-blocked" -> new MapsketchFilter(BlockedBloomFilter.builder().expectedItems(items)
-                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(OpenMode.EXCLUSIVE));
-            case "mapsketch-blocked-shared" -> new MapsketchFilter(BlockedBloomFilter.builder().expectedItems(items)
-                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(OpenMode.SHARED));
-            case "mapsketch-classic" -> new MapsketchFilter(BloomFilter.builder().expectedItems(items)
-                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(OpenMode.EXCLUSIVE));
-            case "mapsketch-classic-shared" -> new MapsketchFilter(BloomFilter.builder().expectedItems(items)
-                    .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).createAnonymous(OpenMode.SHARED));
+            case "mapsketch-blocked" ->
+                new MapsketchFilter(BlockedBloomFilter.builder()
+                        .expectedItems(items)
+                        .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE)
+                        .seed(SKETCH_SEED)
+                        .createAnonymous(OpenMode.EXCLUSIVE));
+            case "mapsketch-blocked-shared" ->
+                new MapsketchFilter(BlockedBloomFilter.builder()
+                        .expectedItems(items)
+                        .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE)
+                        .seed(SKETCH_SEED)
+                        .createAnonymous(OpenMode.SHARED));
+            case "mapsketch-classic" ->
+                new MapsketchFilter(BloomFilter.builder()
+                        .expectedItems(items)
+                        .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE)
+                        .seed(SKETCH_SEED)
+                        .createAnonymous(OpenMode.EXCLUSIVE));
+            case "mapsketch-classic-shared" ->
+                new MapsketchFilter(BloomFilter.builder()
+                        .expectedItems(items)
+                        .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE)
+                        .seed(SKETCH_SEED)
+                        .createAnonymous(OpenMode.SHARED));
             case "guava" -> new Guava(items);
             case "datasketches" -> new DataSketches(items);
             case "fastfilter-blocked" -> new FastFilter(items);

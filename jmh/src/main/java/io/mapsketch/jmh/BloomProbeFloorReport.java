@@ -1,7 +1,7 @@
 package io.mapsketch.jmh;
 
-import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.OpenMode;
+import io.mapsketch.membership.BloomFilter;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -19,8 +19,7 @@ public final class BloomProbeFloorReport {
 
     private static final int PROBE_BATCH = 4096;
 
-    private BloomProbeFloorReport() {
-    }
+    private BloomProbeFloorReport() {}
 
     /**
      * Prints the table.
@@ -38,7 +37,10 @@ public final class BloomProbeFloorReport {
     }
 
     private static void row(int items, double rate, long asked) throws IOException {
-        try (BloomFilter filter = BloomFilter.builder().expectedItems(items).falsePositiveRate(rate).seed(1)
+        try (BloomFilter filter = BloomFilter.builder()
+                .expectedItems(items)
+                .falsePositiveRate(rate)
+                .seed(1)
                 .createAnonymous(OpenMode.EXCLUSIVE)) {
             SplittableRandom random = new SplittableRandom(items);
             filter.addAll(random.longs(items).toArray());
@@ -55,8 +57,16 @@ public final class BloomProbeFloorReport {
                 }
             }
             double km = (double) filter.hashCount() * filter.bitCount();
-            System.out.printf(Locale.ROOT, "| %,d | %.0e | %,d | %d | %,d | %,d | %.2e | %.1e |%n", items, rate,
-                    filter.bitCount(), filter.hashCount(), asked, positives, (double) positives / asked,
+            System.out.printf(
+                    Locale.ROOT,
+                    "| %,d | %.0e | %,d | %d | %,d | %,d | %.2e | %.1e |%n",
+                    items,
+                    rate,
+                    filter.bitCount(),
+                    filter.hashCount(),
+                    asked,
+                    positives,
+                    (double) positives / asked,
                     2 * items / (km * km));
         }
     }

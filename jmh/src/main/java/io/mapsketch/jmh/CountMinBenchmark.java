@@ -99,7 +99,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx4g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx4g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class CountMinBenchmark {
@@ -115,10 +117,10 @@ public class CountMinBenchmark {
     /** Epsilon of the 64 MiB sketch. */
     static final double LARGE_EPSILON = 8.1e-7;
     /** Zipf exponent of the key stream. */
-
     private static final int STREAM_KEYS = FREQUENCY_STREAM_KEYS;
     /** Seed of the estimate probes' draws and shuffle. */
     static final long PROBE_SEED = 20_261_130L;
+
     private static final long ABSENT_FIRST_INDEX = 1L << 40;
 
     /**
@@ -140,8 +142,7 @@ public class CountMinBenchmark {
     private final long[] estimates = new long[BATCH];
 
     /** Creates the state; JMH calls this once per fork. */
-    public CountMinBenchmark() {
-    }
+    public CountMinBenchmark() {}
 
     /**
      * Creates the sketch and the key stream; for the estimates, adds the stream and builds the probes.
@@ -173,8 +174,9 @@ public class CountMinBenchmark {
             }
             absentSum += sketch.estimate(probes[STREAM_KEYS / 2 + i]);
         }
-        System.out.printf("%ncountmin impl=%s size=%d epsilon=%s shape=%s counter-bytes=%d absent-mean=%.2f%n", impl,
-                size, epsilon, sketch.shape(), sketch.counterBytes(), absentSum / (STREAM_KEYS / 2));
+        System.out.printf(
+                "%ncountmin impl=%s size=%d epsilon=%s shape=%s counter-bytes=%d absent-mean=%.2f%n",
+                impl, size, epsilon, sketch.shape(), sketch.counterBytes(), absentSum / (STREAM_KEYS / 2));
         KeyStreams.shuffle(probes, random);
         keys = new KeyChunks(probes, BATCH);
     }
@@ -311,8 +313,7 @@ public class CountMinBenchmark {
         /** Bytes of the counters (for mapsketch, its {@code memoryBytes()}: the payload, header excluded). */
         long counterBytes();
 
-        default void close() throws IOException {
-        }
+        default void close() throws IOException {}
     }
 
     static final class Mapsketch implements Sketch {
@@ -330,8 +331,13 @@ public class CountMinBenchmark {
         static Mapsketch create(double epsilon, OpenMode mode, boolean conservative) throws IOException {
             Path directory = Files.createTempDirectory("countmin-benchmark");
             Path file = directory.resolve("sketch.cms");
-            CountMinSketch sketch = CountMinSketch.builder().epsilon(epsilon).delta(COUNT_MIN_DELTA).counterBits(32)
-                    .conservativeUpdate(conservative).seed(SKETCH_SEED).create(file, mode);
+            CountMinSketch sketch = CountMinSketch.builder()
+                    .epsilon(epsilon)
+                    .delta(COUNT_MIN_DELTA)
+                    .counterBits(32)
+                    .conservativeUpdate(conservative)
+                    .seed(SKETCH_SEED)
+                    .create(file, mode);
             return new Mapsketch(sketch, directory, file);
         }
 
@@ -382,8 +388,8 @@ public class CountMinBenchmark {
 
         static {
             try {
-                CONSTRUCTOR = org.apache.datasketches.count.CountMinSketch.class
-                        .getDeclaredConstructor(byte.class, int.class, long.class);
+                CONSTRUCTOR = org.apache.datasketches.count.CountMinSketch.class.getDeclaredConstructor(
+                        byte.class, int.class, long.class);
                 CONSTRUCTOR.setAccessible(true);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);

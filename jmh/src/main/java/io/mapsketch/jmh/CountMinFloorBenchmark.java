@@ -71,7 +71,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx4g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx4g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class CountMinFloorBenchmark {
@@ -108,8 +110,7 @@ public class CountMinFloorBenchmark {
     private final long[] estimates = new long[BATCH];
 
     /** Creates the state; JMH calls this once per fork. */
-    public CountMinFloorBenchmark() {
-    }
+    public CountMinFloorBenchmark() {}
 
     /**
      * Maps the counter file, adds the whole stream and checks the estimates against mapsketch's; then
@@ -130,8 +131,11 @@ public class CountMinFloorBenchmark {
         seedConstant = HashKernels.xxh3SeedConstant(SKETCH_SEED);
         directory = Files.createTempDirectory("mapsketch-floor");
         arena = Arena.ofShared();
-        try (FileChannel channel = FileChannel.open(directory.resolve("floor"), StandardOpenOption.CREATE_NEW,
-                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        try (FileChannel channel = FileChannel.open(
+                directory.resolve("floor"),
+                StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
             MemorySegment file = channel.map(FileChannel.MapMode.READ_WRITE, 0, HEADER_BYTES + stride * depth, arena);
             header = file.asSlice(0, HEADER_BYTES);
             counters = file.asSlice(HEADER_BYTES);

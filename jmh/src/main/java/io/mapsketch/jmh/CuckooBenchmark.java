@@ -34,7 +34,6 @@ import org.openjdk.jmh.annotations.Param;
  */
 public class CuckooBenchmark extends FilterBenchmark {
 
-
     /** Implementation: {@code mapsketch}, {@code mapsketch-shared} or {@code fastfilter-cuckoo16}. */
     @Param({"mapsketch", "mapsketch-shared", "fastfilter-cuckoo16"})
     public String impl;
@@ -52,8 +51,7 @@ public class CuckooBenchmark extends FilterBenchmark {
     public double falsePositiveRate;
 
     /** Creates the state; JMH calls this once per fork. */
-    public CuckooBenchmark() {
-    }
+    public CuckooBenchmark() {}
 
     @Override
     String impl() {
@@ -81,8 +79,11 @@ public class CuckooBenchmark extends FilterBenchmark {
     }
 
     private Filter mapsketch(OpenMode mode) {
-        return new MapsketchFilter(CuckooFilter.builder().expectedItems(items).falsePositiveRate(falsePositiveRate)
-                .seed(SKETCH_SEED).createAnonymous(mode));
+        return new MapsketchFilter(CuckooFilter.builder()
+                .expectedItems(items)
+                .falsePositiveRate(falsePositiveRate)
+                .seed(SKETCH_SEED)
+                .createAnonymous(mode));
     }
 
     private static final class FastFilter implements Filter {

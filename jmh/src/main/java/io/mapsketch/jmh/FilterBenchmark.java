@@ -34,7 +34,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx4g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx4g"})
 @Warmup(iterations = 2, time = 2)
 @Measurement(iterations = 5, time = 1)
 public abstract class FilterBenchmark {
@@ -42,8 +44,8 @@ public abstract class FilterBenchmark {
     /** Keys per benchmark call. */
     static final int BATCH = 1024;
     /** Seed of every filter's hash. */
-
     private static final long SHUFFLE_SEED = 20_261_130L;
+
     private static final long FIRST_ADD_INDEX = 1L << 40;
     private static final int SETUP_CHUNK = 1 << 16;
 
@@ -56,8 +58,7 @@ public abstract class FilterBenchmark {
     private long keysInFilter;
 
     /** Creates the state; JMH creates the concrete benchmarks once per fork. */
-    protected FilterBenchmark() {
-    }
+    protected FilterBenchmark() {}
 
     /** The operations the benchmarks need, over each library's own API. */
     interface Filter {
@@ -80,8 +81,7 @@ public abstract class FilterBenchmark {
             }
         }
 
-        default void close() {
-        }
+        default void close() {}
     }
 
     /** A new empty filter of the implementation and size under test. */
@@ -126,8 +126,9 @@ public abstract class FilterBenchmark {
             }
             falsePositives += i >= probes.length / 2 && found ? 1 : 0;
         }
-        System.out.printf("%n%s impl=%s items=%d fpr=%.6f%n", fprLabel(), impl(), items(),
-                falsePositives / (double) (probes.length / 2));
+        System.out.printf(
+                "%n%s impl=%s items=%d fpr=%.6f%n",
+                fprLabel(), impl(), items(), falsePositives / (double) (probes.length / 2));
         KeyStreams.shuffle(probes, random);
     }
 

@@ -1,9 +1,9 @@
 package io.mapsketch.jmh;
 
+import io.mapsketch.OpenMode;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.HeavyHitter;
 import io.mapsketch.frequency.TopK;
-import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.Comparator;
@@ -27,8 +27,7 @@ public final class FrequencyAccuracyReport {
     private static final double DELTA = 0.01;
     private static final int K = 100;
 
-    private FrequencyAccuracyReport() {
-    }
+    private FrequencyAccuracyReport() {}
 
     /**
      * Prints both tables.
@@ -61,10 +60,15 @@ public final class FrequencyAccuracyReport {
         }
     }
 
-    private static void countMinRow(long[] stream, Map<Long, Long> exact, double exponent, double epsilon,
-            boolean conservative) throws IOException {
-        try (CountMinSketch sketch = CountMinSketch.builder().epsilon(epsilon).delta(DELTA)
-                .conservativeUpdate(conservative).seed(5).createAnonymous(OpenMode.EXCLUSIVE)) {
+    private static void countMinRow(
+            long[] stream, Map<Long, Long> exact, double exponent, double epsilon, boolean conservative)
+            throws IOException {
+        try (CountMinSketch sketch = CountMinSketch.builder()
+                .epsilon(epsilon)
+                .delta(DELTA)
+                .conservativeUpdate(conservative)
+                .seed(5)
+                .createAnonymous(OpenMode.EXCLUSIVE)) {
             sketch.addAll(stream);
             long bound = sketch.errorBound();
             long beyond = 0;
@@ -79,31 +83,41 @@ public final class FrequencyAccuracyReport {
                 max = Math.max(max, over);
                 sum += over;
             }
-            System.out.printf(Locale.ROOT, "| %.1f | %s | %s | %,d | %.3f%% of %,d | %,d | %.2f |%n", exponent, plain(epsilon),
-                    conservative ? "conservative" : "plain", bound, 100.0 * beyond / exact.size(), exact.size(), max,
+            System.out.printf(
+                    Locale.ROOT,
+                    "| %.1f | %s | %s | %,d | %.3f%% of %,d | %,d | %.2f |%n",
+                    exponent,
+                    plain(epsilon),
+                    conservative ? "conservative" : "plain",
+                    bound,
+                    100.0 * beyond / exact.size(),
+                    exact.size(),
+                    max,
                     sum / exact.size());
         }
     }
 
     private static void topKRow(long[] stream, Map<Long, Long> exact, double exponent, double epsilon)
             throws IOException {
-        try (TopK sketch = TopK.builder().k(K).epsilon(epsilon).delta(DELTA).seed(5)
-                .createAnonymous(OpenMode.EXCLUSIVE)) {
+        try (TopK sketch =
+                TopK.builder().k(K).epsilon(epsilon).delta(DELTA).seed(5).createAnonymous(OpenMode.EXCLUSIVE)) {
             for (long key : stream) {
                 sketch.add(key);
             }
             Set<Long> truth = new HashSet<>(exact.entrySet().stream()
                     .sorted(Map.Entry.<Long, Long>comparingByValue(Comparator.reverseOrder())
                             .thenComparing(Map.Entry.comparingByKey()))
-                    .limit(K).map(Map.Entry::getKey).toList());
+                    .limit(K)
+                    .map(Map.Entry::getKey)
+                    .toList());
             int found = 0;
             boolean sound = true;
             for (HeavyHitter hitter : sketch.top()) {
                 found += truth.contains(hitter.keyAsLong()) ? 1 : 0;
                 sound &= hitter.estimate() >= exact.getOrDefault(hitter.keyAsLong(), 0L);
             }
-            System.out.printf(Locale.ROOT, "| %.1f | %s | %d | %s |%n", exponent, plain(epsilon), found,
-                    sound ? "yes" : "NO");
+            System.out.printf(
+                    Locale.ROOT, "| %.1f | %s | %d | %s |%n", exponent, plain(epsilon), found, sound ? "yes" : "NO");
         }
     }
 

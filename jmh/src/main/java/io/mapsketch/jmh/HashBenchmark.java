@@ -29,7 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class HashBenchmark {
@@ -46,8 +48,7 @@ public class HashBenchmark {
     private Hasher64 hasher;
 
     /** Creates the state; JMH calls this once per fork. */
-    public HashBenchmark() {
-    }
+    public HashBenchmark() {}
 
     /** Selects the kernel implementation (hash4j forks leave the default) and the hasher. */
     @Setup(Level.Trial)
@@ -56,8 +57,8 @@ public class HashBenchmark {
             hasher = Hashing.xxh3_64(SEED);
             return;
         }
-        KernelImplementation expected = impl.equals("mapsketch-scalar") ? KernelImplementation.SCALAR
-                : KernelImplementation.VECTOR;
+        KernelImplementation expected =
+                impl.equals("mapsketch-scalar") ? KernelImplementation.SCALAR : KernelImplementation.VECTOR;
         System.setProperty(Kernels.IMPLEMENTATION_PROPERTY, expected.name());
         if (Kernels.implementation() != expected) {
             throw new IllegalStateException("asked for " + expected + " kernels but got " + Kernels.implementation());

@@ -3,8 +3,8 @@ package io.mapsketch.jmh;
 import com.dynatrace.hash4j.distinctcount.UltraLogLog;
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;
-import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.OpenMode;
+import io.mapsketch.cardinality.HyperLogLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;
@@ -80,7 +80,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class HyperLogLogBenchmark {
@@ -110,8 +112,7 @@ public class HyperLogLogBenchmark {
     private KeyChunks keys;
 
     /** Creates the state; JMH calls this once per fork. */
-    public HyperLogLogBenchmark() {
-    }
+    public HyperLogLogBenchmark() {}
 
     /**
      * Creates the sketch; for the adds, precomputes the keys; for estimates and merges, fills the
@@ -132,14 +133,16 @@ public class HyperLogLogBenchmark {
             return;
         }
         fill(sketch, 0);
-        System.out.printf("%nhll-estimate impl=%s precision=%d keys=%d estimate=%.0f%n", impl, precision, FILL_KEYS,
-                sketch.estimate());
+        System.out.printf(
+                "%nhll-estimate impl=%s precision=%d keys=%d estimate=%.0f%n",
+                impl, precision, FILL_KEYS, sketch.estimate());
         if (method.equals("merge")) {
             source = newSketch();
             fill(source, SOURCE_FIRST_INDEX);
             sketch.merge(source);
-            System.out.printf("%nhll-merged impl=%s precision=%d keys=%d estimate=%.0f%n", impl, precision,
-                    2 * FILL_KEYS, sketch.mergedEstimate());
+            System.out.printf(
+                    "%nhll-merged impl=%s precision=%d keys=%d estimate=%.0f%n",
+                    impl, precision, 2 * FILL_KEYS, sketch.mergedEstimate());
         }
     }
 
@@ -214,10 +217,16 @@ public class HyperLogLogBenchmark {
 
     private Sketch newSketch() {
         return switch (impl) {
-            case "mapsketch" -> new Mapsketch(HyperLogLog.builder().precision(precision).seed(SKETCH_SEED)
-                    .createAnonymous(OpenMode.EXCLUSIVE));
-            case "mapsketch-shared" -> new Mapsketch(HyperLogLog.builder().precision(precision).seed(SKETCH_SEED)
-                    .createAnonymous(OpenMode.SHARED));
+            case "mapsketch" ->
+                new Mapsketch(HyperLogLog.builder()
+                        .precision(precision)
+                        .seed(SKETCH_SEED)
+                        .createAnonymous(OpenMode.EXCLUSIVE));
+            case "mapsketch-shared" ->
+                new Mapsketch(HyperLogLog.builder()
+                        .precision(precision)
+                        .seed(SKETCH_SEED)
+                        .createAnonymous(OpenMode.SHARED));
             case "datasketches-hll8" -> new DataSketches(precision, TgtHllType.HLL_8);
             case "datasketches-hll4" -> new DataSketches(precision, TgtHllType.HLL_4);
             case "hash4j-hll" -> new Hash4jHll(precision);
@@ -248,8 +257,7 @@ public class HyperLogLogBenchmark {
             return estimate();
         }
 
-        default void close() {
-        }
+        default void close() {}
     }
 
     private static final class Mapsketch implements Sketch {

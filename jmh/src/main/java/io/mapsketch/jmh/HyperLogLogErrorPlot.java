@@ -49,17 +49,25 @@ public final class HyperLogLogErrorPlot {
     private static final int DEFAULT_TRIALS = 400;
     private static final String DEFAULT_OUTPUT = "docs/img/hll-error.png";
     private static final int[] PRECISIONS = {14, 10};
-    private static final String[] NAMES = {"mapsketch improved (estimate)", "mapsketch classic (classicEstimate)",
-        "DataSketches HLL_8", "hash4j HyperLogLog", "hash4j UltraLogLog"};
-    private static final Paint[] COLOURS = {new Color(0xD62728), new Color(0xFF9896), new Color(0x1F77B4),
-        new Color(0x2CA02C), new Color(0x9467BD)};
+    private static final String[] NAMES = {
+        "mapsketch improved (estimate)",
+        "mapsketch classic (classicEstimate)",
+        "DataSketches HLL_8",
+        "hash4j HyperLogLog",
+        "hash4j UltraLogLog"
+    };
+    private static final Paint[] COLOURS = {
+        new Color(0xD62728), new Color(0xFF9896), new Color(0x1F77B4), new Color(0x2CA02C), new Color(0x9467BD)
+    };
     /** Cardinalities 10^(i/5), rounded, for i = 0..35, as in the accuracy test. */
-    private static final long[] CARDINALITIES =
-            IntStream.rangeClosed(0, 35).mapToLong(i -> Math.round(Math.pow(10, i / 5.0))).distinct().toArray();
+    private static final long[] CARDINALITIES = IntStream.rangeClosed(0, 35)
+            .mapToLong(i -> Math.round(Math.pow(10, i / 5.0)))
+            .distinct()
+            .toArray();
+
     private static final int BATCH = 4096;
 
-    private HyperLogLogErrorPlot() {
-    }
+    private HyperLogLogErrorPlot() {}
 
     /**
      * Runs the sweep, prints the RMS table and writes the picture.
@@ -81,8 +89,11 @@ public final class HyperLogLogErrorPlot {
             plot.add(subplot(precision, rms), 1);
         }
         plot.setFixedLegendItems(plot.getSubplots().getFirst().getLegendItems());
-        JFreeChart chart = new JFreeChart("HyperLogLog: RMS relative error over " + trials
-                + " seeded trials per point", JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+        JFreeChart chart = new JFreeChart(
+                "HyperLogLog: RMS relative error over " + trials + " seeded trials per point",
+                JFreeChart.DEFAULT_TITLE_FONT,
+                plot,
+                true);
         chart.setBackgroundPaint(Color.WHITE);
         File parent = output.getAbsoluteFile().getParentFile();
         if (!parent.isDirectory() && !parent.mkdirs()) {
@@ -95,8 +106,10 @@ public final class HyperLogLogErrorPlot {
     /** Returns {@code rms[estimator][cardinality]}, relative, over all trials. */
     private static double[][] sweep(int precision, int trials) {
         long[] seeds = new SplittableRandom(2017 + precision).longs(trials).toArray();
-        List<double[][]> errors = IntStream.range(0, trials).parallel()
-                .mapToObj(t -> trial(precision, seeds[t])).toList();
+        List<double[][]> errors = IntStream.range(0, trials)
+                .parallel()
+                .mapToObj(t -> trial(precision, seeds[t]))
+                .toList();
         double[][] rms = new double[NAMES.length][CARDINALITIES.length];
         for (double[][] trial : errors) {
             for (int e = 0; e < NAMES.length; e++) {
@@ -121,8 +134,8 @@ public final class HyperLogLogErrorPlot {
         com.dynatrace.hash4j.distinctcount.HyperLogLog hash4j =
                 com.dynatrace.hash4j.distinctcount.HyperLogLog.create(precision);
         UltraLogLog ultra = UltraLogLog.create(precision);
-        try (HyperLogLog ours = HyperLogLog.builder().precision(precision).seed(seed)
-                .createAnonymous(OpenMode.EXCLUSIVE)) {
+        try (HyperLogLog ours =
+                HyperLogLog.builder().precision(precision).seed(seed).createAnonymous(OpenMode.EXCLUSIVE)) {
             long[] keys = new long[BATCH];
             long added = 0;
             for (int c = 0; c < CARDINALITIES.length; c++) {
@@ -140,8 +153,13 @@ public final class HyperLogLogErrorPlot {
                     ours.addAll(batch);
                     added += count;
                 }
-                double[] estimates = {ours.estimate(), ours.classicEstimate(), dataSketches.getEstimate(),
-                    hash4j.getDistinctCountEstimate(), ultra.getDistinctCountEstimate()};
+                double[] estimates = {
+                    ours.estimate(),
+                    ours.classicEstimate(),
+                    dataSketches.getEstimate(),
+                    hash4j.getDistinctCountEstimate(),
+                    ultra.getDistinctCountEstimate()
+                };
                 for (int e = 0; e < NAMES.length; e++) {
                     error[e][c] = estimates[e] / n - 1;
                 }
@@ -154,8 +172,12 @@ public final class HyperLogLogErrorPlot {
 
     private static void print(int precision, int trials, double[][] rms) {
         double bound = HyperLogLogSizing.relativeStandardError(precision);
-        System.out.printf(Locale.ROOT, "%np = %d, %d trials, 1.04/sqrt(m) = %.4f%%: RMS relative error %%%n",
-                precision, trials, 100 * bound);
+        System.out.printf(
+                Locale.ROOT,
+                "%np = %d, %d trials, 1.04/sqrt(m) = %.4f%%: RMS relative error %%%n",
+                precision,
+                trials,
+                100 * bound);
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%12s", "n"));
         for (String name : NAMES) {
             header.append(String.format(Locale.ROOT, " | %s", name));
@@ -174,8 +196,8 @@ public final class HyperLogLogErrorPlot {
             for (int c = 1; c < CARDINALITIES.length; c++) {
                 at = rms[e][c] > rms[e][at] ? c : at;
             }
-            worst.append(String.format(Locale.ROOT, " %s %.3f at n = %d;", NAMES[e], 100 * rms[e][at],
-                    CARDINALITIES[at]));
+            worst.append(
+                    String.format(Locale.ROOT, " %s %.3f at n = %d;", NAMES[e], 100 * rms[e][at], CARDINALITIES[at]));
         }
         System.out.println(worst);
     }
@@ -208,8 +230,9 @@ public final class HyperLogLogErrorPlot {
         data.addSeries(line);
         renderer.setSeriesPaint(NAMES.length, Color.BLACK);
         renderer.setSeriesShapesVisible(NAMES.length, false);
-        renderer.setSeriesStroke(NAMES.length, new BasicStroke(1.4f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER,
-                10f, new float[] {6f, 4f}, 0f));
+        renderer.setSeriesStroke(
+                NAMES.length,
+                new BasicStroke(1.4f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
         NumberAxis yAxis = new NumberAxis("RMS relative error (%), p = " + precision + ", m = " + (1 << precision));
         double highest = 0;
         for (double[] row : rms) {

@@ -44,7 +44,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class KernelBenchmark {
@@ -67,8 +69,7 @@ public class KernelBenchmark {
     private final long[] histogram = new long[RegisterKernels.HISTOGRAM_LENGTH];
 
     /** Creates the state; JMH calls this once per fork. */
-    public KernelBenchmark() {
-    }
+    public KernelBenchmark() {}
 
     /**
      * Selects the implementation, then allocates and fills the operands the benchmark uses.

@@ -3,8 +3,8 @@ package io.mapsketch.jmh;
 import static io.mapsketch.jmh.BenchmarkSettings.BLOOM_FALSE_POSITIVE_RATE;
 import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
 
-import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.OpenMode;
+import io.mapsketch.membership.BlockedBloomFilter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
@@ -40,7 +40,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class KeyFormBenchmark {
@@ -66,8 +68,7 @@ public class KeyFormBenchmark {
     private int cursor;
 
     /** Creates the state; JMH calls this once per fork. */
-    public KeyFormBenchmark() {
-    }
+    public KeyFormBenchmark() {}
 
     /** Draws the keys, creates the filter and adds the first half of the keys. */
     @Setup(Level.Trial)
@@ -88,8 +89,11 @@ public class KeyFormBenchmark {
             case "mapsketch-blocked-shared" -> OpenMode.SHARED;
             default -> throw new IllegalArgumentException("unknown impl " + impl);
         };
-        filter = BlockedBloomFilter.builder().expectedItems(CAPACITY).falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE)
-                .seed(SKETCH_SEED).createAnonymous(mode);
+        filter = BlockedBloomFilter.builder()
+                .expectedItems(CAPACITY)
+                .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE)
+                .seed(SKETCH_SEED)
+                .createAnonymous(mode);
         for (int i = 0; i < KEYS / 2; i++) {
             filter.add(texts[i]);
         }

@@ -12,8 +12,7 @@ final class KeyStreams {
 
     private static final long KEY_SEED = 0x2545_F491_4F6C_DD1DL;
 
-    private KeyStreams() {
-    }
+    private KeyStreams() {}
 
     /**
      * Key {@code index} of the benchmarks' key space: SplitMix64's output for that index. A bijection

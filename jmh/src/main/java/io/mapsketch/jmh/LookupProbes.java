@@ -13,8 +13,7 @@ final class LookupProbes {
     /** Probe keys per benchmark, a power of two so a cursor wraps with a mask. */
     static final int PROBES = 1 << 24;
 
-    private LookupProbes() {
-    }
+    private LookupProbes() {}
 
     /** Present keys in {@code [0, PROBES / 2)}, absent keys after, not yet shuffled. */
     static long[] halfPresent(long items, SplittableRandom random) {

@@ -151,7 +151,9 @@ public final class MemoryFootprint {
             System.exit(2);
         }
         List<Row> rows = measureAll();
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(Path.of(args[0]).toFile(), rows);
+        new ObjectMapper()
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValue(Path.of(args[0]).toFile(), rows);
         print(rows);
     }
 
@@ -186,11 +188,25 @@ public final class MemoryFootprint {
     private void membership() throws IOException {
         String setting = "1,000,000 keys at 1% FPR";
         long[] keys = keys(0, BLOOM_ITEMS);
-        mapsketch(MEMBERSHIP, setting, "mapsketch-blocked", file -> BlockedBloomFilter.builder()
-                .expectedItems(BLOOM_ITEMS).falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).create(file, OpenMode.EXCLUSIVE),
+        mapsketch(
+                MEMBERSHIP,
+                setting,
+                "mapsketch-blocked",
+                file -> BlockedBloomFilter.builder()
+                        .expectedItems(BLOOM_ITEMS)
+                        .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE)
+                        .seed(SKETCH_SEED)
+                        .create(file, OpenMode.EXCLUSIVE),
                 filter -> filter.addAll(keys));
-        mapsketch(MEMBERSHIP, setting, "mapsketch-classic", file -> BloomFilter.builder()
-                .expectedItems(BLOOM_ITEMS).falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).create(file, OpenMode.EXCLUSIVE),
+        mapsketch(
+                MEMBERSHIP,
+                setting,
+                "mapsketch-classic",
+                file -> BloomFilter.builder()
+                        .expectedItems(BLOOM_ITEMS)
+                        .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE)
+                        .seed(SKETCH_SEED)
+                        .create(file, OpenMode.EXCLUSIVE),
                 filter -> filter.addAll(keys));
 
         com.google.common.hash.BloomFilter<Long> guava =
@@ -205,14 +221,17 @@ public final class MemoryFootprint {
         for (long key : keys) {
             datasketches.update(key);
         }
-        add(MEMBERSHIP, setting, "datasketches", datasketches.getSerializedSizeBytes(),
-                "getSerializedSizeBytes()", "");
+        add(MEMBERSHIP, setting, "datasketches", datasketches.getSerializedSizeBytes(), "getSerializedSizeBytes()", "");
 
         BlockedBloom fastfilter = blockedBloom(BLOOM_ITEMS);
         for (long key : keys) {
             fastfilter.add(key);
         }
-        add(MEMBERSHIP, setting, "fastfilter-blocked", fastfilter.getBitCount() / Byte.SIZE,
+        add(
+                MEMBERSHIP,
+                setting,
+                "fastfilter-blocked",
+                fastfilter.getBitCount() / Byte.SIZE,
                 "getBitCount() / 8 (no serializer)",
                 FASTFILTER_BITS_PER_KEY + " bits per key, the fewest that keep it at or below 1%");
 
@@ -225,16 +244,28 @@ public final class MemoryFootprint {
 
         String cuckoo = "cuckoo: 943,718 keys at 0.1% FPR (90% of 2^18 buckets of four)";
         long[] cuckooKeys = keys(0, CUCKOO_ITEMS);
-        mapsketch(MEMBERSHIP, cuckoo, "mapsketch", file -> CuckooFilter.builder().expectedItems(CUCKOO_ITEMS)
-                .falsePositiveRate(CUCKOO_FALSE_POSITIVE_RATE).seed(SKETCH_SEED).create(file, OpenMode.EXCLUSIVE),
+        mapsketch(
+                MEMBERSHIP,
+                cuckoo,
+                "mapsketch",
+                file -> CuckooFilter.builder()
+                        .expectedItems(CUCKOO_ITEMS)
+                        .falsePositiveRate(CUCKOO_FALSE_POSITIVE_RATE)
+                        .seed(SKETCH_SEED)
+                        .create(file, OpenMode.EXCLUSIVE),
                 filter -> filter.addAll(cuckooKeys));
-        Cuckoo16 cuckoo16 = new Cuckoo16(
-                Math.toIntExact(CuckooSizing.buckets(CUCKOO_ITEMS) * CuckooSizing.BUCKET_SIZE));
+        Cuckoo16 cuckoo16 =
+                new Cuckoo16(Math.toIntExact(CuckooSizing.buckets(CUCKOO_ITEMS) * CuckooSizing.BUCKET_SIZE));
         for (long key : cuckooKeys) {
             cuckoo16.insert(key);
         }
-        add(MEMBERSHIP, cuckoo, "fastfilter-cuckoo16", cuckoo16.getBitCount() / Byte.SIZE,
-                "getBitCount() / 8 (no serializer)", "new Cuckoo16(slots): the same buckets as mapsketch's");
+        add(
+                MEMBERSHIP,
+                cuckoo,
+                "fastfilter-cuckoo16",
+                cuckoo16.getBitCount() / Byte.SIZE,
+                "getBitCount() / 8 (no serializer)",
+                "new Cuckoo16(slots): the same buckets as mapsketch's");
     }
 
     /** fastfilter's {@code BlockedBloom(entryCount, bitsPerKey)}, package-private, as the benchmark calls it. */
@@ -255,10 +286,19 @@ public final class MemoryFootprint {
         double epsilon = CountMinBenchmark.SMALL_EPSILON;
         int width = CountMinSizing.width(epsilon);
         int depth = CountMinSizing.depth(COUNT_MIN_DELTA);
-        String setting = String.format(Locale.ROOT, "Count-Min eps 0.001, delta 0.01 (%,d x %d), %,d Zipf keys", width,
-                depth, STREAM_KEYS);
-        mapsketch(FREQUENCY, setting, "mapsketch", file -> CountMinSketch.builder().epsilon(epsilon).delta(COUNT_MIN_DELTA)
-                .counterBits(32).seed(SKETCH_SEED).create(file, OpenMode.EXCLUSIVE), sketch -> sketch.addAll(stream));
+        String setting = String.format(
+                Locale.ROOT, "Count-Min eps 0.001, delta 0.01 (%,d x %d), %,d Zipf keys", width, depth, STREAM_KEYS);
+        mapsketch(
+                FREQUENCY,
+                setting,
+                "mapsketch",
+                file -> CountMinSketch.builder()
+                        .epsilon(epsilon)
+                        .delta(COUNT_MIN_DELTA)
+                        .counterBits(32)
+                        .seed(SKETCH_SEED)
+                        .create(file, OpenMode.EXCLUSIVE),
+                sketch -> sketch.addAll(stream));
 
         org.apache.datasketches.count.CountMinSketch datasketches = dataSketchesCountMin(
                 org.apache.datasketches.count.CountMinSketch.suggestNumHashes(1 - COUNT_MIN_DELTA),
@@ -266,7 +306,12 @@ public final class MemoryFootprint {
         for (long key : stream) {
             datasketches.update(key, 1);
         }
-        add(FREQUENCY, setting, "datasketches", datasketches.toByteArray().length, "toByteArray().length",
+        add(
+                FREQUENCY,
+                setting,
+                "datasketches",
+                datasketches.toByteArray().length,
+                "toByteArray().length",
                 "64-bit counters");
 
         com.clearspring.analytics.stream.frequency.CountMinSketch streamlib =
@@ -274,37 +319,73 @@ public final class MemoryFootprint {
         for (long key : stream) {
             streamlib.add(key, 1);
         }
-        add(FREQUENCY, setting, "streamlib",
+        add(
+                FREQUENCY,
+                setting,
+                "streamlib",
                 com.clearspring.analytics.stream.frequency.CountMinSketch.serialize(streamlib).length,
-                "CountMinSketch.serialize(sketch).length", "(depth, width, seed) constructor; 64-bit counters");
+                "CountMinSketch.serialize(sketch).length",
+                "(depth, width, seed) constructor; 64-bit counters");
 
         org.apache.spark.util.sketch.CountMinSketch spark =
                 org.apache.spark.util.sketch.CountMinSketch.create(depth, width, (int) SKETCH_SEED);
         for (long key : stream) {
             spark.addLong(key);
         }
-        add(FREQUENCY, setting, "spark", written(spark::writeTo), "writeTo: serialized bytes",
+        add(
+                FREQUENCY,
+                setting,
+                "spark",
+                written(spark::writeTo),
+                "writeTo: serialized bytes",
                 "create(depth, width, seed); 64-bit counters");
 
-        String topK = String.format(Locale.ROOT, "Top-K k = %d (Count-Min %,d x %d; peers %,d counters), %,d Zipf keys",
-                TopKBenchmark.K, width, depth, TopKBenchmark.PEER_COUNTERS, STREAM_KEYS);
-        mapsketch(FREQUENCY, topK, "mapsketch", file -> TopK.builder().k(TopKBenchmark.K).epsilon(epsilon).delta(COUNT_MIN_DELTA)
-                .seed(SKETCH_SEED).create(file, OpenMode.EXCLUSIVE), sketch -> sketch.addAll(stream));
+        String topK = String.format(
+                Locale.ROOT,
+                "Top-K k = %d (Count-Min %,d x %d; peers %,d counters), %,d Zipf keys",
+                TopKBenchmark.K,
+                width,
+                depth,
+                TopKBenchmark.PEER_COUNTERS,
+                STREAM_KEYS);
+        mapsketch(
+                FREQUENCY,
+                topK,
+                "mapsketch",
+                file -> TopK.builder()
+                        .k(TopKBenchmark.K)
+                        .epsilon(epsilon)
+                        .delta(COUNT_MIN_DELTA)
+                        .seed(SKETCH_SEED)
+                        .create(file, OpenMode.EXCLUSIVE),
+                sketch -> sketch.addAll(stream));
 
         FrequentLongsSketch frequent = new FrequentLongsSketch(TopKBenchmark.PEER_COUNTERS);
         for (long key : stream) {
             frequent.update(key);
         }
-        add(FREQUENCY, topK, "datasketches", frequent.toByteArray().length, "toByteArray().length",
-                String.format(Locale.ROOT,
+        add(
+                FREQUENCY,
+                topK,
+                "datasketches",
+                frequent.toByteArray().length,
+                "toByteArray().length",
+                String.format(
+                        Locale.ROOT,
                         "Misra-Gries, not Count-Min; serializes the %,d counters held (of up to %,d)",
-                        frequent.getNumActiveItems(), frequent.getCurrentMapCapacity()));
+                        frequent.getNumActiveItems(),
+                        frequent.getCurrentMapCapacity()));
 
         StreamSummary<Long> summary = new StreamSummary<>(TopKBenchmark.PEER_COUNTERS);
         for (long key : stream) {
             summary.offer(key);
         }
-        add(FREQUENCY, topK, "streamlib", summary.toBytes().length, "toBytes().length (Java serialization)",
+        add(
+                FREQUENCY,
+                topK,
+                "streamlib",
+                summary.toBytes().length,
+                "toBytes().length (Java serialization)",
                 "Space-Saving, not Count-Min; boxed Long counters");
     }
 
@@ -312,8 +393,8 @@ public final class MemoryFootprint {
     private static org.apache.datasketches.count.CountMinSketch dataSketchesCountMin(byte depth, int width) {
         try {
             Constructor<org.apache.datasketches.count.CountMinSketch> constructor =
-                    org.apache.datasketches.count.CountMinSketch.class.getDeclaredConstructor(byte.class, int.class,
-                            long.class);
+                    org.apache.datasketches.count.CountMinSketch.class.getDeclaredConstructor(
+                            byte.class, int.class, long.class);
             constructor.setAccessible(true);
             return constructor.newInstance(depth, width, SKETCH_SEED);
         } catch (ReflectiveOperationException e) {
@@ -326,18 +407,36 @@ public final class MemoryFootprint {
     private void distinctCount() throws IOException {
         long[] keys = keys(0, HLL_KEYS);
         for (int precision : new int[] {12, 14}) {
-            String setting = String.format(Locale.ROOT, "HyperLogLog p = %d (%,d registers), %,d distinct keys",
-                    precision, 1 << precision, HLL_KEYS);
-            mapsketch(DISTINCT, setting, "mapsketch", file -> HyperLogLog.builder().precision(precision).seed(SKETCH_SEED)
-                    .create(file, OpenMode.EXCLUSIVE), sketch -> sketch.addAll(keys));
+            String setting = String.format(
+                    Locale.ROOT,
+                    "HyperLogLog p = %d (%,d registers), %,d distinct keys",
+                    precision,
+                    1 << precision,
+                    HLL_KEYS);
+            mapsketch(
+                    DISTINCT,
+                    setting,
+                    "mapsketch",
+                    file -> HyperLogLog.builder()
+                            .precision(precision)
+                            .seed(SKETCH_SEED)
+                            .create(file, OpenMode.EXCLUSIVE),
+                    sketch -> sketch.addAll(keys));
             for (TgtHllType type : new TgtHllType[] {TgtHllType.HLL_8, TgtHllType.HLL_4}) {
                 HllSketch sketch = new HllSketch(precision, type);
                 for (long key : keys) {
                     sketch.update(key);
                 }
-                add(DISTINCT, setting, type == TgtHllType.HLL_8 ? "datasketches-hll8" : "datasketches-hll4",
-                        sketch.getUpdatableSerializationBytes(), "getUpdatableSerializationBytes()",
-                        String.format(Locale.ROOT, "lgK = %d; compact form %,d bytes", precision,
+                add(
+                        DISTINCT,
+                        setting,
+                        type == TgtHllType.HLL_8 ? "datasketches-hll8" : "datasketches-hll4",
+                        sketch.getUpdatableSerializationBytes(),
+                        "getUpdatableSerializationBytes()",
+                        String.format(
+                                Locale.ROOT,
+                                "lgK = %d; compact form %,d bytes",
+                                precision,
                                 sketch.getCompactSerializationBytes()));
             }
             com.dynatrace.hash4j.distinctcount.HyperLogLog hll =
@@ -362,49 +461,88 @@ public final class MemoryFootprint {
             sets[row] = keys(1_000_000L + (long) row * MinHashBenchmark.ROW_KEYS / 2, MinHashBenchmark.ROW_KEYS);
         }
         for (int k : new int[] {128, 1024}) {
-            String one = String.format(Locale.ROOT, "MinHash k = %,d: one signature of a set of %,d keys", k,
-                    MinHashBenchmark.SET_KEYS);
-            mapsketch(SIMILARITY, one, "mapsketch", file -> MinHash.builder().rows(1).signatureLength(k).seed(SKETCH_SEED)
-                    .create(file, OpenMode.EXCLUSIVE), sketch -> sketch.addAll(0, set));
+            String one = String.format(
+                    Locale.ROOT, "MinHash k = %,d: one signature of a set of %,d keys", k, MinHashBenchmark.SET_KEYS);
+            mapsketch(
+                    SIMILARITY,
+                    one,
+                    "mapsketch",
+                    file -> MinHash.builder()
+                            .rows(1)
+                            .signatureLength(k)
+                            .seed(SKETCH_SEED)
+                            .create(file, OpenMode.EXCLUSIVE),
+                    sketch -> sketch.addAll(0, set));
             for (String impl : new String[] {"hash4j-minhash", "hash4j-superminhash"}) {
-                SimilarityHashPolicy policy = impl.endsWith("superminhash") ? SimilarityHashing.superMinHash(k, 64)
+                SimilarityHashPolicy policy = impl.endsWith("superminhash")
+                        ? SimilarityHashing.superMinHash(k, 64)
                         : SimilarityHashing.minHash(k, 64);
                 add(SIMILARITY, one, impl, signature(policy, set).length, "signature byte[] length", "");
             }
-            String table = String.format(Locale.ROOT, "MinHash k = %,d: %,d signatures of sets of %,d keys", k,
-                    MinHashBenchmark.ROWS, MinHashBenchmark.ROW_KEYS);
-            mapsketch(SIMILARITY, table, "mapsketch", file -> MinHash.builder().rows(MinHashBenchmark.ROWS)
-                    .signatureLength(k).seed(SKETCH_SEED).create(file, OpenMode.EXCLUSIVE), sketch -> {
+            String table = String.format(
+                    Locale.ROOT,
+                    "MinHash k = %,d: %,d signatures of sets of %,d keys",
+                    k,
+                    MinHashBenchmark.ROWS,
+                    MinHashBenchmark.ROW_KEYS);
+            mapsketch(
+                    SIMILARITY,
+                    table,
+                    "mapsketch",
+                    file -> MinHash.builder()
+                            .rows(MinHashBenchmark.ROWS)
+                            .signatureLength(k)
+                            .seed(SKETCH_SEED)
+                            .create(file, OpenMode.EXCLUSIVE),
+                    sketch -> {
                         for (int row = 0; row < MinHashBenchmark.ROWS; row++) {
                             sketch.addAll(row, sets[row]);
                         }
                     });
             for (String impl : new String[] {"hash4j-minhash", "hash4j-superminhash"}) {
-                SimilarityHashPolicy policy = impl.endsWith("superminhash") ? SimilarityHashing.superMinHash(k, 64)
+                SimilarityHashPolicy policy = impl.endsWith("superminhash")
+                        ? SimilarityHashing.superMinHash(k, 64)
                         : SimilarityHashing.minHash(k, 64);
                 long bytes = 0;
                 for (long[] row : sets) {
                     bytes += signature(policy, row).length;
                 }
-                add(SIMILARITY, table, impl, bytes, "sum of the signatures' byte[] lengths",
+                add(
+                        SIMILARITY,
+                        table,
+                        impl,
+                        bytes,
+                        "sum of the signatures' byte[] lengths",
                         "no table: separate byte arrays");
             }
         }
 
         String fingerprints = String.format(Locale.ROOT, "SimHash: %,d 64-bit fingerprints", SIMHASH_ITEMS);
         SplittableRandom random = new SplittableRandom(20_261_130L);
-        mapsketch(SIMILARITY, fingerprints, "mapsketch", file -> SimHash.builder().capacity(SIMHASH_ITEMS).seed(SKETCH_SEED)
-                .create(file, OpenMode.EXCLUSIVE), table -> {
+        mapsketch(
+                SIMILARITY,
+                fingerprints,
+                "mapsketch",
+                file -> SimHash.builder()
+                        .capacity(SIMHASH_ITEMS)
+                        .seed(SKETCH_SEED)
+                        .create(file, OpenMode.EXCLUSIVE),
+                table -> {
                     for (int i = 0; i < SIMHASH_ITEMS; i++) {
                         table.append(random.nextLong());
                     }
                 });
         long[] document = keys(0, SimHashBenchmark.FEATURES);
         for (String impl : new String[] {"hash4j-simhash", "hash4j-fastsimhash"}) {
-            SimilarityHashPolicy policy = impl.equals("hash4j-simhash") ? SimilarityHashing.simHash(64)
-                    : SimilarityHashing.fastSimHash(64);
-            add(SIMILARITY, fingerprints, impl, (long) signature(policy, document).length * SIMHASH_ITEMS,
-                    "fingerprint byte[] length x 1,000,000", "no table: the benchmark holds them in a long[]");
+            SimilarityHashPolicy policy =
+                    impl.equals("hash4j-simhash") ? SimilarityHashing.simHash(64) : SimilarityHashing.fastSimHash(64);
+            add(
+                    SIMILARITY,
+                    fingerprints,
+                    impl,
+                    (long) signature(policy, document).length * SIMHASH_ITEMS,
+                    "fingerprint byte[] length x 1,000,000",
+                    "no table: the benchmark holds them in a long[]");
         }
     }
 
@@ -416,8 +554,9 @@ public final class MemoryFootprint {
     // ---- measuring --------------------------------------------------------------------------------
 
     /** Creates a mapsketch sketch in a new file, fills it, closes it and records the file's size. */
-    private <S extends Sketch> void mapsketch(String question, String setting, String impl, SketchFactory<S> factory,
-            SketchFiller<S> filler) throws IOException {
+    private <S extends Sketch> void mapsketch(
+            String question, String setting, String impl, SketchFactory<S> factory, SketchFiller<S> filler)
+            throws IOException {
         Path file = directory.resolve("sketch-" + files++);
         long payload;
         try (S sketch = factory.create(file)) {
@@ -431,8 +570,14 @@ public final class MemoryFootprint {
             throw new IllegalStateException(impl + " at " + setting + ": file of " + size + " bytes, but header "
                     + SketchFileLayout.HEADER_LENGTH + " + payload " + payload);
         }
-        add(question, setting, impl, size, String.format(Locale.ROOT, "file size: header %,d + payload %,d",
-                SketchFileLayout.HEADER_LENGTH, payload), "");
+        add(
+                question,
+                setting,
+                impl,
+                size,
+                String.format(
+                        Locale.ROOT, "file size: header %,d + payload %,d", SketchFileLayout.HEADER_LENGTH, payload),
+                "");
     }
 
     private void add(String question, String setting, String impl, long bytes, String measure, String note) {
@@ -460,12 +605,20 @@ public final class MemoryFootprint {
     }
 
     private static void print(List<Row> rows) {
-        int settingWidth = rows.stream().mapToInt(row -> row.setting().length()).max().orElse(0);
+        int settingWidth =
+                rows.stream().mapToInt(row -> row.setting().length()).max().orElse(0);
         int implWidth = rows.stream().mapToInt(row -> row.impl().length()).max().orElse(0);
         String format = "%-14s  %-" + settingWidth + "s  %-" + implWidth + "s  %,12d  %s%s%n";
         for (Row row : rows) {
-            System.out.printf(Locale.ROOT, format, row.question(), row.setting(), row.impl(), row.bytes(),
-                    row.measure(), row.note().isEmpty() ? "" : "  [" + row.note() + "]");
+            System.out.printf(
+                    Locale.ROOT,
+                    format,
+                    row.question(),
+                    row.setting(),
+                    row.impl(),
+                    row.bytes(),
+                    row.measure(),
+                    row.note().isEmpty() ? "" : "  [" + row.note() + "]");
         }
     }
 

@@ -59,7 +59,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class MinHashBenchmark {
@@ -87,8 +89,7 @@ public class MinHashBenchmark {
     private Signatures signatures;
 
     /** Creates the state; JMH calls this once per fork. */
-    public MinHashBenchmark() {
-    }
+    public MinHashBenchmark() {}
 
     /** Builds the sets and, for the comparisons, their signatures. */
     @Setup(Level.Trial)
@@ -109,10 +110,16 @@ public class MinHashBenchmark {
         }
         signatures = impl.startsWith("mapsketch")
                 ? new Mapsketch(k, impl.endsWith("shared") ? OpenMode.SHARED : OpenMode.EXCLUSIVE, half, sets)
-                : new Hash4j(impl.endsWith("superminhash") ? SimilarityHashing.superMinHash(k, 64)
-                        : SimilarityHashing.minHash(k, 64), keys, half, sets);
-        System.out.printf("%nminhash-check impl=%s k=%d jaccard=%.4f (truth 0.3333) top=%s%n", impl, k,
-                signatures.jaccard(), signatures.mostSimilar());
+                : new Hash4j(
+                        impl.endsWith("superminhash")
+                                ? SimilarityHashing.superMinHash(k, 64)
+                                : SimilarityHashing.minHash(k, 64),
+                        keys,
+                        half,
+                        sets);
+        System.out.printf(
+                "%nminhash-check impl=%s k=%d jaccard=%.4f (truth 0.3333) top=%s%n",
+                impl, k, signatures.jaccard(), signatures.mostSimilar());
     }
 
     /** Frees the sketch. */
@@ -161,8 +168,7 @@ public class MinHashBenchmark {
 
         List<Integer> mostSimilar();
 
-        default void close() {
-        }
+        default void close() {}
     }
 
     /** Rows 0 and 1 of a two-row sketch hold the compared sets; a {@value #ROWS}-row sketch the searched ones. */
@@ -173,8 +179,16 @@ public class MinHashBenchmark {
         private final MinHashSignature query;
 
         Mapsketch(int k, OpenMode mode, long[] half, long[][] sets) {
-            pair = MinHash.builder().rows(2).signatureLength(k).seed(SKETCH_SEED).createAnonymous(mode);
-            table = MinHash.builder().rows(ROWS).signatureLength(k).seed(SKETCH_SEED).createAnonymous(mode);
+            pair = MinHash.builder()
+                    .rows(2)
+                    .signatureLength(k)
+                    .seed(SKETCH_SEED)
+                    .createAnonymous(mode);
+            table = MinHash.builder()
+                    .rows(ROWS)
+                    .signatureLength(k)
+                    .seed(SKETCH_SEED)
+                    .createAnonymous(mode);
             long[] first = new long[SET_KEYS];
             for (int i = 0; i < SET_KEYS; i++) {
                 first[i] = KeyStreams.key(i);
@@ -200,7 +214,9 @@ public class MinHashBenchmark {
 
         @Override
         public List<Integer> mostSimilar() {
-            return table.mostSimilar(query, TOP).stream().map(MinHash.Match::row).toList();
+            return table.mostSimilar(query, TOP).stream()
+                    .map(MinHash.Match::row)
+                    .toList();
         }
 
         @Override
@@ -254,8 +270,8 @@ public class MinHashBenchmark {
         public List<Integer> mostSimilar() {
             PriorityQueue<Long> best = new PriorityQueue<>(TOP);
             for (int row = 0; row < ROWS; row++) {
-                long rank = ((long) policy.getNumberOfEqualComponents(query, table[row]) << 31)
-                        | (Integer.MAX_VALUE - row);
+                long rank =
+                        ((long) policy.getNumberOfEqualComponents(query, table[row]) << 31) | (Integer.MAX_VALUE - row);
                 if (best.size() < TOP) {
                     best.add(rank);
                 } else if (rank > best.peek()) {

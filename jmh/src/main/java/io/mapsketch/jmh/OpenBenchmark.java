@@ -1,10 +1,10 @@
 package io.mapsketch.jmh;
 
 import com.google.common.hash.Funnels;
+import io.mapsketch.OpenMode;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.OpenMode;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -51,7 +51,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx8g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx8g"})
 @Warmup(iterations = 2)
 @Measurement(iterations = 5)
 public class OpenBenchmark {
@@ -80,8 +82,7 @@ public class OpenBenchmark {
     private Path file;
 
     /** Creates the state; JMH calls this once per fork. */
-    public OpenBenchmark() {
-    }
+    public OpenBenchmark() {}
 
     /**
      * Writes the filter file of this implementation.
@@ -99,20 +100,24 @@ public class OpenBenchmark {
         }
         switch (impl) {
             case "mapsketch-blocked" -> {
-                try (MembershipFilter filter = BlockedBloomFilter.builder().expectedItems(items)
-                        .falsePositiveRate(FALSE_POSITIVE_RATE).create(file, OpenMode.EXCLUSIVE)) {
+                try (MembershipFilter filter = BlockedBloomFilter.builder()
+                        .expectedItems(items)
+                        .falsePositiveRate(FALSE_POSITIVE_RATE)
+                        .create(file, OpenMode.EXCLUSIVE)) {
                     filter.addAll(keys);
                 }
             }
             case "mapsketch-classic" -> {
-                try (MembershipFilter filter = BloomFilter.builder().expectedItems(items)
-                        .falsePositiveRate(FALSE_POSITIVE_RATE).create(file, OpenMode.EXCLUSIVE)) {
+                try (MembershipFilter filter = BloomFilter.builder()
+                        .expectedItems(items)
+                        .falsePositiveRate(FALSE_POSITIVE_RATE)
+                        .create(file, OpenMode.EXCLUSIVE)) {
                     filter.addAll(keys);
                 }
             }
             case "guava" -> {
-                com.google.common.hash.BloomFilter<Long> filter = com.google.common.hash.BloomFilter.create(
-                        Funnels.longFunnel(), items, FALSE_POSITIVE_RATE);
+                com.google.common.hash.BloomFilter<Long> filter =
+                        com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), items, FALSE_POSITIVE_RATE);
                 for (long key : keys) {
                     filter.put(key);
                 }
@@ -172,21 +177,24 @@ public class OpenBenchmark {
             }
             case "guava" -> {
                 try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 20)) {
-                    yield com.google.common.hash.BloomFilter.readFrom(in, Funnels.longFunnel()).mightContain(PROBE);
+                    yield com.google.common.hash.BloomFilter.readFrom(in, Funnels.longFunnel())
+                            .mightContain(PROBE);
                 }
             }
             case "datasketches-heapify" -> {
-                try (Arena arena = Arena.ofConfined(); FileChannel channel = FileChannel.open(file,
-                        StandardOpenOption.READ)) {
+                try (Arena arena = Arena.ofConfined();
+                        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
                     MemorySegment image = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
-                    yield org.apache.datasketches.filters.bloomfilter.BloomFilter.heapify(image).query(PROBE);
+                    yield org.apache.datasketches.filters.bloomfilter.BloomFilter.heapify(image)
+                            .query(PROBE);
                 }
             }
             case "datasketches-wrap" -> {
-                try (Arena arena = Arena.ofConfined(); FileChannel channel = FileChannel.open(file,
-                        StandardOpenOption.READ)) {
+                try (Arena arena = Arena.ofConfined();
+                        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
                     MemorySegment image = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), arena);
-                    yield org.apache.datasketches.filters.bloomfilter.BloomFilter.wrap(image).query(PROBE);
+                    yield org.apache.datasketches.filters.bloomfilter.BloomFilter.wrap(image)
+                            .query(PROBE);
                 }
             }
             default -> throw new IllegalArgumentException("unknown impl " + impl);

@@ -7,9 +7,9 @@ import com.dynatrace.hash4j.hashing.Hashing;
 import com.dynatrace.hash4j.similarity.ElementHashProvider;
 import com.dynatrace.hash4j.similarity.SimilarityHasher;
 import com.dynatrace.hash4j.similarity.SimilarityHashing;
+import io.mapsketch.OpenMode;
 import io.mapsketch.kernels.KernelImplementation;
 import io.mapsketch.kernels.Kernels;
-import io.mapsketch.OpenMode;
 import io.mapsketch.similarity.SimHash;
 import io.mapsketch.similarity.SimHashFeatures;
 import java.io.IOException;
@@ -57,7 +57,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx2g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx2g"})
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class SimHashBenchmark {
@@ -88,8 +90,7 @@ public class SimHashBenchmark {
     private long query;
 
     /** Creates the state; JMH calls this once per fork. */
-    public SimHashBenchmark() {
-    }
+    public SimHashBenchmark() {}
 
     /**
      * Prepares the document, or fills the table.
@@ -159,8 +160,8 @@ public class SimHashBenchmark {
     @OperationsPerInvocation(FEATURES)
     public long fingerprint() {
         if (hash4j != null) {
-            byte[] fingerprint = hash4j.compute(ElementHashProvider.ofFunction(i -> XXH3.hashLongToLong(features[i]),
-                    FEATURES));
+            byte[] fingerprint =
+                    hash4j.compute(ElementHashProvider.ofFunction(i -> XXH3.hashLongToLong(features[i]), FEATURES));
             return fingerprint[0] ^ fingerprint[7];
         }
         mapsketchFeatures.clear();

@@ -26,8 +26,7 @@ public final class SimilarityAccuracyReport {
     private static final int WORDS = 400;
     private static final int DOCUMENTS = 200;
 
-    private SimilarityAccuracyReport() {
-    }
+    private SimilarityAccuracyReport() {}
 
     /**
      * Prints both tables.
@@ -53,12 +52,19 @@ public final class SimilarityAccuracyReport {
                 double squares = 0;
                 double sum = 0;
                 for (int trial = 0; trial < TRIALS; trial++) {
-                    try (MinHash pair = MinHash.builder().rows(2).signatureLength(k).seed(random.nextLong())
+                    try (MinHash pair = MinHash.builder()
+                            .rows(2)
+                            .signatureLength(k)
+                            .seed(random.nextLong())
                             .createAnonymous(OpenMode.EXCLUSIVE)) {
                         long[] items = random.longs(UNION).toArray();
                         pair.addAll(0, Arrays.copyOfRange(items, 0, common + only));
-                        pair.addAll(1, LongStream.concat(Arrays.stream(items, 0, common),
-                                Arrays.stream(items, common + only, UNION)).toArray());
+                        pair.addAll(
+                                1,
+                                LongStream.concat(
+                                                Arrays.stream(items, 0, common),
+                                                Arrays.stream(items, common + only, UNION))
+                                        .toArray());
                         double error = pair.jaccard(0, 1) - truth;
                         squares += error * error;
                         sum += error;
@@ -66,8 +72,16 @@ public final class SimilarityAccuracyReport {
                 }
                 double rms = Math.sqrt(squares / TRIALS);
                 double formula = Math.sqrt(truth * (1 - truth) / k);
-                System.out.printf(Locale.ROOT, "| %d | %.1f | %.4f | %+.4f | %.4f | %.2f | %.4f |%n", k, truth, rms,
-                        sum / TRIALS, formula, rms / formula, MinHashSizing.standardError(k));
+                System.out.printf(
+                        Locale.ROOT,
+                        "| %d | %.1f | %.4f | %+.4f | %.4f | %.2f | %.4f |%n",
+                        k,
+                        truth,
+                        rms,
+                        sum / TRIALS,
+                        formula,
+                        rms / formula,
+                        MinHashSizing.standardError(k));
             }
         }
     }
@@ -104,9 +118,15 @@ public final class SimilarityAccuracyReport {
             }
             Arrays.sort(distances);
             double cosine = cosines / DOCUMENTS;
-            System.out.printf(Locale.ROOT, "| %d | %.3f | %.1f | %.2f | %d | %d |%n", changed, cosine,
-                    64 * Math.acos(Math.min(1, cosine)) / Math.PI, Arrays.stream(distances).average().orElse(0),
-                    distances[(int) (0.95 * DOCUMENTS)], distances[DOCUMENTS - 1]);
+            System.out.printf(
+                    Locale.ROOT,
+                    "| %d | %.3f | %.1f | %.2f | %d | %d |%n",
+                    changed,
+                    cosine,
+                    64 * Math.acos(Math.min(1, cosine)) / Math.PI,
+                    Arrays.stream(distances).average().orElse(0),
+                    distances[(int) (0.95 * DOCUMENTS)],
+                    distances[DOCUMENTS - 1]);
         }
     }
 

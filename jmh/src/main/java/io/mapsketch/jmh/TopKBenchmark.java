@@ -6,9 +6,9 @@ import static io.mapsketch.jmh.BenchmarkSettings.frequencyStream;
 
 import com.clearspring.analytics.stream.Counter;
 import com.clearspring.analytics.stream.StreamSummary;
+import io.mapsketch.OpenMode;
 import io.mapsketch.frequency.HeavyHitter;
 import io.mapsketch.frequency.TopK;
-import io.mapsketch.OpenMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,7 +59,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Thread)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx4g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx4g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class TopKBenchmark {
@@ -70,7 +72,6 @@ public class TopKBenchmark {
     static final int K = 100;
     /** Counters of the peers' maps. */
     static final int PEER_COUNTERS = 1024;
-
 
     /** Implementation: {@code mapsketch}, {@code mapsketch-shared}, {@code datasketches} or {@code streamlib}. */
     @Param({"mapsketch", "mapsketch-shared", "datasketches", "streamlib"})
@@ -84,8 +85,7 @@ public class TopKBenchmark {
     private KeyChunks chunks;
 
     /** Creates the state; JMH calls this once per fork. */
-    public TopKBenchmark() {
-    }
+    public TopKBenchmark() {}
 
     /**
      * Creates the sketch and the stream, adds the stream once and reports the top 100's recall.
@@ -107,9 +107,11 @@ public class TopKBenchmark {
         }
         long[] exact = exactTop(stream);
         long[] listed = sketch.top();
-        long found = Arrays.stream(exact).filter(key -> Arrays.stream(listed).anyMatch(l -> l == key)).count();
-        System.out.printf("%ntopk impl=%s items=%d recall-of-exact-top-%d=%d state=%s%n", impl, items, K, found,
-                sketch.state());
+        long found = Arrays.stream(exact)
+                .filter(key -> Arrays.stream(listed).anyMatch(l -> l == key))
+                .count();
+        System.out.printf(
+                "%ntopk impl=%s items=%d recall-of-exact-top-%d=%d state=%s%n", impl, items, K, found, sketch.state());
         chunks = new KeyChunks(stream, BATCH);
     }
 
@@ -147,7 +149,9 @@ public class TopKBenchmark {
         return counts.entrySet().stream()
                 .sorted(Map.Entry.<Long, Long>comparingByValue(Comparator.reverseOrder())
                         .thenComparing(Map.Entry.comparingByKey()))
-                .limit(K).mapToLong(Map.Entry::getKey).toArray();
+                .limit(K)
+                .mapToLong(Map.Entry::getKey)
+                .toArray();
     }
 
     /** The operations the benchmark needs, over each library's own API. */
@@ -161,8 +165,7 @@ public class TopKBenchmark {
         /** The size of the state, as far as the library tells it. */
         String state();
 
-        default void close() throws IOException {
-        }
+        default void close() throws IOException {}
     }
 
     private static final class Mapsketch implements HeavyHitters {
@@ -177,7 +180,11 @@ public class TopKBenchmark {
 
         static Mapsketch create(OpenMode mode) throws IOException {
             Path directory = Files.createTempDirectory("topk-benchmark");
-            TopK sketch = TopK.builder().k(K).epsilon(0.001).delta(COUNT_MIN_DELTA).seed(SKETCH_SEED)
+            TopK sketch = TopK.builder()
+                    .k(K)
+                    .epsilon(0.001)
+                    .delta(COUNT_MIN_DELTA)
+                    .seed(SKETCH_SEED)
                     .create(directory.resolve("sketch.topk"), mode);
             return new Mapsketch(sketch, directory);
         }
@@ -221,7 +228,10 @@ public class TopKBenchmark {
         @Override
         public long[] top() {
             FrequentLongsSketch.Row[] rows = sketch.getFrequentItems(ErrorType.NO_FALSE_NEGATIVES);
-            return Arrays.stream(rows).limit(K).mapToLong(FrequentLongsSketch.Row::getItem).toArray();
+            return Arrays.stream(rows)
+                    .limit(K)
+                    .mapToLong(FrequentLongsSketch.Row::getItem)
+                    .toArray();
         }
 
         @Override

@@ -16,8 +16,7 @@ final class Errno {
     static final int EOPNOTSUPP = 95;
     static final int EDQUOT = 122;
 
-    private Errno() {
-    }
+    private Errno() {}
 
     /**
      * Names an errno and says what it means, for example {@code "ENOSPC (no space left on device)"}.

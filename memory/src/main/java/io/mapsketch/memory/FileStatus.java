@@ -58,9 +58,14 @@ record FileStatus(Type type, Object identity, long size, long allocatedBytes) {
      */
     void requireRegularFile(Path file) throws FileFault {
         if (type != Type.REGULAR) {
-            throw new FileFault(FileFault.Reason.CORRUPT, file, "is " + type + ", not a regular file; a sketch file"
-                    + " is a regular file" + (type == Type.DIRECTORY ? " (a scalable Bloom filter is a directory: open it"
-                    + " as one)" : ""));
+            throw new FileFault(
+                    FileFault.Reason.CORRUPT,
+                    file,
+                    "is " + type + ", not a regular file; a sketch file"
+                            + " is a regular file"
+                            + (type == Type.DIRECTORY
+                                    ? " (a scalable Bloom filter is a directory: open it" + " as one)"
+                                    : ""));
         }
     }
 }

@@ -18,8 +18,7 @@ final class HeaderCodec {
     static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    private HeaderCodec() {
-    }
+    private HeaderCodec() {}
 
     /**
      * Writes a fresh header page: the static fields, zero counters, the clean-close flag and the CRC.
@@ -75,53 +74,85 @@ final class HeaderCodec {
     static SketchHeader read(MemorySegment page, Path file, long fileLength, SketchRegions.KindCheck kinds)
             throws IOException {
         if (fileLength < HEADER_LENGTH) {
-            throw new FileFault(CORRUPT, file, "file length is " + fileLength
-                    + " bytes, expected at least " + HEADER_LENGTH + " (the header page)"
-                    + (fileLength == 0 ? "; the file is empty" : "; the file is truncated or not a sketch file"));
+            throw new FileFault(
+                    CORRUPT,
+                    file,
+                    "file length is " + fileLength
+                            + " bytes, expected at least " + HEADER_LENGTH + " (the header page)"
+                            + (fileLength == 0
+                                    ? "; the file is empty"
+                                    : "; the file is truncated or not a sketch file"));
         }
         long magic = page.get(LONG, MAGIC_OFFSET);
         if (magic != MAGIC) {
-            throw corrupt(file, "magic", MAGIC_OFFSET, hex(MAGIC) + " (\"MAPSKTCH\")", hex(magic),
-                    "not a mapsketch file");
+            throw corrupt(
+                    file, "magic", MAGIC_OFFSET, hex(MAGIC) + " (\"MAPSKTCH\")", hex(magic), "not a mapsketch file");
         }
         int version = page.get(INT, VERSION_OFFSET);
         if (version > FORMAT_VERSION) {
-            throw new FileFault(INCOMPATIBLE, file, "header field 'format version' (offset " + VERSION_OFFSET
-                    + ") is " + version + ", expected at most " + FORMAT_VERSION
-                    + "; the file was written by a newer mapsketch");
+            throw new FileFault(
+                    INCOMPATIBLE,
+                    file,
+                    "header field 'format version' (offset " + VERSION_OFFSET
+                            + ") is " + version + ", expected at most " + FORMAT_VERSION
+                            + "; the file was written by a newer mapsketch");
         }
         if (version < FIRST_FORMAT_VERSION) {
-            throw corrupt(file, "format version", VERSION_OFFSET, FIRST_FORMAT_VERSION + ".." + FORMAT_VERSION,
+            throw corrupt(
+                    file,
+                    "format version",
+                    VERSION_OFFSET,
+                    FIRST_FORMAT_VERSION + ".." + FORMAT_VERSION,
                     Integer.toString(version));
         }
         int headerLength = page.get(INT, HEADER_LENGTH_OFFSET);
         if (headerLength != HEADER_LENGTH) {
-            throw corrupt(file, "header length", HEADER_LENGTH_OFFSET, Integer.toString(HEADER_LENGTH),
+            throw corrupt(
+                    file,
+                    "header length",
+                    HEADER_LENGTH_OFFSET,
+                    Integer.toString(HEADER_LENGTH),
                     Integer.toString(headerLength));
         }
         int storedCrc = page.get(INT, CRC_OFFSET);
         int actualCrc = checksum(page);
         if (storedCrc != actualCrc) {
-            throw corrupt(file, "header CRC32C", CRC_OFFSET, hex(actualCrc) + " (computed over the header)",
-                    hex(storedCrc), "the header is damaged");
+            throw corrupt(
+                    file,
+                    "header CRC32C",
+                    CRC_OFFSET,
+                    hex(actualCrc) + " (computed over the header)",
+                    hex(storedCrc),
+                    "the header is damaged");
         }
         int kind = page.get(INT, KIND_OFFSET);
         kinds.check(file, kind);
         HashScheme scheme = HashScheme.byId(page.get(INT, HASH_SCHEME_OFFSET));
         if (scheme == null) {
-            throw new FileFault(INCOMPATIBLE, file, "header field 'hash scheme' (offset " + HASH_SCHEME_OFFSET
-                    + ") is " + page.get(INT, HASH_SCHEME_OFFSET) + ", which this build does not know");
+            throw new FileFault(
+                    INCOMPATIBLE,
+                    file,
+                    "header field 'hash scheme' (offset " + HASH_SCHEME_OFFSET + ") is "
+                            + page.get(INT, HASH_SCHEME_OFFSET) + ", which this build does not know");
         }
         long payloadOffset = page.get(LONG, PAYLOAD_OFFSET_OFFSET);
         if (payloadOffset < HEADER_LENGTH || payloadOffset % CACHE_LINE != 0) {
-            throw corrupt(file, "payload offset", PAYLOAD_OFFSET_OFFSET,
-                    "a multiple of " + CACHE_LINE + " that is at least " + HEADER_LENGTH, Long.toString(payloadOffset));
+            throw corrupt(
+                    file,
+                    "payload offset",
+                    PAYLOAD_OFFSET_OFFSET,
+                    "a multiple of " + CACHE_LINE + " that is at least " + HEADER_LENGTH,
+                    Long.toString(payloadOffset));
         }
         long payloadLength = page.get(LONG, PAYLOAD_LENGTH_OFFSET);
         if (payloadLength < 0 || payloadLength != fileLength - payloadOffset) {
-            throw corrupt(file, "payload length", PAYLOAD_LENGTH_OFFSET,
+            throw corrupt(
+                    file,
+                    "payload length",
+                    PAYLOAD_LENGTH_OFFSET,
                     (fileLength - payloadOffset) + " (file length " + fileLength + " minus payload offset)",
-                    Long.toString(payloadLength), "the file was truncated or extended after creation");
+                    Long.toString(payloadLength),
+                    "the file was truncated or extended after creation");
         }
         checkLiveLine(page, file);
         if (version >= PAYLOAD_CHECKSUM_VERSION) {
@@ -131,8 +162,15 @@ final class HeaderCodec {
         for (int i = 0; i < PARAMETER_COUNT; i++) {
             parameters[i] = page.get(LONG, PARAMETERS_OFFSET + 8L * i);
         }
-        return new SketchHeader(kind, scheme, page.get(LONG, HASH_SEED_OFFSET), parameters, payloadOffset,
-                payloadLength, page.get(LONG, CREATED_OFFSET), version);
+        return new SketchHeader(
+                kind,
+                scheme,
+                page.get(LONG, HASH_SEED_OFFSET),
+                parameters,
+                payloadOffset,
+                payloadLength,
+                page.get(LONG, CREATED_OFFSET),
+                version);
     }
 
     private static void checkLiveLine(MemorySegment page, Path file) throws FileFault {
@@ -160,10 +198,12 @@ final class HeaderCodec {
         return corrupt(file, field, offset, expected, actual, null);
     }
 
-    private static FileFault corrupt(Path file, String field, int offset, String expected, String actual,
-                                     String hint) {
-        return new FileFault(CORRUPT, file, "header field '" + field + "' (offset " + offset + ") is "
-                + actual + ", expected " + expected + (hint == null ? "" : "; " + hint));
+    private static FileFault corrupt(Path file, String field, int offset, String expected, String actual, String hint) {
+        return new FileFault(
+                CORRUPT,
+                file,
+                "header field '" + field + "' (offset " + offset + ") is " + actual + ", expected " + expected
+                        + (hint == null ? "" : "; " + hint));
     }
 
     static String hex(long value) {

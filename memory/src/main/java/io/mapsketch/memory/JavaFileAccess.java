@@ -29,11 +29,15 @@ final class JavaFileAccess extends FileAccess {
     FileStatus status(Path file) throws IOException {
         if (file.getFileSystem().supportedFileAttributeViews().contains("unix")) {
             Map<String, Object> unix = Files.readAttributes(file, "unix:mode,dev,ino,size");
-            return new FileStatus(FileStatus.Type.ofMode((Integer) unix.get("mode")),
-                    FileIdentity.of((Long) unix.get("dev"), (Long) unix.get("ino")), (Long) unix.get("size"), -1);
+            return new FileStatus(
+                    FileStatus.Type.ofMode((Integer) unix.get("mode")),
+                    FileIdentity.of((Long) unix.get("dev"), (Long) unix.get("ino")),
+                    (Long) unix.get("size"),
+                    -1);
         }
         BasicFileAttributes basic = Files.readAttributes(file, BasicFileAttributes.class);
-        FileStatus.Type type = basic.isRegularFile() ? FileStatus.Type.REGULAR
+        FileStatus.Type type = basic.isRegularFile()
+                ? FileStatus.Type.REGULAR
                 : basic.isDirectory() ? FileStatus.Type.DIRECTORY : FileStatus.Type.OTHER;
         Object key = basic.fileKey();
         return new FileStatus(type, key != null ? key : file.toRealPath(), basic.size(), -1);
@@ -50,7 +54,8 @@ final class JavaFileAccess extends FileAccess {
 
         @Override
         FileChannel openChannel() throws IOException {
-            return writable ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)
+            return writable
+                    ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)
                     : FileChannel.open(path, StandardOpenOption.READ);
         }
 

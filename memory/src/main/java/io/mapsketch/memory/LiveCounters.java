@@ -25,8 +25,7 @@ public final class LiveCounters {
     /** The largest delta a shared writer adds with a plain {@code getAndAdd}: 2^32. */
     static final long FAST_DELTA = 1L << 32;
 
-    private LiveCounters() {
-    }
+    private LiveCounters() {}
 
     /** A stored items-added value as callers see it: {@code Long.MAX_VALUE} (saturated) from {@link #LIMIT} on. */
     static long itemsRead(long stored) {

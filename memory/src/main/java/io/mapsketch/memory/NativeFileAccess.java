@@ -68,14 +68,15 @@ final class NativeFileAccess extends FileAccess {
         @Override
         FileChannel openChannel() throws IOException {
             Path self = Path.of("/proc/self/fd", Integer.toString(fd));
-            return writable ? FileChannel.open(self, StandardOpenOption.READ, StandardOpenOption.WRITE)
+            return writable
+                    ? FileChannel.open(self, StandardOpenOption.READ, StandardOpenOption.WRITE)
                     : FileChannel.open(self, StandardOpenOption.READ);
         }
 
         @Override
         boolean tryLock(long start, long length, boolean shared) throws IOException {
-            return calls.setLock(fd, path, shared ? NativeFiles.LockType.SHARED : NativeFiles.LockType.EXCLUSIVE,
-                    start, length);
+            return calls.setLock(
+                    fd, path, shared ? NativeFiles.LockType.SHARED : NativeFiles.LockType.EXCLUSIVE, start, length);
         }
 
         @Override
@@ -88,10 +89,13 @@ final class NativeFileAccess extends FileAccess {
             int errno = calls.allocate(fd, length);
             if (errno == Errno.ENOSPC || errno == Errno.EDQUOT) {
                 long allocated = calls.status(fd, path).allocatedBytes();
-                throw new FileFault(FileFault.Reason.STORAGE, path, "only " + allocated + " of its " + length
-                        + " bytes have storage (the file has holes, as a sparse copy does) and the rest cannot be reserved:"
-                        + " fallocate(2) failed: " + Errno.describe(errno) + "; free space, or copy the file"
-                        + " without holes");
+                throw new FileFault(
+                        FileFault.Reason.STORAGE,
+                        path,
+                        "only " + allocated + " of its " + length
+                                + " bytes have storage (the file has holes, as a sparse copy does) and the rest cannot be reserved:"
+                                + " fallocate(2) failed: " + Errno.describe(errno) + "; free space, or copy the file"
+                                + " without holes");
             }
             if (errno == Errno.EOPNOTSUPP) {
                 long allocated = calls.status(fd, path).allocatedBytes();

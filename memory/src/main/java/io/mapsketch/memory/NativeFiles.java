@@ -52,6 +52,7 @@ final class NativeFiles {
 
     /** {@code struct statx}: the same on every Linux architecture. */
     private static final long STATX_SIZE = 256;
+
     private static final long STX_MODE = 28;
     private static final long STX_INO = 32;
     private static final long STX_SIZE = 40;
@@ -59,9 +60,14 @@ final class NativeFiles {
     private static final long STX_DEV_MAJOR = 136;
     private static final long STX_DEV_MINOR = 140;
     /** {@code struct flock} of 64-bit Linux: type, whence, start, length, pid. */
-    private static final StructLayout FLOCK = MemoryLayout.structLayout(JAVA_SHORT.withName("l_type"),
-            JAVA_SHORT.withName("l_whence"), MemoryLayout.paddingLayout(4), JAVA_LONG.withName("l_start"),
-            JAVA_LONG.withName("l_len"), JAVA_INT.withName("l_pid"), MemoryLayout.paddingLayout(4));
+    private static final StructLayout FLOCK = MemoryLayout.structLayout(
+            JAVA_SHORT.withName("l_type"),
+            JAVA_SHORT.withName("l_whence"),
+            MemoryLayout.paddingLayout(4),
+            JAVA_LONG.withName("l_start"),
+            JAVA_LONG.withName("l_len"),
+            JAVA_INT.withName("l_pid"),
+            MemoryLayout.paddingLayout(4));
 
     private static final Set<String> ARCHITECTURES = Set.of("amd64", "x86_64", "aarch64");
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
@@ -80,21 +86,34 @@ final class NativeFiles {
         Linker.Option errno = Linker.Option.captureCallState("errno");
         open = downcall(linker, libc, "open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), errno);
         close = downcall(linker, libc, "close", FunctionDescriptor.of(JAVA_INT, JAVA_INT), errno);
-        statx = downcall(linker, libc, "statx",
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS), errno);
-        fcntl = downcall(linker, libc, "fcntl", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS), errno,
+        statx = downcall(
+                linker,
+                libc,
+                "statx",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS),
+                errno);
+        fcntl = downcall(
+                linker,
+                libc,
+                "fcntl",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS),
+                errno,
                 Linker.Option.firstVariadicArg(2));
-        fallocate = downcall(linker, libc, "fallocate",
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG), errno);
+        fallocate = downcall(
+                linker,
+                libc,
+                "fallocate",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG),
+                errno);
         pathEncoding = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"), StandardCharsets.UTF_8);
     }
 
     /** A downcall: a restricted method, which needs this module to have native access (README, "Using it"). */
     @SuppressWarnings("restricted")
-    private static MethodHandle downcall(Linker linker, SymbolLookup libc, String name, FunctionDescriptor type,
-                                         Linker.Option... options) {
-        MemorySegment symbol = libc.find(name).orElseThrow(() -> new UnsupportedOperationException(
-                "the C library has no " + name + "()"));
+    private static MethodHandle downcall(
+            Linker linker, SymbolLookup libc, String name, FunctionDescriptor type, Linker.Option... options) {
+        MemorySegment symbol = libc.find(name)
+                .orElseThrow(() -> new UnsupportedOperationException("the C library has no " + name + "()"));
         return linker.downcallHandle(symbol, type, options);
     }
 
@@ -110,8 +129,8 @@ final class NativeFiles {
         String os = System.getProperty("os.name", "");
         String arch = System.getProperty("os.arch", "");
         if (!os.equals("Linux") || !ARCHITECTURES.contains(arch)) {
-            throw new UnsupportedOperationException("the operating system is " + os + " on " + arch
-                    + ", not Linux on x86-64 or AArch64");
+            throw new UnsupportedOperationException(
+                    "the operating system is " + os + " on " + arch + ", not Linux on x86-64 or AArch64");
         }
         if (!Files.isDirectory(Path.of("/proc/self/fd"))) {
             throw new UnsupportedOperationException("/proc/self/fd is missing (is /proc mounted?)");
@@ -185,10 +204,15 @@ final class NativeFiles {
                     throw failure(file, "statx(2)", errno);
                 }
             }
-            FileIdentity identity = new FileIdentity(buffer.get(JAVA_INT, STX_DEV_MAJOR),
-                    buffer.get(JAVA_INT, STX_DEV_MINOR), buffer.get(JAVA_LONG, STX_INO));
-            return new FileStatus(FileStatus.Type.ofMode(Short.toUnsignedInt(buffer.get(JAVA_SHORT, STX_MODE))),
-                    identity, buffer.get(JAVA_LONG, STX_SIZE), 512 * buffer.get(JAVA_LONG, STX_BLOCKS));
+            FileIdentity identity = new FileIdentity(
+                    buffer.get(JAVA_INT, STX_DEV_MAJOR),
+                    buffer.get(JAVA_INT, STX_DEV_MINOR),
+                    buffer.get(JAVA_LONG, STX_INO));
+            return new FileStatus(
+                    FileStatus.Type.ofMode(Short.toUnsignedInt(buffer.get(JAVA_SHORT, STX_MODE))),
+                    identity,
+                    buffer.get(JAVA_LONG, STX_SIZE),
+                    512 * buffer.get(JAVA_LONG, STX_BLOCKS));
         } catch (IOException | RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {
@@ -216,10 +240,15 @@ final class NativeFiles {
                     return false;
                 }
                 if (errno != Errno.EINTR) {
-                    throw new FileFault(FileFault.Reason.LOCKED, file, "fcntl(2) F_OFD_SETLK " + type + " of bytes "
-                            + start + " to " + (start + length - 1) + " failed: " + Errno.describe(errno)
-                            + (errno == Errno.EINVAL ? "; the kernel may be older than Linux 3.15, which added"
-                            + " open file description locks" : ""));
+                    throw new FileFault(
+                            FileFault.Reason.LOCKED,
+                            file,
+                            "fcntl(2) F_OFD_SETLK " + type + " of bytes "
+                                    + start + " to " + (start + length - 1) + " failed: " + Errno.describe(errno)
+                                    + (errno == Errno.EINVAL
+                                            ? "; the kernel may be older than Linux 3.15, which added"
+                                                    + " open file description locks"
+                                            : ""));
                 }
             }
             return true;
@@ -269,7 +298,9 @@ final class NativeFiles {
 
     /** The kinds of lock {@link #setLock} sets. */
     enum LockType {
-        SHARED(F_RDLCK), EXCLUSIVE(F_WRLCK), NONE(F_UNLCK);
+        SHARED(F_RDLCK),
+        EXCLUSIVE(F_WRLCK),
+        NONE(F_UNLCK);
 
         private final short code;
 

@@ -9,8 +9,7 @@ final class Notices {
     /** Name of the logger. */
     static final String LOGGER = "io.mapsketch.memory";
 
-    private Notices() {
-    }
+    private Notices() {}
 
     /** Logs one warning. */
     static void warn(String message) {

@@ -43,8 +43,7 @@ final class OpenFileTable {
     private static final Object MONITOR = new Object();
     private static final Map<Object, OpenFile> FILES = new HashMap<>();
 
-    private OpenFileTable() {
-    }
+    private OpenFileTable() {}
 
     /**
      * Attaches to a file in a mode, taking the lock the mode needs. A writer's attachment also holds
@@ -64,14 +63,15 @@ final class OpenFileTable {
             }
             detach(attachment);
             if (attempt == OPEN_ATTEMPTS) {
-                throw new FileFault(LOCKED, file, "another file was put at this path " + attempt
-                        + " times while this writer opened it");
+                throw new FileFault(
+                        LOCKED,
+                        file,
+                        "another file was put at this path " + attempt + " times while this writer opened it");
             }
         }
     }
 
-    private static boolean namesAttachedFile(Path file, Attachment attachment, FileAccess access)
-            throws IOException {
+    private static boolean namesAttachedFile(Path file, Attachment attachment, FileAccess access) throws IOException {
         try {
             return access.status(file).identity().equals(attachment.key());
         } catch (NoSuchFileException gone) {
@@ -135,8 +135,8 @@ final class OpenFileTable {
      * @param channel its channel, to read the header from and to map
      * @param soleWriter {@code true} when no other writer, in any process, has the file
      */
-    record Attachment(Object key, OpenFile file, RegionMode mode, OpenedFile opened, FileChannel channel,
-                      boolean soleWriter) {
+    record Attachment(
+            Object key, OpenFile file, RegionMode mode, OpenedFile opened, FileChannel channel, boolean soleWriter) {
 
         /**
          * Tells what became of a writer's file since it was validated and mapped: {@code null} if it still
@@ -147,21 +147,30 @@ final class OpenFileTable {
         FileFault changedSince(Path file, long mappedLength) throws IOException {
             long length = channel.size();
             if (length != mappedLength) {
-                return new FileFault(FileFault.Reason.CORRUPT, file, "file length is " + length + " bytes, but "
-                        + mappedLength + " are mapped: the file was truncated or extended while open, which"
-                        + " mapsketch never does; an access past its end would kill the JVM (SIGBUS)");
+                return new FileFault(
+                        FileFault.Reason.CORRUPT,
+                        file,
+                        "file length is " + length + " bytes, but "
+                                + mappedLength + " are mapped: the file was truncated or extended while open, which"
+                                + " mapsketch never does; an access past its end would kill the JVM (SIGBUS)");
             }
             try {
                 if (FileAccess.get().status(file).identity().equals(key)) {
                     return null;
                 }
             } catch (NoSuchFileException gone) {
-                return new FileFault(FileFault.Reason.REPLACED, file, "no file is at this path any more (deleted"
-                        + " or renamed); what this writer added is only in the file it still maps");
+                return new FileFault(
+                        FileFault.Reason.REPLACED,
+                        file,
+                        "no file is at this path any more (deleted"
+                                + " or renamed); what this writer added is only in the file it still maps");
             }
-            return new FileFault(FileFault.Reason.REPLACED, file, "another file is at this path now (replaced, for"
-                    + " example by a create with CreateOption.REPLACE_IN_USE); what this writer added is only in"
-                    + " the file it still maps, which no new opener of the path sees");
+            return new FileFault(
+                    FileFault.Reason.REPLACED,
+                    file,
+                    "another file is at this path now (replaced, for"
+                            + " example by a create with CreateOption.REPLACE_IN_USE); what this writer added is only in"
+                            + " the file it still maps, which no new opener of the path sees");
         }
 
         /** Reserves the storage of the file's first {@code length} bytes ({@link OpenedFile#reserve}). */
@@ -197,8 +206,8 @@ final class OpenFileTable {
                 enterGate(side);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new FileFault(LOCKED, path, "interrupted while waiting for another writer to finish"
-                        + " opening the file");
+                throw new FileFault(
+                        LOCKED, path, "interrupted while waiting for another writer to finish" + " opening the file");
             }
             try {
                 Attachment attachment = mode == RegionMode.SHARED ? attachShared(side) : attachExclusive(side);
@@ -240,8 +249,11 @@ final class OpenFileTable {
             while (gateHolder != null || !side.tryLock(GATE, 1, false)) {
                 long left = deadline - System.currentTimeMillis();
                 if (left <= 0) {
-                    throw new FileFault(LOCKED, path, "another writer has been opening the file for "
-                            + GATE_WAIT_MILLIS + " ms; it may be stopped");
+                    throw new FileFault(
+                            LOCKED,
+                            path,
+                            "another writer has been opening the file for " + GATE_WAIT_MILLIS
+                                    + " ms; it may be stopped");
                 }
                 wait(Math.min(left, 1));
             }
@@ -260,14 +272,19 @@ final class OpenFileTable {
 
         private Attachment attachShared(OpenedFile side) throws IOException {
             if (exclusiveWriter) {
-                throw new FileFault(LOCKED, path, "an EXCLUSIVE writer in this process holds the file;"
-                        + " SHARED writers must wait until it is closed");
+                throw new FileFault(
+                        LOCKED,
+                        path,
+                        "an EXCLUSIVE writer in this process holds the file;"
+                                + " SHARED writers must wait until it is closed");
             }
             boolean sole = false;
             if (sharedWriters == 0) {
                 sole = side.tryLock(0, GATE, false);
                 if (!sole && !side.tryLock(0, GATE, true)) {
-                    throw new FileFault(LOCKED, path,
+                    throw new FileFault(
+                            LOCKED,
+                            path,
                             "an EXCLUSIVE writer in another process holds the file; cannot open it SHARED");
                 }
             }
@@ -277,13 +294,16 @@ final class OpenFileTable {
 
         private Attachment attachExclusive(OpenedFile side) throws IOException {
             if (exclusiveWriter || sharedWriters > 0) {
-                throw new FileFault(LOCKED, path, "another writer in this process ("
-                        + (exclusiveWriter ? "EXCLUSIVE" : sharedWriters + " SHARED")
-                        + ") holds the file; cannot open it EXCLUSIVE");
+                throw new FileFault(
+                        LOCKED,
+                        path,
+                        "another writer in this process ("
+                                + (exclusiveWriter ? "EXCLUSIVE" : sharedWriters + " SHARED")
+                                + ") holds the file; cannot open it EXCLUSIVE");
             }
             if (!side.tryLock(0, GATE, false)) {
-                throw new FileFault(LOCKED, path,
-                        "another process holds the file as a writer; cannot open it EXCLUSIVE");
+                throw new FileFault(
+                        LOCKED, path, "another process holds the file as a writer; cannot open it EXCLUSIVE");
             }
             exclusiveWriter = true;
             return new Attachment(key, this, RegionMode.EXCLUSIVE, side, side.channel(), true);
@@ -291,10 +311,14 @@ final class OpenFileTable {
 
         synchronized void endRegistration(Attachment attachment) throws IOException {
             try {
-                if (attachment.mode() == RegionMode.SHARED && attachment.soleWriter()
+                if (attachment.mode() == RegionMode.SHARED
+                        && attachment.soleWriter()
                         && !writer.tryLock(0, GATE, true)) {
-                    throw new FileFault(LOCKED, path, "the shared writer lock was refused"
-                            + " while this process held the gate; another program locks the file");
+                    throw new FileFault(
+                            LOCKED,
+                            path,
+                            "the shared writer lock was refused"
+                                    + " while this process held the gate; another program locks the file");
                 }
             } finally {
                 leaveGate();

@@ -36,8 +36,7 @@ final class PayloadChecksum {
     /** Largest block of fill bytes the digests of a new payload are computed from. */
     private static final int FILL_BLOCK = 1 << 20;
 
-    private PayloadChecksum() {
-    }
+    private PayloadChecksum() {}
 
     /**
      * Tells whether a file of this header keeps a payload checksum.
@@ -71,8 +70,8 @@ final class PayloadChecksum {
     static void checkLine(MemorySegment page, Path file, long payloadLength) throws FileFault {
         long generation = page.get(HeaderCodec.LONG, GENERATION_OFFSET);
         if (generation < 0) {
-            throw HeaderCodec.corrupt(file, "writer generation", GENERATION_OFFSET, "a count >= 0",
-                    Long.toString(generation));
+            throw HeaderCodec.corrupt(
+                    file, "writer generation", GENERATION_OFFSET, "a count >= 0", Long.toString(generation));
         }
         for (int offset = CHECKSUM_RESERVED_OFFSET; offset < CHECKSUM_OFFSET + CACHE_LINE; offset += 8) {
             long value = page.get(HeaderCodec.LONG, offset);
@@ -85,8 +84,12 @@ final class PayloadChecksum {
             int offset = DIGESTS_OFFSET + 4 * chunk;
             int digest = page.get(HeaderCodec.INT, offset);
             if (digest != 0) {
-                throw HeaderCodec.corrupt(file, "chunk digest " + chunk, offset,
-                        "0 (the payload has " + chunks + " chunks)", HeaderCodec.hex(digest));
+                throw HeaderCodec.corrupt(
+                        file,
+                        "chunk digest " + chunk,
+                        offset,
+                        "0 (the payload has " + chunks + " chunks)",
+                        HeaderCodec.hex(digest));
             }
         }
     }
@@ -104,7 +107,9 @@ final class PayloadChecksum {
             for (int i = 0; i < chunks - 1; i++) {
                 page.set(HeaderCodec.INT, DIGESTS_OFFSET + 4L * i, full);
             }
-            page.set(HeaderCodec.INT, DIGESTS_OFFSET + 4L * (chunks - 1),
+            page.set(
+                    HeaderCodec.INT,
+                    DIGESTS_OFFSET + 4L * (chunks - 1),
                     lastLength == chunk ? full : fillDigest(lastLength, fill));
         }
         page.set(HeaderCodec.LONG, DIGEST_STAMP_OFFSET, SEALED);
@@ -216,14 +221,15 @@ final class PayloadChecksum {
         }
         int[] actual;
         try (Arena arena = Arena.ofConfined()) {
-            actual = digests(map(channel, header, file, FileChannel.MapMode.READ_ONLY, arena)
-                    .asSlice(header.payloadOffset()), () -> true);
+            actual = digests(
+                    map(channel, header, file, FileChannel.MapMode.READ_ONLY, arena)
+                            .asSlice(header.payloadOffset()),
+                    () -> true);
         }
         State after = State.read(page);
         int bad = Arrays.mismatch(recorded, actual);
         if (bad < 0) {
-            return new PayloadComparison(Finding.OK, file, 0, 0, header.formatVersion(),
-                    after.writers);
+            return new PayloadComparison(Finding.OK, file, 0, 0, header.formatVersion(), after.writers);
         }
         long chunk = chunkBytes(header.payloadLength());
         long from = bad * chunk;
@@ -244,13 +250,17 @@ final class PayloadChecksum {
      * The whole file behind {@code channel}, mapped into {@code arena} once its length is checked: a mapping
      * past the end would fault, and a writable one would extend the file.
      */
-    private static MemorySegment map(FileChannel channel, SketchHeader header, Path file, FileChannel.MapMode mode,
-            Arena arena) throws IOException {
+    private static MemorySegment map(
+            FileChannel channel, SketchHeader header, Path file, FileChannel.MapMode mode, Arena arena)
+            throws IOException {
         long length = channel.size();
         if (length != header.fileLength()) {
-            throw new FileFault(FileFault.Reason.CORRUPT, file, "file length is " + length + " bytes, expected "
-                    + header.fileLength() + "; the file was truncated or extended while open, so its checksum"
-                    + " cannot be computed");
+            throw new FileFault(
+                    FileFault.Reason.CORRUPT,
+                    file,
+                    "file length is " + length + " bytes, expected "
+                            + header.fileLength() + "; the file was truncated or extended while open, so its checksum"
+                            + " cannot be computed");
         }
         return channel.map(mode, 0, length, arena);
     }
@@ -284,7 +294,10 @@ final class PayloadChecksum {
         /** Reads the stamp before the generation, so a stamp that was recorded is never ahead of it. */
         static State read(AtomicSegment page) {
             long stamp = page.getLongAcquire(DIGEST_STAMP_OFFSET);
-            return new State(stamp, PayloadChecksum.generation(page), page.getIntAcquire(WRITERS_OFFSET),
+            return new State(
+                    stamp,
+                    PayloadChecksum.generation(page),
+                    page.getIntAcquire(WRITERS_OFFSET),
                     page.getIntAcquire(FLAGS_OFFSET));
         }
 

@@ -149,6 +149,5 @@ public final class SketchFileLayout {
     /** All flag bits this build defines; any other bit set is corruption. */
     public static final int KNOWN_FLAGS = FLAG_CLEAN_CLOSE;
 
-    private SketchFileLayout() {
-    }
+    private SketchFileLayout() {}
 }

@@ -38,11 +38,9 @@ final class SketchFileWriter {
     private static final Set<PosixFilePermission> READABLE_BY_ALL = PosixFilePermissions.fromString("rw-r--r--");
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
-    private SketchFileWriter() {
-    }
+    private SketchFileWriter() {}
 
-    static void writeNew(Path file, SketchHeader header, byte payloadFill, CreateFlag... options)
-            throws IOException {
+    static void writeNew(Path file, SketchHeader header, byte payloadFill, CreateFlag... options) throws IOException {
         boolean replaceInUse = Arrays.asList(options).contains(CreateFlag.REPLACE_IN_USE);
         boolean overwrite = replaceInUse || Arrays.asList(options).contains(CreateFlag.OVERWRITE_EXISTING);
         Path target = file.toAbsolutePath();
@@ -50,13 +48,16 @@ final class SketchFileWriter {
             throw alreadyExists(file);
         }
         deleteAbandonedTemporaries(target);
-        Path temporary = Files.createTempFile(target.getParent(),
-                temporaryPrefix(target) + ProcessHandle.current().pid() + ".", TEMPORARY_SUFFIX);
+        Path temporary = Files.createTempFile(
+                target.getParent(),
+                temporaryPrefix(target) + ProcessHandle.current().pid() + ".",
+                TEMPORARY_SUFFIX);
         try {
             write(temporary, header, payloadFill, file);
             if (Files.getFileStore(temporary).supportsFileAttributeView(PosixFileAttributeView.class)) {
-                Files.setPosixFilePermissions(temporary, Arrays.asList(options).contains(CreateFlag.OWNER_ONLY)
-                        ? OWNER_ONLY : READABLE_BY_ALL);
+                Files.setPosixFilePermissions(
+                        temporary,
+                        Arrays.asList(options).contains(CreateFlag.OWNER_ONLY) ? OWNER_ONLY : READABLE_BY_ALL);
             }
             if (overwrite) {
                 replace(temporary, target, file, replaceInUse);
@@ -74,13 +75,15 @@ final class SketchFileWriter {
 
     /** Deletes {@code .NAME.PID.RANDOM.creating} files of this target whose creating process is gone. */
     private static void deleteAbandonedTemporaries(Path target) throws IOException {
-        Pattern ours = Pattern.compile(Pattern.quote(temporaryPrefix(target)) + "(\\d{1,18})\\.\\d+"
-                + Pattern.quote(TEMPORARY_SUFFIX));
-        try (DirectoryStream<Path> candidates = Files.newDirectoryStream(target.getParent(),
+        Pattern ours = Pattern.compile(
+                Pattern.quote(temporaryPrefix(target)) + "(\\d{1,18})\\.\\d+" + Pattern.quote(TEMPORARY_SUFFIX));
+        try (DirectoryStream<Path> candidates = Files.newDirectoryStream(
+                target.getParent(),
                 path -> ours.matcher(path.getFileName().toString()).matches())) {
             for (Path candidate : candidates) {
                 Matcher name = ours.matcher(candidate.getFileName().toString());
-                if (name.matches() && ProcessHandle.of(Long.parseLong(name.group(1))).isEmpty()) {
+                if (name.matches()
+                        && ProcessHandle.of(Long.parseLong(name.group(1))).isEmpty()) {
                     Files.deleteIfExists(candidate);
                 }
             }
@@ -91,8 +94,7 @@ final class SketchFileWriter {
      * Writes the header and every payload byte (the fill value), so that the file system has allocated
      * all of its blocks before anything maps it: a later store into the mapping cannot meet a full disk.
      */
-    private static void write(Path temporary, SketchHeader header, byte payloadFill, Path file)
-            throws IOException {
+    private static void write(Path temporary, SketchHeader header, byte payloadFill, Path file) throws IOException {
         byte[] page = new byte[SketchFileLayout.HEADER_LENGTH];
         HeaderCodec.writeNew(header, MemorySegment.ofArray(page));
         if (PayloadChecksum.kept(header)) {
@@ -111,8 +113,10 @@ final class SketchFileWriter {
             }
             channel.force(true);
         } catch (IOException e) {
-            throw new IOException("cannot create " + file + ": writing its " + header.fileLength()
-                    + " bytes failed (" + e.getMessage() + "); nothing was left under that name", e);
+            throw new IOException(
+                    "cannot create " + file + ": writing its " + header.fileLength() + " bytes failed ("
+                            + e.getMessage() + "); nothing was left under that name",
+                    e);
         }
     }
 
@@ -150,10 +154,14 @@ final class SketchFileWriter {
             if (fault.reason() != FileFault.Reason.LOCKED) {
                 throw fault;
             }
-            throw new FileFault(FileFault.Reason.LOCKED, file, "cannot replace it while writers have it open ("
-                    + WriterLockHolders.describe(target) + "): their later updates would go to the replaced file."
-                    + " Close them first, or pass CreateOption.REPLACE_IN_USE to replace it anyway; each of them"
-                    + " then fails at its next force() or close()");
+            throw new FileFault(
+                    FileFault.Reason.LOCKED,
+                    file,
+                    "cannot replace it while writers have it open ("
+                            + WriterLockHolders.describe(target)
+                            + "): their later updates would go to the replaced file."
+                            + " Close them first, or pass CreateOption.REPLACE_IN_USE to replace it anyway; each of them"
+                            + " then fails at its next force() or close()");
         }
     }
 
@@ -169,7 +177,7 @@ final class SketchFileWriter {
     }
 
     private static FileAlreadyExistsException alreadyExists(Path file) {
-        return new FileAlreadyExistsException(file.toString(), null,
-                "a file exists there; pass CreateOption.OVERWRITE_EXISTING to replace it");
+        return new FileAlreadyExistsException(
+                file.toString(), null, "a file exists there; pass CreateOption.OVERWRITE_EXISTING to replace it");
     }
 }

@@ -21,8 +21,15 @@ import java.util.Objects;
  *     the header has a summary line, from {@value SketchFileLayout#PAYLOAD_CHECKSUM_VERSION} on a checksum of
  *     the payload
  */
-public record SketchHeader(int kindId, HashScheme hashScheme, long hashSeed, long[] parameters,
-                           long payloadOffset, long payloadLength, long createdMillis, int formatVersion) {
+public record SketchHeader(
+        int kindId,
+        HashScheme hashScheme,
+        long hashSeed,
+        long[] parameters,
+        long payloadOffset,
+        long payloadLength,
+        long createdMillis,
+        int formatVersion) {
 
     /** Largest payload: the file must stay addressable by a single mapping. */
     public static final long MAX_PAYLOAD_LENGTH = Long.MAX_VALUE - SketchFileLayout.HEADER_LENGTH;
@@ -45,8 +52,8 @@ public record SketchHeader(int kindId, HashScheme hashScheme, long hashSeed, lon
                     + SketchFileLayout.CACHE_LINE + " and at least " + SketchFileLayout.HEADER_LENGTH);
         }
         if (payloadLength < 0 || payloadLength > Long.MAX_VALUE - payloadOffset) {
-            throw new IllegalArgumentException("payloadLength = " + payloadLength + ", must be in [0, "
-                    + (Long.MAX_VALUE - payloadOffset) + "]");
+            throw new IllegalArgumentException(
+                    "payloadLength = " + payloadLength + ", must be in [0, " + (Long.MAX_VALUE - payloadOffset) + "]");
         }
         if (formatVersion < SketchFileLayout.FIRST_FORMAT_VERSION || formatVersion > SketchFileLayout.FORMAT_VERSION) {
             throw new IllegalArgumentException("formatVersion = " + formatVersion + ", must be in ["
@@ -67,15 +74,20 @@ public record SketchHeader(int kindId, HashScheme hashScheme, long hashSeed, lon
      * @return the header
      * @throws IllegalArgumentException if there are more than 16 parameters or the length is negative
      */
-    public static SketchHeader forNewSketch(int kindId, HashScheme hashScheme, long hashSeed,
-                                            long[] parameters, long payloadLength) {
+    public static SketchHeader forNewSketch(
+            int kindId, HashScheme hashScheme, long hashSeed, long[] parameters, long payloadLength) {
         if (parameters.length > SketchFileLayout.PARAMETER_COUNT) {
             throw new IllegalArgumentException("parameters.length = " + parameters.length + ", must be in [0, "
                     + SketchFileLayout.PARAMETER_COUNT + "]");
         }
-        return new SketchHeader(kindId, hashScheme, hashSeed,
+        return new SketchHeader(
+                kindId,
+                hashScheme,
+                hashSeed,
                 Arrays.copyOf(parameters, SketchFileLayout.PARAMETER_COUNT),
-                SketchFileLayout.HEADER_LENGTH, payloadLength, System.currentTimeMillis(),
+                SketchFileLayout.HEADER_LENGTH,
+                payloadLength,
+                System.currentTimeMillis(),
                 SketchFileLayout.FIRST_FORMAT_VERSION);
     }
 
@@ -89,8 +101,8 @@ public record SketchHeader(int kindId, HashScheme hashScheme, long hashSeed, lon
      * @throws IllegalArgumentException if the version is out of range
      */
     public SketchHeader withFormatVersion(int version) {
-        return new SketchHeader(kindId, hashScheme, hashSeed, parameters, payloadOffset, payloadLength, createdMillis,
-                version);
+        return new SketchHeader(
+                kindId, hashScheme, hashSeed, parameters, payloadOffset, payloadLength, createdMillis, version);
     }
 
     /**
@@ -135,16 +147,27 @@ public record SketchHeader(int kindId, HashScheme hashScheme, long hashSeed, lon
     @Override
     public boolean equals(Object other) {
         return other instanceof SketchHeader that
-                && kindId == that.kindId && hashScheme == that.hashScheme && hashSeed == that.hashSeed
-                && Arrays.equals(parameters, that.parameters) && payloadOffset == that.payloadOffset
-                && payloadLength == that.payloadLength && createdMillis == that.createdMillis
+                && kindId == that.kindId
+                && hashScheme == that.hashScheme
+                && hashSeed == that.hashSeed
+                && Arrays.equals(parameters, that.parameters)
+                && payloadOffset == that.payloadOffset
+                && payloadLength == that.payloadLength
+                && createdMillis == that.createdMillis
                 && formatVersion == that.formatVersion;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(kindId, hashScheme, hashSeed, Arrays.hashCode(parameters), payloadOffset, payloadLength,
-                createdMillis, formatVersion);
+        return Objects.hash(
+                kindId,
+                hashScheme,
+                hashSeed,
+                Arrays.hashCode(parameters),
+                payloadOffset,
+                payloadLength,
+                createdMillis,
+                formatVersion);
     }
 
     @Override

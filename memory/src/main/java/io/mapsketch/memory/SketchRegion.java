@@ -43,8 +43,14 @@ public final class SketchRegion implements AutoCloseable {
     private final SketchRegions.Registration registration;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    SketchRegion(Path file, RegionMode mode, SketchHeader header, Arena arena, MemorySegment mapping,
-                 OpenFileTable.Attachment attachment, SketchRegions.Registration registration) {
+    SketchRegion(
+            Path file,
+            RegionMode mode,
+            SketchHeader header,
+            Arena arena,
+            MemorySegment mapping,
+            OpenFileTable.Attachment attachment,
+            SketchRegions.Registration registration) {
         this.file = file;
         this.mode = mode;
         this.header = header;
@@ -104,8 +110,8 @@ public final class SketchRegion implements AutoCloseable {
      */
     public AtomicSegment summaryLine() {
         if (!header.hasSummaryLine()) {
-            throw new IllegalStateException(FileFault.describe(file) + " is of format version "
-                    + header.formatVersion() + ", which has no summary line");
+            throw new IllegalStateException(FileFault.describe(file) + " is of format version " + header.formatVersion()
+                    + ", which has no summary line");
         }
         return summaryLine;
     }
@@ -185,8 +191,8 @@ public final class SketchRegion implements AutoCloseable {
         requireNonNegative("delta", delta);
         requireWriter();
         if (mode == RegionMode.EXCLUSIVE) {
-            return LiveCounters.itemsRead(storeAsSoleWriter(ITEMS_OFFSET,
-                    LiveCounters.itemsPlus(headerPage.getLong(ITEMS_OFFSET), delta)));
+            return LiveCounters.itemsRead(
+                    storeAsSoleWriter(ITEMS_OFFSET, LiveCounters.itemsPlus(headerPage.getLong(ITEMS_OFFSET), delta)));
         }
         return LiveCounters.itemsRead(LiveCounters.addItemsShared(headerPage, ITEMS_OFFSET, delta));
     }
@@ -204,8 +210,8 @@ public final class SketchRegion implements AutoCloseable {
         requireNonNegative("count", count);
         requireWriter();
         if (mode == RegionMode.EXCLUSIVE) {
-            return LiveCounters.itemsRead(storeAsSoleWriter(ITEMS_OFFSET,
-                    LiveCounters.itemsPlus(headerPage.getLong(ITEMS_OFFSET), -count)));
+            return LiveCounters.itemsRead(
+                    storeAsSoleWriter(ITEMS_OFFSET, LiveCounters.itemsPlus(headerPage.getLong(ITEMS_OFFSET), -count)));
         }
         return LiveCounters.itemsRead(LiveCounters.removeItemsShared(headerPage, ITEMS_OFFSET, count));
     }
@@ -287,8 +293,8 @@ public final class SketchRegion implements AutoCloseable {
                 try {
                     PayloadChecksum.recordAtForce(headerPage, attachment.channel(), header, file);
                 } catch (IOException e) {
-                    throw new UncheckedIOException(FileFault.describe(file)
-                            + ": cannot record the payload's checksum", e);
+                    throw new UncheckedIOException(
+                            FileFault.describe(file) + ": cannot record the payload's checksum", e);
                 }
             }
             headerPage.segment().force();
@@ -310,12 +316,12 @@ public final class SketchRegion implements AutoCloseable {
     public PayloadComparison verify() throws IOException {
         requireOpen();
         if (file == null) {
-            return new PayloadComparison(PayloadComparison.Finding.NOT_PERSISTED, null, 0, 0,
-                    header.formatVersion(), 0);
+            return new PayloadComparison(
+                    PayloadComparison.Finding.NOT_PERSISTED, null, 0, 0, header.formatVersion(), 0);
         }
         if (!PayloadChecksum.kept(header)) {
-            return new PayloadComparison(PayloadComparison.Finding.NO_CHECKSUM, file, 0, 0, header.formatVersion(),
-                    attachedWriters());
+            return new PayloadComparison(
+                    PayloadComparison.Finding.NO_CHECKSUM, file, 0, 0, header.formatVersion(), attachedWriters());
         }
         return PayloadChecksum.verify(headerPage, attachment.channel(), header, file);
     }
@@ -401,7 +407,7 @@ public final class SketchRegion implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "SketchRegion[" + FileFault.describe(file) + ", " + mode + ", kind " + header.kindId()
-                + ", payload " + header.payloadLength() + " bytes" + (isClosed() ? ", closed" : "") + "]";
+        return "SketchRegion[" + FileFault.describe(file) + ", " + mode + ", kind " + header.kindId() + ", payload "
+                + header.payloadLength() + " bytes" + (isClosed() ? ", closed" : "") + "]";
     }
 }

@@ -22,8 +22,7 @@ import java.util.OptionalInt;
  */
 public final class SketchRegions {
 
-    private SketchRegions() {
-    }
+    private SketchRegions() {}
 
     /**
      * Accepts or refuses the sketch kind id in a file's header. Asked once the header's checksum holds and
@@ -33,7 +32,7 @@ public final class SketchRegions {
     public interface KindCheck {
 
         /** Accepts every kind id. */
-        KindCheck ANY = (file, kindId) -> { };
+        KindCheck ANY = (file, kindId) -> {};
 
         /**
          * Checks the kind id read from the header.
@@ -101,19 +100,27 @@ public final class SketchRegions {
      * @throws IllegalArgumentException if {@code mode} is {@code READ_ONLY}
      * @throws IOException if the file cannot be written
      */
-    public static SketchRegion create(Path file, SketchHeader header, byte payloadFill, RegionMode mode,
-            CreateFlag... flags) throws IOException {
+    public static SketchRegion create(
+            Path file, SketchHeader header, byte payloadFill, RegionMode mode, CreateFlag... flags) throws IOException {
         Objects.requireNonNull(header, "header");
         requireWritable(mode);
         SketchFileWriter.writeNew(file, header, payloadFill, flags);
         int kind = header.kindId();
-        return open(file, mode, (path, found) -> {
-            if (found != kind) {
-                throw new FileFault(FileFault.Reason.INCOMPATIBLE, path, "header field 'sketch kind' (offset "
-                        + KIND_OFFSET + ") is " + found + ", expected " + kind + ": another file was put at this"
-                        + " path while it was created");
-            }
-        }, null);
+        return open(
+                file,
+                mode,
+                (path, found) -> {
+                    if (found != kind) {
+                        throw new FileFault(
+                                FileFault.Reason.INCOMPATIBLE,
+                                path,
+                                "header field 'sketch kind' (offset "
+                                        + KIND_OFFSET + ") is " + found + ", expected " + kind
+                                        + ": another file was put at this"
+                                        + " path while it was created");
+                    }
+                },
+                null);
     }
 
     /**
@@ -165,8 +172,7 @@ public final class SketchRegions {
      * @throws java.nio.file.NoSuchFileException if there is no such file
      * @throws IOException if the file cannot be read, or {@code kinds} or {@code check} refuses it
      */
-    public static SketchRegion open(Path file, RegionMode mode, KindCheck kinds, OpenCheck check)
-            throws IOException {
+    public static SketchRegion open(Path file, RegionMode mode, KindCheck kinds, OpenCheck check) throws IOException {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(kinds, "kinds");
@@ -180,10 +186,14 @@ public final class SketchRegions {
             if (mode.isWritable()) {
                 attachment.reserve(fileLength);
             }
-            MemorySegment mapping = channel.map(mode.isWritable() ? FileChannel.MapMode.READ_WRITE
-                    : FileChannel.MapMode.READ_ONLY, 0, fileLength, arena);
+            MemorySegment mapping = channel.map(
+                    mode.isWritable() ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY,
+                    0,
+                    fileLength,
+                    arena);
             AtomicSegment page = new AtomicSegment(mapping.asSlice(0, HEADER_LENGTH));
-            Registration registration = mode.isWritable() ? registerWriter(page, attachment.soleWriter(), file)
+            Registration registration = mode.isWritable()
+                    ? registerWriter(page, attachment.soleWriter(), file)
                     : new Registration((page.getIntAcquire(FLAGS_OFFSET) & FLAG_CLEAN_CLOSE) != 0, OptionalInt.empty());
             if (mode.isWritable() && PayloadChecksum.kept(header)) {
                 PayloadChecksum.writerAttached(page); // after the writers count: see PayloadChecksum
@@ -263,8 +273,11 @@ public final class SketchRegions {
             return new Registration(true, OptionalInt.empty());
         }
         Notices.warn(FileFault.describe(file) + ": the writer count was " + stale + " although no other"
-                + " writer holds the file (" + (stale > 0 ? "writers died without closing it" : "impossible: a writer's"
-                + " lock was released while it was open") + "); reset to 1, this writer");
+                + " writer holds the file ("
+                + (stale > 0
+                        ? "writers died without closing it"
+                        : "impossible: a writer's" + " lock was released while it was open")
+                + "); reset to 1, this writer");
         return new Registration(false, OptionalInt.of(stale));
     }
 
@@ -274,6 +287,5 @@ public final class SketchRegions {
      * @param cleanlyClosedBefore see {@link SketchRegion#wasCleanlyClosed()}
      * @param repairedWriterCount see {@link SketchRegion#repairedWriterCount()}
      */
-    record Registration(boolean cleanlyClosedBefore, OptionalInt repairedWriterCount) {
-    }
+    record Registration(boolean cleanlyClosedBefore, OptionalInt repairedWriterCount) {}
 }

@@ -24,8 +24,7 @@ import java.nio.ByteOrder;
  */
 public final class SoleWriterCounters {
 
-    private static final ValueLayout.OfLong COUNTER =
-            ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong COUNTER = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final MemorySegment header;
     private long items;

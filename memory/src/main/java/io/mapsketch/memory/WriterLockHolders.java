@@ -26,8 +26,7 @@ import java.util.stream.Collectors;
  */
 public final class WriterLockHolders {
 
-    private WriterLockHolders() {
-    }
+    private WriterLockHolders() {}
 
     /**
      * One holder of the writer lock.
@@ -55,8 +54,7 @@ public final class WriterLockHolders {
      */
     public static Optional<List<Holder>> of(Path file) throws IOException {
         Path table = Path.of("/proc/locks");
-        if (!Files.isReadable(table)
-                || !(FileAccess.get().status(file).identity() instanceof FileIdentity identity)) {
+        if (!Files.isReadable(table) || !(FileAccess.get().status(file).identity() instanceof FileIdentity identity)) {
             return Optional.empty();
         }
         List<Holder> holders = new ArrayList<>();
@@ -91,8 +89,9 @@ public final class WriterLockHolders {
      */
     static String describe(Path file) {
         try {
-            return of(file).map(holders -> holders.isEmpty() ? "no process this one can see"
-                    : holders.stream().map(Holder::toString).collect(Collectors.joining(", ")))
+            return of(file).map(holders -> holders.isEmpty()
+                            ? "no process this one can see"
+                            : holders.stream().map(Holder::toString).collect(Collectors.joining(", ")))
                     .orElse("this operating system does not list their pids");
         } catch (IOException | UncheckedIOException e) {
             return "their pids cannot be read: " + e.getMessage();
@@ -102,8 +101,8 @@ public final class WriterLockHolders {
     /** The open-file-description locks on the writer range, by the processes whose descriptors hold them. */
     private static List<Holder> descriptorHolders(FileIdentity identity) throws IOException {
         List<Holder> holders = new ArrayList<>();
-        try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"),
-                path -> path.getFileName().toString().chars().allMatch(Character::isDigit))) {
+        try (DirectoryStream<Path> processes = Files.newDirectoryStream(
+                Path.of("/proc"), path -> path.getFileName().toString().chars().allMatch(Character::isDigit))) {
             for (Path process : processes) {
                 long pid = Long.parseLong(process.getFileName().toString());
                 try (DirectoryStream<Path> descriptors = Files.newDirectoryStream(process.resolve("fdinfo"))) {
@@ -111,7 +110,9 @@ public final class WriterLockHolders {
                         for (String line : Files.readAllLines(descriptor)) {
                             LockLine lock = line.startsWith("lock:") ? LockLine.parse(line.substring(5)) : null;
                             Holder holder = lock == null ? null : new Holder(pid, lock.mode);
-                            if (lock != null && lock.pid <= 0 && lock.isWriterLockOf(identity)
+                            if (lock != null
+                                    && lock.pid <= 0
+                                    && lock.isWriterLockOf(identity)
                                     && !holders.contains(holder)) {
                                 holders.add(holder);
                             }
@@ -146,17 +147,22 @@ public final class WriterLockHolders {
                     case "WRITE" -> RegionMode.EXCLUSIVE;
                     default -> null;
                 };
-                return mode == null ? null : new LockLine(Long.parseLong(fields[4]), mode,
-                        Long.parseLong(device[0], 16), Long.parseLong(device[1], 16), Long.parseLong(device[2]),
-                        Long.parseLong(fields[6]));
+                return mode == null
+                        ? null
+                        : new LockLine(
+                                Long.parseLong(fields[4]),
+                                mode,
+                                Long.parseLong(device[0], 16),
+                                Long.parseLong(device[1], 16),
+                                Long.parseLong(device[2]),
+                                Long.parseLong(fields[6]));
             } catch (NumberFormatException e) {
                 return null;
             }
         }
 
         boolean isWriterLockOf(FileIdentity file) {
-            return start == 0 && major == file.deviceMajor() && minor == file.deviceMinor()
-                    && inode == file.inode();
+            return start == 0 && major == file.deviceMajor() && minor == file.deviceMinor() && inode == file.inode();
         }
     }
 }

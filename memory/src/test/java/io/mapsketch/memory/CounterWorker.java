@@ -12,8 +12,7 @@ public final class CounterWorker {
 
     static final long GO = 0;
 
-    private CounterWorker() {
-    }
+    private CounterWorker() {}
 
     /** Round i's delta: every third one above the plain-add limit of 2^32, the others 1 to 7. */
     static long delta(int round) {

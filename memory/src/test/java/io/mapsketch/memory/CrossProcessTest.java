@@ -4,7 +4,6 @@ import static io.mapsketch.memory.Faults.assertFault;
 import static io.mapsketch.memory.FileFault.Reason.LOCKED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.testing.ChildJvm;
@@ -38,8 +37,13 @@ class CrossProcessTest {
         List<ChildJvm> children = new ArrayList<>();
         try (SketchRegion parent = SketchRegions.open(file, RegionMode.SHARED)) {
             for (int child = 0; child < CHILDREN; child++) {
-                children.add(ChildJvm.start(dir, RegionWorker.class, "hammer", file.toString(),
-                        Integer.toString(child), Integer.toString(ITERATIONS)));
+                children.add(ChildJvm.start(
+                        dir,
+                        RegionWorker.class,
+                        "hammer",
+                        file.toString(),
+                        Integer.toString(child),
+                        Integer.toString(ITERATIONS)));
             }
             for (ChildJvm child : children) {
                 assertEquals("ready", child.readLine());
@@ -162,8 +166,8 @@ class CrossProcessTest {
     void aWritersLockSurvivesItsJvmReadingTheFile() throws Exception {
         Path file = newFile();
         for (RegionMode mode : new RegionMode[] {RegionMode.SHARED, RegionMode.EXCLUSIVE}) {
-            try (ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "hold-and-read", file.toString(),
-                    mode.name())) {
+            try (ChildJvm holder =
+                    ChildJvm.start(dir, RegionWorker.class, "hold-and-read", file.toString(), mode.name())) {
                 assertTrue(holder.readLine().startsWith("held "));
                 assertTrue(tryOpenInChild(file, RegionMode.EXCLUSIVE).startsWith("locked"), mode + " holder");
                 assertFault(LOCKED, () -> SketchRegions.open(file, RegionMode.EXCLUSIVE));
@@ -181,13 +185,16 @@ class CrossProcessTest {
     @Test
     void withoutTheNativeAccessFlagTheJdkWarnsOnceAndTheLocksStillHold() throws Exception {
         Path file = newFile();
-        try (ChildJvm holder = ChildJvm.start(dir, List.of(), RegionWorker.class, "hold-and-read", file.toString(),
-                "SHARED")) {
+        try (ChildJvm holder =
+                ChildJvm.start(dir, List.of(), RegionWorker.class, "hold-and-read", file.toString(), "SHARED")) {
             assertTrue(holder.readLine().startsWith("held "));
             assertFault(LOCKED, () -> SketchRegions.open(file, RegionMode.EXCLUSIVE));
             String warning = holder.errors();
-            assertEquals(1, warning.split("WARNING: A restricted method in java.lang.foreign.Linker has been called",
-                    -1).length - 1, warning);
+            assertEquals(
+                    1,
+                    warning.split("WARNING: A restricted method in java.lang.foreign.Linker has been called", -1).length
+                            - 1,
+                    warning);
             assertFalse(warning.contains("sketch files use Java's file locks"), warning);
         }
     }
@@ -199,14 +206,16 @@ class CrossProcessTest {
     @Test
     void withoutNativeAccessJavasLocksStillExcludeOtherProcesses() throws Exception {
         Path file = newFile();
-        try (ChildJvm holder = ChildJvm.start(dir, List.of("--illegal-native-access=deny"), RegionWorker.class,
-                "hold", file.toString(), "SHARED")) {
+        try (ChildJvm holder = ChildJvm.start(
+                dir, List.of("--illegal-native-access=deny"), RegionWorker.class, "hold", file.toString(), "SHARED")) {
             assertEquals("held SHARED", holder.readLine());
             assertFault(LOCKED, () -> SketchRegions.open(file, RegionMode.EXCLUSIVE));
             String notice = holder.errors();
             assertEquals(1, notice.split("sketch files use Java's file locks", -1).length - 1, notice);
-            assertTrue(notice.contains("native access is denied") && notice.contains("--enable-native-access="
-                    + "ALL-UNNAMED"), notice);
+            assertTrue(
+                    notice.contains("native access is denied")
+                            && notice.contains("--enable-native-access=" + "ALL-UNNAMED"),
+                    notice);
         }
         try (SketchRegion exclusive = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
             assertEquals(RegionMode.EXCLUSIVE, exclusive.mode());

@@ -8,8 +8,7 @@ import org.junit.jupiter.api.function.Executable;
 /** Assertions on this module's file faults. */
 final class Faults {
 
-    private Faults() {
-    }
+    private Faults() {}
 
     /** Asserts that {@code action} throws a {@link FileFault} of {@code reason}, and returns it. */
     static FileFault assertFault(FileFault.Reason reason, Executable action) {

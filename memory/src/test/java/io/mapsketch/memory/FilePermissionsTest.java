@@ -40,11 +40,15 @@ class FilePermissionsTest {
         Path shared = dir.resolve("shared.sketch");
         Path personal = dir.resolve("personal.sketch");
         SketchRegions.create(shared, header(), RegionMode.EXCLUSIVE).close();
-        SketchRegions.create(personal, header(), RegionMode.EXCLUSIVE, CreateFlag.OWNER_ONLY).close();
+        SketchRegions.create(personal, header(), RegionMode.EXCLUSIVE, CreateFlag.OWNER_ONLY)
+                .close();
         assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(shared)));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(personal)));
-        SketchRegions.create(personal, header(), RegionMode.EXCLUSIVE, CreateFlag.OVERWRITE_EXISTING).close();
-        assertEquals("rw-r--r--", PosixFilePermissions.toString(Files.getPosixFilePermissions(personal)),
+        SketchRegions.create(personal, header(), RegionMode.EXCLUSIVE, CreateFlag.OVERWRITE_EXISTING)
+                .close();
+        assertEquals(
+                "rw-r--r--",
+                PosixFilePermissions.toString(Files.getPosixFilePermissions(personal)),
                 "a replacement gets the permissions asked for it");
     }
 
@@ -54,7 +58,8 @@ class FilePermissionsTest {
         SketchRegions.create(file, header(), RegionMode.EXCLUSIVE).close();
         byte[] before = Files.readAllBytes(file);
         try (SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
-            RuntimeException store = assertThrows(RuntimeException.class, () -> reader.payload().putLong(0, -1));
+            RuntimeException store =
+                    assertThrows(RuntimeException.class, () -> reader.payload().putLong(0, -1));
             assertTrue(store.getMessage().contains("read-only"), store.getMessage());
             assertThrows(RuntimeException.class, () -> reader.payload().compareAndSetLong(8, 0, 1));
             assertThrows(IllegalStateException.class, () -> reader.addItems(1));
@@ -69,15 +74,20 @@ class FilePermissionsTest {
     @Test
     void aUserWithoutWritePermissionCannotOpenAWriter() throws Exception {
         assumeTrue("root".equals(System.getProperty("user.name")), "needs root to run a child as nobody");
-        Path setpriv = Stream.of("/usr/bin/setpriv", "/bin/setpriv").map(Path::of).filter(Files::isExecutable)
-                .findFirst().orElse(null);
+        Path setpriv = Stream.of("/usr/bin/setpriv", "/bin/setpriv")
+                .map(Path::of)
+                .filter(Files::isExecutable)
+                .findFirst()
+                .orElse(null);
         assumeTrue(setpriv != null, "needs setpriv to drop privileges");
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path file = dir.resolve("frozen.sketch");
         SketchRegions.create(file, header(), RegionMode.EXCLUSIVE).close();
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--r--r--"));
         Path classes = copyClassDirectories(dir.resolve("classes"));
-        assertEquals("opened READ_ONLY", runAsNobody(setpriv, classes, file, "READ_ONLY").getFirst());
+        assertEquals(
+                "opened READ_ONLY",
+                runAsNobody(setpriv, classes, file, "READ_ONLY").getFirst());
         List<String> writer = runAsNobody(setpriv, classes, file, "SHARED");
         String all = String.join("\n", writer);
         assertTrue(all.contains("AccessDeniedException") && all.contains(file.toString()), all);
@@ -103,8 +113,8 @@ class FilePermissionsTest {
         }
         try (Stream<Path> tree = Files.walk(target)) {
             for (Path path : (Iterable<Path>) tree::iterator) {
-                Files.setPosixFilePermissions(path,
-                        PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
+                Files.setPosixFilePermissions(
+                        path, PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
             }
         }
         return target;
@@ -113,9 +123,19 @@ class FilePermissionsTest {
     /** Runs {@code RegionWorker try-open FILE MODE} as nobody; returns its stdout and stderr lines. */
     private static List<String> runAsNobody(Path setpriv, Path classes, Path file, String mode) throws Exception {
         String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = new ArrayList<>(List.of(setpriv.toString(), "--reuid=" + NOBODY, "--regid=" + NOBODY,
-                "--clear-groups", java, ChildJvm.NATIVE_ACCESS, "-cp", classes.toString(), RegionWorker.class.getName(),
-                "try-open", file.toString(), mode));
+        List<String> command = new ArrayList<>(List.of(
+                setpriv.toString(),
+                "--reuid=" + NOBODY,
+                "--regid=" + NOBODY,
+                "--clear-groups",
+                java,
+                ChildJvm.NATIVE_ACCESS,
+                "-cp",
+                classes.toString(),
+                RegionWorker.class.getName(),
+                "try-open",
+                file.toString(),
+                mode));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "child as nobody did not finish");
         return List.of(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n"));

@@ -60,8 +60,8 @@ class FullDiskTest {
     @Test
     void aFileLargerThanTheFreeSpaceFailsCleanlyAndLeavesNothing() throws IOException {
         Path big = disk.resolve("big.sketch");
-        IOException full = assertThrows(IOException.class,
-                () -> SketchRegions.create(big, header(2 * SMALL_DISK), RegionMode.SHARED));
+        IOException full = assertThrows(
+                IOException.class, () -> SketchRegions.create(big, header(2 * SMALL_DISK), RegionMode.SHARED));
         assertTrue(full.getMessage().startsWith("cannot create " + big + ": writing its "), full.getMessage());
         assertTrue(full.getMessage().contains("No space left on device"), full.getMessage());
         assertEquals(List.of(), names(), "neither the file nor its temporary file is left");
@@ -78,7 +78,8 @@ class FullDiskTest {
         SketchRegions.create(valid, header(2 * SMALL_DISK), RegionMode.SHARED).close();
         Path sparse = SmallDisk.sparseCopy(valid, disk.resolve("restored.sketch"));
         for (RegionMode mode : new RegionMode[] {RegionMode.SHARED, RegionMode.EXCLUSIVE}) {
-            FileFault refused = assertFault(STORAGE, () -> SketchRegions.open(sparse, mode).close(), mode.name());
+            FileFault refused =
+                    assertFault(STORAGE, () -> SketchRegions.open(sparse, mode).close(), mode.name());
             assertTrue(refused.getMessage().startsWith("sketch file " + sparse + ": only "), refused.getMessage());
             assertTrue(refused.getMessage().contains("ENOSPC (no space left on device)"), refused.getMessage());
         }
@@ -95,7 +96,8 @@ class FullDiskTest {
         while (true) {
             Path file = disk.resolve("part-" + created + ".sketch");
             try {
-                SketchRegions.create(file, header(payload), RegionMode.EXCLUSIVE).close();
+                SketchRegions.create(file, header(payload), RegionMode.EXCLUSIVE)
+                        .close();
                 created++;
             } catch (IOException full) {
                 assertTrue(full.getMessage().contains("No space left on device"), full.getMessage());

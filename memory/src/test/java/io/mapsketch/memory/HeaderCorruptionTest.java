@@ -4,6 +4,7 @@ import static io.mapsketch.memory.Faults.assertFault;
 import static io.mapsketch.memory.FileFault.Reason.CORRUPT;
 import static io.mapsketch.memory.FileFault.Reason.INCOMPATIBLE;
 import static io.mapsketch.memory.SketchFileLayout.*;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -11,8 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
-
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -54,7 +53,8 @@ class HeaderCorruptionTest {
 
     @Test
     void everySingleFlippedByteOfTheHeaderIsDetected() {
-        qt().withFixedSeed(4096L).withExamples(3000)
+        qt().withFixedSeed(4096L)
+                .withExamples(3000)
                 .forAll(integers().between(0, HEADER_LENGTH - 1), integers().between(1, 255))
                 .assuming((offset, mask) -> !isLiveValue(offset, mask))
                 .checkAssert(this::assertFlipDetected);
@@ -81,7 +81,8 @@ class HeaderCorruptionTest {
     @Test
     void headersFromVersionTwoLeaveOnlyTheirLiveLinesToTheKind() throws IOException {
         for (int version = SUMMARY_LINE_VERSION; version <= FORMAT_VERSION; version++) {
-            Path file = SketchFiles.create(dir.resolve("v" + version + ".sketch"),
+            Path file = SketchFiles.create(
+                    dir.resolve("v" + version + ".sketch"),
                     SketchFiles.header(TestKinds.HYPERLOGLOG, 1024).withFormatVersion(version));
             valid = Files.readAllBytes(file);
             for (int offset = 0; offset < HEADER_LENGTH; offset++) {
@@ -96,8 +97,8 @@ class HeaderCorruptionTest {
                     SketchFiles.write(damaged, bytes);
                     try (SketchRegion region = SketchRegions.open(damaged, RegionMode.READ_ONLY)) {
                         assertEquals(version, region.header().formatVersion());
-                        assertEquals((byte) 0x80,
-                                region.summaryLine().segment().get(JAVA_BYTE, offset - SUMMARY_OFFSET));
+                        assertEquals(
+                                (byte) 0x80, region.summaryLine().segment().get(JAVA_BYTE, offset - SUMMARY_OFFSET));
                     }
                 } else if (!isLiveValue(offset, 0x80)) {
                     assertFlipDetected(offset, 0x80);
@@ -122,7 +123,8 @@ class HeaderCorruptionTest {
         try {
             region = SketchRegions.open(damaged, RegionMode.READ_ONLY);
         } catch (FileFault refused) {
-            assertTrue(!usedDigest && refused.getMessage().contains(damaged.toString()),
+            assertTrue(
+                    !usedDigest && refused.getMessage().contains(damaged.toString()),
                     "offset " + offset + ": " + refused.getMessage());
             return;
         }
@@ -130,8 +132,10 @@ class HeaderCorruptionTest {
             PayloadComparison result = region.verify();
             String flip = "flip of mask " + mask + " at offset " + offset + ": " + result;
             assertTrue(liveWord || usedDigest, flip);
-            assertEquals(usedDigest ? PayloadComparison.Finding.CORRUPT : PayloadComparison.Finding.OK,
-                    result.finding(), flip);
+            assertEquals(
+                    usedDigest ? PayloadComparison.Finding.CORRUPT : PayloadComparison.Finding.OK,
+                    result.finding(),
+                    flip);
         }
     }
 
@@ -151,7 +155,8 @@ class HeaderCorruptionTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        FileFault thrown = assertThrows(FileFault.class,
+        FileFault thrown = assertThrows(
+                FileFault.class,
                 () -> SketchRegions.open(damaged, RegionMode.READ_ONLY).close(),
                 "flip of mask " + mask + " at offset " + offset);
         assertTrue(thrown.getMessage().contains(damaged.toString()), thrown.getMessage());
@@ -217,8 +222,8 @@ class HeaderCorruptionTest {
             seen.add(kind);
             throw refusal;
         };
-        assertSame(refusal, assertThrows(IOException.class, () -> SketchRegions.open(damaged, RegionMode.SHARED,
-                refuse)));
+        assertSame(
+                refusal, assertThrows(IOException.class, () -> SketchRegions.open(damaged, RegionMode.SHARED, refuse)));
         assertEquals(List.of(999), seen);
         assertArrayEquals(bytes, Files.readAllBytes(damaged), "a refused writer registers nothing");
         try (SketchRegion region = SketchRegions.open(damaged, RegionMode.EXCLUSIVE)) {

@@ -21,21 +21,26 @@ class HeaderRoundTripTest {
 
     @Test
     void randomHeadersSurviveCreateAndOpen() {
-        qt().withFixedSeed(20261130L).withExamples(150)
-                .forAll(integers().all(),
+        qt().withFixedSeed(20261130L)
+                .withExamples(150)
+                .forAll(
+                        integers().all(),
                         longs().all(),
                         arrays().ofClass(longs().all(), Long.class).withLength(SketchFileLayout.PARAMETER_COUNT),
                         longs().between(0, 3 * 4096 + 17))
                 .checkAssert((kind, seed, parameters, payloadLength) -> {
-                    int version = SketchFileLayout.FIRST_FORMAT_VERSION + Math.floorMod(seed,
-                            SketchFileLayout.FORMAT_VERSION - SketchFileLayout.FIRST_FORMAT_VERSION + 1);
-                    SketchHeader written = SketchHeader.forNewSketch(kind, HashScheme.XXH3_64, seed,
-                            unbox(parameters), payloadLength).withFormatVersion(version);
+                    int version = SketchFileLayout.FIRST_FORMAT_VERSION
+                            + Math.floorMod(
+                                    seed, SketchFileLayout.FORMAT_VERSION - SketchFileLayout.FIRST_FORMAT_VERSION + 1);
+                    SketchHeader written = SketchHeader.forNewSketch(
+                                    kind, HashScheme.XXH3_64, seed, unbox(parameters), payloadLength)
+                            .withFormatVersion(version);
                     Path file = dir.resolve("round-trip.sketch");
                     try {
-                        SketchRegions.create(file, written, RegionMode.EXCLUSIVE, CreateFlag.OVERWRITE_EXISTING).close();
-                        try (SketchRegion read = SketchRegions.open(file, RegionMode.READ_ONLY,
-                                (opened, found) -> assertEquals(kind, found))) {
+                        SketchRegions.create(file, written, RegionMode.EXCLUSIVE, CreateFlag.OVERWRITE_EXISTING)
+                                .close();
+                        try (SketchRegion read = SketchRegions.open(
+                                file, RegionMode.READ_ONLY, (opened, found) -> assertEquals(kind, found))) {
                             assertEquals(written, read.header());
                             assertEquals(payloadLength, read.payload().byteSize());
                             assertEquals(written.fileLength(), Files.size(file));

@@ -79,7 +79,7 @@ class LiveCountersTest {
     void theSoleWritersPlainCountersSaturateFloorAndNeverWrap() throws Exception {
         Path file = newFile(LiveCounters.LIMIT - 1, LiveCounters.LIMIT - 10);
         try (SketchRegion writer = SketchRegions.open(file, RegionMode.EXCLUSIVE);
-             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
+                SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             SoleWriterCounters counters = writer.soleWriterCounters();
             counters.addItemsAndWeight(5, 10);
             assertEquals(Long.MAX_VALUE, reader.itemsAdded());
@@ -105,9 +105,12 @@ class LiveCountersTest {
             Path file = newFile(0, LiveCounters.LIMIT - 10);
             try (SketchRegion region = SketchRegions.open(file, mode)) {
                 assertEquals(LiveCounters.LIMIT - 2, region.addWeight(8), mode.name());
-                String message = assertThrows(IllegalArgumentException.class, () -> region.addWeight(3)).getMessage();
-                assertEquals("delta = 3 would take the total weight " + (LiveCounters.LIMIT - 2) + " past "
-                        + LiveCounters.LIMIT + " (2^63 - 2^55 - 1); nothing was added", message);
+                String message = assertThrows(IllegalArgumentException.class, () -> region.addWeight(3))
+                        .getMessage();
+                assertEquals(
+                        "delta = 3 would take the total weight " + (LiveCounters.LIMIT - 2) + " past "
+                                + LiveCounters.LIMIT + " (2^63 - 2^55 - 1); nothing was added",
+                        message);
                 assertThrows(IllegalArgumentException.class, () -> region.addWeight(Long.MAX_VALUE));
                 assertEquals(LiveCounters.LIMIT, region.addWeight(2), "up to the limit itself");
                 assertEquals(LiveCounters.LIMIT, region.totalWeight());
@@ -129,7 +132,9 @@ class LiveCountersTest {
             assertEquals(LiveCounters.LIMIT, region.totalWeight());
         }
         Path over = newFile(LiveCounters.LIMIT - total / 2, LiveCounters.LIMIT - total / 2);
-        long accepted = inThreads(over, threads, true).stream().mapToLong(Long::longValue).sum();
+        long accepted = inThreads(over, threads, true).stream()
+                .mapToLong(Long::longValue)
+                .sum();
         inThreads(over, threads, false);
         try (SketchRegion region = SketchRegions.open(over, RegionMode.READ_ONLY)) {
             assertEquals(Long.MAX_VALUE, region.itemsAdded(), "saturated, not wrapped");
@@ -182,7 +187,8 @@ class LiveCountersTest {
             assertEquals(List.of(perChild, perChild), items);
             assertEquals(LiveCounters.LIMIT - 1, region.itemsAdded(), "every add of both processes counted");
             long accepted = weights.get(0) + weights.get(1);
-            assertTrue(accepted <= perChild && accepted > perChild - (1L << 34), "refused only near the top: " + accepted);
+            assertTrue(
+                    accepted <= perChild && accepted > perChild - (1L << 34), "refused only near the top: " + accepted);
             assertEquals(LiveCounters.LIMIT - perChild + accepted, region.totalWeight(), "N is the accepted sum");
         }
     }
@@ -191,7 +197,8 @@ class LiveCountersTest {
         List<ChildJvm> children = new ArrayList<>();
         try (SketchRegion parent = SketchRegions.open(file, RegionMode.SHARED)) {
             for (int child = 0; child < 2; child++) {
-                children.add(ChildJvm.start(dir, CounterWorker.class, counter, file.toString(), Integer.toString(ROUNDS)));
+                children.add(
+                        ChildJvm.start(dir, CounterWorker.class, counter, file.toString(), Integer.toString(ROUNDS)));
             }
             for (ChildJvm child : children) {
                 assertEquals("ready", child.readLine());

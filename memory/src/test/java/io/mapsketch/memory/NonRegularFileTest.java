@@ -3,7 +3,6 @@ package io.mapsketch.memory;
 import static io.mapsketch.memory.Faults.assertFault;
 import static io.mapsketch.memory.FileFault.Reason.CORRUPT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -33,16 +32,19 @@ class NonRegularFileTest {
 
     private Path fifo() throws Exception {
         Path fifo = dir.resolve("pipe.sketch");
-        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+        Process mkfifo =
+                new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
         assumeTrue(mkfifo.waitFor(10, TimeUnit.SECONDS) && mkfifo.exitValue() == 0, "mkfifo is not available");
         return fifo;
     }
 
     private static void assertRefused(Path path, RegionMode mode, String what) {
-        FileFault refused = assertTimeoutPreemptively(PROMPTLY,
+        FileFault refused = assertTimeoutPreemptively(
+                PROMPTLY,
                 () -> assertFault(CORRUPT, () -> SketchRegions.open(path, mode).close()));
         assertEquals(path, refused.file());
-        assertTrue(refused.getMessage().startsWith("sketch file " + path + ": is " + what + ", not a regular file"),
+        assertTrue(
+                refused.getMessage().startsWith("sketch file " + path + ": is " + what + ", not a regular file"),
                 refused.getMessage());
     }
 
@@ -81,7 +83,12 @@ class NonRegularFileTest {
     @Test
     void creationDoesNotReplaceADirectory() throws Exception {
         Path directory = Files.createDirectory(dir.resolve("occupied.sketch"));
-        FileFault refused = assertFault(CORRUPT, () -> SketchRegions.create(directory, SketchFiles.header(TestKinds.BLOOM, 4096), RegionMode.SHARED,
+        FileFault refused = assertFault(
+                CORRUPT,
+                () -> SketchRegions.create(
+                        directory,
+                        SketchFiles.header(TestKinds.BLOOM, 4096),
+                        RegionMode.SHARED,
                         CreateFlag.OVERWRITE_EXISTING));
         assertTrue(refused.getMessage().contains("is a directory"), refused.getMessage());
         assertTrue(Files.isDirectory(directory));
@@ -94,12 +101,19 @@ class NonRegularFileTest {
     @Test
     void withoutNativeAccessAFifoIsStillRefused() throws Exception {
         Path fifo = fifo();
-        try (ChildJvm child = ChildJvm.start(dir, List.of("--illegal-native-access=deny"), RegionWorker.class,
-                "try-open", fifo.toString(), "READ_ONLY")) {
+        try (ChildJvm child = ChildJvm.start(
+                dir,
+                List.of("--illegal-native-access=deny"),
+                RegionWorker.class,
+                "try-open",
+                fifo.toString(),
+                "READ_ONLY")) {
             assertEquals(1, child.waitFor(Duration.ofSeconds(60)));
             String errors = child.errors();
-            assertTrue(errors.contains("refused CORRUPT: sketch file " + fifo
-                    + ": is a FIFO (named pipe), not a regular file"), errors);
+            assertTrue(
+                    errors.contains(
+                            "refused CORRUPT: sketch file " + fifo + ": is a FIFO (named pipe), not a regular file"),
+                    errors);
         }
     }
 }

@@ -97,15 +97,19 @@ class PayloadChecksumTest {
         assertEquals(0x0DF30D12, page.getInt(DIGESTS_OFFSET));
         assertEquals(0, page.getInt(DIGESTS_OFFSET + 4), "one chunk");
         Path twoChunks = newFile("two.sketch", 65_536 + 64);
-        assertEquals(0x72C0C4A4, ByteBuffer.wrap(Files.readAllBytes(twoChunks))
-                .order(ByteOrder.LITTLE_ENDIAN).getInt(DIGESTS_OFFSET));
+        assertEquals(
+                0x72C0C4A4,
+                ByteBuffer.wrap(Files.readAllBytes(twoChunks))
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .getInt(DIGESTS_OFFSET));
     }
 
     @Test
     void aNewFileIsOkWhateverItsFill() throws IOException {
         for (byte fill : new byte[] {0, (byte) 0xFF}) {
             Path file = dir.resolve("filled-" + fill + ".sketch");
-            SketchRegions.create(file, header((3L << 20) + 4096 + 64), fill, RegionMode.EXCLUSIVE).close();
+            SketchRegions.create(file, header((3L << 20) + 4096 + 64), fill, RegionMode.EXCLUSIVE)
+                    .close();
             PayloadComparison result = verify(file);
             assertEquals(Finding.OK, result.finding(), result.toString());
             assertEquals(file, result.file());
@@ -114,8 +118,12 @@ class PayloadChecksumTest {
 
     @Test
     void aFlippedPayloadBitOfAClosedFileIsCorruptAndNamesItsChunk() {
-        qt().withFixedSeed(19L).withExamples(25)
-                .forAll(integers().between(1, 1 << 20), doubles().between(0, 1), integers().between(0, 7))
+        qt().withFixedSeed(19L)
+                .withExamples(25)
+                .forAll(
+                        integers().between(1, 1 << 20),
+                        doubles().between(0, 1),
+                        integers().between(0, 7))
                 .checkAssert((lines, where, bit) -> {
                     try {
                         long length = 64L * lines;
@@ -145,7 +153,7 @@ class PayloadChecksumTest {
     void aMismatchWhileWritersAreAttachedIsStaleNotCorrupt() throws IOException {
         Path file = newFile("attached.sketch", 1 << 20);
         try (SketchRegion writer = SketchRegions.open(file, RegionMode.SHARED);
-             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
+                SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             assertEquals(Finding.OK, reader.verify().finding(), "nothing written since the creation's checksum");
             writer.payload().getAndAddLong(300_000, 1);
             for (SketchRegion region : new SketchRegion[] {writer, reader}) {
@@ -163,7 +171,7 @@ class PayloadChecksumTest {
     void forceRecordsTheChecksumWhileNoOtherWriterWrites() throws IOException {
         Path file = newFile("forced.sketch", 5 << 20);
         try (SketchRegion first = SketchRegions.open(file, RegionMode.SHARED);
-             SketchRegion second = SketchRegions.open(file, RegionMode.SHARED)) {
+                SketchRegion second = SketchRegions.open(file, RegionMode.SHARED)) {
             first.payload().getAndAddLong(8, 1);
             second.payload().getAndAddLong(4 << 20, 1);
             assertEquals(Finding.STALE_WRITERS_ATTACHED, first.verify().finding());
@@ -181,7 +189,8 @@ class PayloadChecksumTest {
     @Test
     void filesBeforeVersionFourHaveNoChecksumAndKeepTheirReservedBytesZero() throws IOException {
         for (int version = FIRST_FORMAT_VERSION; version < PAYLOAD_CHECKSUM_VERSION; version++) {
-            Path file = SketchFiles.create(dir.resolve("v" + version + ".sketch"),
+            Path file = SketchFiles.create(
+                    dir.resolve("v" + version + ".sketch"),
                     SketchFiles.header(TestKinds.COUNT_MIN, 1 << 20).withFormatVersion(version));
             try (SketchRegion writer = SketchRegions.open(file, RegionMode.SHARED)) {
                 writer.payload().getAndAddLong(64, 1);
@@ -191,8 +200,10 @@ class PayloadChecksumTest {
                 assertEquals(version, result.formatVersion());
             }
             byte[] page = Arrays.copyOf(Files.readAllBytes(file), HEADER_LENGTH);
-            assertArrayEquals(new byte[HEADER_LENGTH - CHECKSUM_OFFSET],
-                    Arrays.copyOfRange(page, CHECKSUM_OFFSET, HEADER_LENGTH), "version " + version);
+            assertArrayEquals(
+                    new byte[HEADER_LENGTH - CHECKSUM_OFFSET],
+                    Arrays.copyOfRange(page, CHECKSUM_OFFSET, HEADER_LENGTH),
+                    "version " + version);
             assertEquals(Finding.NO_CHECKSUM, verify(file).finding());
         }
     }
@@ -217,10 +228,12 @@ class PayloadChecksumTest {
             writer.force();
         }
         byte[] closed = Files.readAllBytes(file);
-        assertNotEquals(Arrays.toString(Arrays.copyOfRange(created, DIGESTS_OFFSET + 32, DIGESTS_OFFSET + 68)),
+        assertNotEquals(
+                Arrays.toString(Arrays.copyOfRange(created, DIGESTS_OFFSET + 32, DIGESTS_OFFSET + 68)),
                 Arrays.toString(Arrays.copyOfRange(closed, DIGESTS_OFFSET + 32, DIGESTS_OFFSET + 68)),
                 "the digest of the changed chunk (16) was rewritten");
-        assertArrayEquals(Arrays.copyOfRange(created, CRC_OFFSET, CRC_OFFSET + 4),
+        assertArrayEquals(
+                Arrays.copyOfRange(created, CRC_OFFSET, CRC_OFFSET + 4),
                 Arrays.copyOfRange(closed, CRC_OFFSET, CRC_OFFSET + 4));
         byte[] resealed = closed.clone();
         HeaderSeal.rewriteChecksum(resealed);
@@ -285,7 +298,7 @@ class PayloadChecksumTest {
     void aLastWriterWhoseGenerationMovedRecordsNothing() throws IOException {
         Path file = newFile("moved.sketch", 1 << 20);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-             Arena arena = Arena.ofConfined()) {
+                Arena arena = Arena.ofConfined()) {
             MemorySegment mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, Files.size(file), arena);
             AtomicSegment page = new AtomicSegment(mapping.asSlice(0, HEADER_LENGTH));
             MemorySegment payload = mapping.asSlice(HEADER_LENGTH);
@@ -311,15 +324,19 @@ class PayloadChecksumTest {
         Object[][] damages = {
             {GENERATION_OFFSET + 7, (byte) 0x80, "'writer generation' (offset 1984)"},
             {CHECKSUM_RESERVED_OFFSET + 5, (byte) 1, "'reserved' (offset 2008)"},
-            {DIGESTS_OFFSET + 4 * 2, (byte) 1, "'chunk digest 2' (offset 2056) is 0x1, expected 0 (the payload has 2"
-                    + " chunks)"},
+            {
+                DIGESTS_OFFSET + 4 * 2,
+                (byte) 1,
+                "'chunk digest 2' (offset 2056) is 0x1, expected 0 (the payload has 2" + " chunks)"
+            },
         };
         for (Object[] damage : damages) {
             byte[] bytes = valid.clone();
             bytes[(int) damage[0]] ^= (byte) damage[1];
             Path damaged = SketchFiles.write(dir.resolve("damaged.sketch"), bytes);
             FileFault e = assertFault(CORRUPT, () -> SketchRegions.open(damaged, RegionMode.READ_ONLY));
-            assertTrue(e.getMessage().startsWith("sketch file " + damaged + ": header field " + damage[2]),
+            assertTrue(
+                    e.getMessage().startsWith("sketch file " + damaged + ": header field " + damage[2]),
                     e.getMessage());
         }
     }
@@ -335,8 +352,8 @@ class PayloadChecksumTest {
         ChildJvm[] children = new ChildJvm[3];
         try {
             for (int i = 0; i < children.length; i++) {
-                children[i] = ChildJvm.start(dir, RegionWorker.class, "churn-write", file.toString(), "150",
-                        Integer.toString(i));
+                children[i] = ChildJvm.start(
+                        dir, RegionWorker.class, "churn-write", file.toString(), "150", Integer.toString(i));
                 assertEquals("ready", children[i].readLine());
             }
             for (ChildJvm child : children) {

@@ -70,8 +70,8 @@ class RegionLockTest {
         List<ChildJvm> workers = new ArrayList<>();
         try (SketchRegion parent = SketchRegions.open(file, RegionMode.SHARED)) {
             for (int c = 0; c < children; c++) {
-                workers.add(ChildJvm.start(dir, RegionWorker.class, "lock-count", file.toString(),
-                        Integer.toString(iterations)));
+                workers.add(ChildJvm.start(
+                        dir, RegionWorker.class, "lock-count", file.toString(), Integer.toString(iterations)));
             }
             for (ChildJvm worker : workers) {
                 assertEquals("ready", worker.readLine());
@@ -98,7 +98,7 @@ class RegionLockTest {
     void aLockHeldByAKilledProcessIsTakenOverAndReported() throws Exception {
         Path file = newFile();
         try (SketchRegion parent = SketchRegions.open(file, RegionMode.SHARED);
-             ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "lock-hold", file.toString())) {
+                ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "lock-hold", file.toString())) {
             String answer = holder.readLine();
             long pid = Long.parseLong(answer.substring("locked ".length()));
             RegionLock lock = new RegionLock(parent.payload(), RegionWorker.LOCK);
@@ -116,7 +116,7 @@ class RegionLockTest {
     void aLiveHolderIsWaitedForUntilTheTimeout() throws Exception {
         Path file = newFile();
         try (SketchRegion parent = SketchRegions.open(file, RegionMode.SHARED);
-             ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "lock-hold", file.toString())) {
+                ChildJvm holder = ChildJvm.start(dir, RegionWorker.class, "lock-hold", file.toString())) {
             String pid = holder.readLine().substring("locked ".length());
             RegionLock lock = new RegionLock(parent.payload(), RegionWorker.LOCK, Duration.ofMillis(300));
             LockTimeoutFault timeout = assertThrows(LockTimeoutFault.class, lock::lock);
@@ -131,15 +131,16 @@ class RegionLockTest {
         assertEquals(ProcessHandle.current().pid(), token >>> 32);
         assertTrue(RegionLock.isAlive(token));
         long sameProcessOtherStart = token ^ 1;
-        assertFalse(RegionLock.isAlive(sameProcessOtherStart), "a reused pid with another start time is not the holder");
+        assertFalse(
+                RegionLock.isAlive(sameProcessOtherStart), "a reused pid with another start time is not the holder");
     }
 
     @Test
     void misplacedLockWordsAreRefused() throws Exception {
         try (SketchRegion region = SketchRegions.anonymous(header(), RegionMode.SHARED)) {
             AtomicSegment words = region.payload();
-            IllegalArgumentException unaligned = assertThrows(IllegalArgumentException.class,
-                    () -> new RegionLock(words, 12));
+            IllegalArgumentException unaligned =
+                    assertThrows(IllegalArgumentException.class, () -> new RegionLock(words, 12));
             assertTrue(unaligned.getMessage().contains("offset = 12"), unaligned.getMessage());
             assertThrows(IndexOutOfBoundsException.class, () -> new RegionLock(words, 4096));
             assertThrows(IllegalArgumentException.class, () -> new RegionLock(words, 0, Duration.ZERO));

@@ -50,8 +50,7 @@ public final class RegionWorker {
     static final long LOCK = 1024;
     static final long LOCKED_COUNT = 1032;
 
-    private RegionWorker() {
-    }
+    private RegionWorker() {}
 
     public static void main(String[] args) throws Exception {
         Path file = Path.of(args[1]);
@@ -95,11 +94,11 @@ public final class RegionWorker {
                 }
                 for (int i = Integer.parseInt(args[2]); i > 0; i--) {
                     try (SketchRegion writer = SketchRegions.open(file, RegionMode.SHARED);
-                         SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
+                            SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
                         int writers = reader.attachedWriters();
                         if (writers < 1) {
-                            throw new IllegalStateException("attached writers = " + writers + " while " + writer
-                                    + " is open");
+                            throw new IllegalStateException(
+                                    "attached writers = " + writers + " while " + writer + " is open");
                         }
                     }
                 }
@@ -159,7 +158,9 @@ public final class RegionWorker {
             return "ok";
         } catch (Exception e) {
             Throwable cause = e instanceof UncheckedIOException unchecked ? unchecked.getCause() : e;
-            String name = cause instanceof FileFault fault ? fault.reason().name() : cause.getClass().getName();
+            String name = cause instanceof FileFault fault
+                    ? fault.reason().name()
+                    : cause.getClass().getName();
             return "failed " + name + ": " + cause.getMessage();
         }
     }

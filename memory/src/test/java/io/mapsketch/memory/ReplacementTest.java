@@ -50,8 +50,11 @@ class ReplacementTest {
             String pid = writer.readLine().substring("held ".length());
             byte[] before = Files.readAllBytes(file);
             FileFault refused = assertFault(LOCKED, () -> overwrite(CreateFlag.OVERWRITE_EXISTING));
-            assertTrue(refused.getMessage().startsWith("sketch file " + file + ": cannot replace it while writers have"
-                    + " it open (pid " + pid + " (SHARED))"), refused.getMessage());
+            assertTrue(
+                    refused.getMessage()
+                            .startsWith("sketch file " + file + ": cannot replace it while writers have"
+                                    + " it open (pid " + pid + " (SHARED))"),
+                    refused.getMessage());
             assertTrue(refused.getMessage().contains("CreateOption.REPLACE_IN_USE"), refused.getMessage());
             assertEquals(List.of(file.getFileName().toString()), names(), "the new file's temporary file is gone");
             assertArrayEquals(before, Files.readAllBytes(file), "the file is untouched");
@@ -67,7 +70,9 @@ class ReplacementTest {
         existing();
         try (SketchRegion writer = SketchRegions.open(file, RegionMode.SHARED)) {
             FileFault refused = assertFault(LOCKED, () -> overwrite(CreateFlag.OVERWRITE_EXISTING));
-            assertTrue(refused.getMessage().contains("pid " + ProcessHandle.current().pid() + " (SHARED)"),
+            assertTrue(
+                    refused.getMessage()
+                            .contains("pid " + ProcessHandle.current().pid() + " (SHARED)"),
                     refused.getMessage());
             writer.force();
         }
@@ -78,18 +83,22 @@ class ReplacementTest {
         existing();
         assertEquals(Optional.of(List.of()), WriterLockHolders.of(file));
         try (ChildJvm shared = ChildJvm.start(dir, RegionWorker.class, "hold-then-close", file.toString(), "SHARED");
-             SketchRegion here = SketchRegions.open(file, RegionMode.SHARED)) {
+                SketchRegion here = SketchRegions.open(file, RegionMode.SHARED)) {
             long pid = Long.parseLong(shared.readLine().substring("held ".length()));
             List<WriterLockHolders.Holder> holders = WriterLockHolders.of(file).orElseThrow();
             assertEquals(2, holders.size(), holders.toString());
             assertTrue(holders.contains(new WriterLockHolders.Holder(pid, RegionMode.SHARED)), holders.toString());
-            assertTrue(holders.contains(new WriterLockHolders.Holder(ProcessHandle.current().pid(),
-                    RegionMode.SHARED)), holders.toString());
+            assertTrue(
+                    holders.contains(
+                            new WriterLockHolders.Holder(ProcessHandle.current().pid(), RegionMode.SHARED)),
+                    holders.toString());
             assertEquals(RegionMode.SHARED, here.mode());
         }
         try (SketchRegion exclusive = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
-            assertEquals(Optional.of(List.of(new WriterLockHolders.Holder(ProcessHandle.current().pid(),
-                    RegionMode.EXCLUSIVE))), WriterLockHolders.of(file));
+            assertEquals(
+                    Optional.of(List.of(
+                            new WriterLockHolders.Holder(ProcessHandle.current().pid(), RegionMode.EXCLUSIVE))),
+                    WriterLockHolders.of(file));
             assertEquals(RegionMode.EXCLUSIVE, exclusive.mode());
         }
     }
@@ -103,8 +112,9 @@ class ReplacementTest {
             overwrite(CreateFlag.REPLACE_IN_USE);
             writer.go();
             String force = writer.readLine();
-            assertTrue(force.startsWith("failed REPLACED: sketch file "
-                    + file + ": another file is at this path now"), force);
+            assertTrue(
+                    force.startsWith("failed REPLACED: sketch file " + file + ": another file is at this path now"),
+                    force);
             String close = writer.readLine();
             assertTrue(close.startsWith("failed REPLACED"), close);
         }
@@ -122,8 +132,8 @@ class ReplacementTest {
     void writersOpeningDuringReplacementsAlwaysWriteTheFileAtThePath() throws Exception {
         existing();
         int replacements = 0;
-        try (ChildJvm writer = ChildJvm.start(dir, RegionWorker.class, "churn-through-replacements", file.toString(),
-                "400")) {
+        try (ChildJvm writer =
+                ChildJvm.start(dir, RegionWorker.class, "churn-through-replacements", file.toString(), "400")) {
             while (replacements < 400) {
                 try {
                     overwrite(CreateFlag.OVERWRITE_EXISTING);
@@ -156,7 +166,10 @@ class ReplacementTest {
 
     private List<String> names() throws IOException {
         try (var files = Files.list(dir)) {
-            return files.map(f -> f.getFileName().toString()).filter(n -> !n.endsWith(".stderr")).sorted().toList();
+            return files.map(f -> f.getFileName().toString())
+                    .filter(n -> !n.endsWith(".stderr"))
+                    .sorted()
+                    .toList();
         }
     }
 }

@@ -9,8 +9,7 @@ import java.nio.file.Path;
 /** Small helpers for tests that write sketch files byte by byte. */
 final class SketchFiles {
 
-    private SketchFiles() {
-    }
+    private SketchFiles() {}
 
     static SketchHeader header(int kind, long payloadLength) {
         return SketchHeader.forNewSketch(kind, HashScheme.XXH3_64, 42, new long[] {95_851, 7}, payloadLength);

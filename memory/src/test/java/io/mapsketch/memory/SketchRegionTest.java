@@ -52,8 +52,8 @@ class SketchRegionTest {
     void createCanFillThePayloadWithTheKindsEmptyValue() throws IOException {
         Path file = dir.resolve("filled.sketch");
         long length = (1 << 20) + 4096 + 64;
-        try (SketchRegion region = SketchRegions.create(file, SketchFiles.header(TestKinds.MINHASH, length), (byte) -1,
-                RegionMode.EXCLUSIVE)) {
+        try (SketchRegion region = SketchRegions.create(
+                file, SketchFiles.header(TestKinds.MINHASH, length), (byte) -1, RegionMode.EXCLUSIVE)) {
             MemorySegment payload = region.payload().segment();
             assertEquals(length, payload.byteSize());
             for (long i = 0; i < length; i += 8) {
@@ -102,7 +102,8 @@ class SketchRegionTest {
         region.payload().putLong(0, 1);
         region.close();
         assertThrows(IllegalStateException.class, () -> region.payload().getLong(0));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> SketchRegions.anonymous(SketchFiles.header(TestKinds.BLOOM, 64), RegionMode.READ_ONLY));
     }
 
@@ -110,8 +111,10 @@ class SketchRegionTest {
     void misalignedAndOutOfRangeOffsetsAreRefused() throws IOException {
         try (SketchRegion region = SketchRegions.open(newFile(4096), RegionMode.SHARED)) {
             AtomicSegment payload = region.payload();
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> payload.getAndAddLong(4, 1));
-            assertTrue(e.getMessage().contains("offset = 4") && e.getMessage().contains("multiple of 8"), e.getMessage());
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> payload.getAndAddLong(4, 1));
+            assertTrue(
+                    e.getMessage().contains("offset = 4") && e.getMessage().contains("multiple of 8"), e.getMessage());
             assertThrows(IllegalArgumentException.class, () -> payload.compareAndSetInt(2, 0, 1));
             assertThrows(IndexOutOfBoundsException.class, () -> payload.getLong(4096));
             assertThrows(IndexOutOfBoundsException.class, () -> payload.getAndAddInt(-4, 1));
@@ -121,7 +124,8 @@ class SketchRegionTest {
 
     @Test
     void atomicOperationsReturnPreviousValues() throws IOException {
-        try (SketchRegion region = SketchRegions.anonymous(SketchFiles.header(TestKinds.BLOOM, 64), RegionMode.SHARED)) {
+        try (SketchRegion region =
+                SketchRegions.anonymous(SketchFiles.header(TestKinds.BLOOM, 64), RegionMode.SHARED)) {
             AtomicSegment words = region.payload();
             assertEquals(0, words.getAndOrLong(0, 0b101));
             assertEquals(0b101, words.getAndOrLong(0, 0b010));
@@ -144,7 +148,8 @@ class SketchRegionTest {
             region.payload().putLong(0, 0x0102030405060708L);
         }
         byte[] bytes = Files.readAllBytes(file);
-        assertArrayEquals(new byte[] {8, 7, 6, 5, 4, 3, 2, 1},
+        assertArrayEquals(
+                new byte[] {8, 7, 6, 5, 4, 3, 2, 1},
                 Arrays.copyOfRange(bytes, SketchFileLayout.HEADER_LENGTH, SketchFileLayout.HEADER_LENGTH + 8));
     }
 
@@ -155,13 +160,14 @@ class SketchRegionTest {
             region.payload().putLong(0, 77);
         }
         SketchHeader other = SketchFiles.header(TestKinds.HYPERLOGLOG, 128);
-        FileAlreadyExistsException e = assertThrows(FileAlreadyExistsException.class,
-                () -> SketchRegions.create(file, other, RegionMode.SHARED));
+        FileAlreadyExistsException e = assertThrows(
+                FileAlreadyExistsException.class, () -> SketchRegions.create(file, other, RegionMode.SHARED));
         assertTrue(e.getMessage().contains("OVERWRITE_EXISTING"), e.getMessage());
         try (SketchRegion kept = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             assertEquals(77, kept.payload().getLong(0));
         }
-        try (SketchRegion replaced = SketchRegions.create(file, other, RegionMode.SHARED, CreateFlag.OVERWRITE_EXISTING)) {
+        try (SketchRegion replaced =
+                SketchRegions.create(file, other, RegionMode.SHARED, CreateFlag.OVERWRITE_EXISTING)) {
             assertEquals(TestKinds.HYPERLOGLOG, replaced.header().kindId());
             assertEquals(0, replaced.payload().getLong(0));
         }
@@ -172,8 +178,10 @@ class SketchRegionTest {
 
     @Test
     void createRefusesReadOnlyMode() throws IOException {
-        assertThrows(IllegalArgumentException.class, () -> SketchRegions.create(dir.resolve("x.sketch"),
-                SketchFiles.header(TestKinds.BLOOM, 64), RegionMode.READ_ONLY));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> SketchRegions.create(
+                        dir.resolve("x.sketch"), SketchFiles.header(TestKinds.BLOOM, 64), RegionMode.READ_ONLY));
         assertFalse(Files.exists(dir.resolve("x.sketch")));
     }
 
@@ -181,8 +189,8 @@ class SketchRegionTest {
     void writersInOneProcessFollowTheLockRules() throws IOException {
         Path file = newFile(64);
         try (SketchRegion shared = SketchRegions.open(file, RegionMode.SHARED);
-             SketchRegion second = SketchRegions.open(file, RegionMode.SHARED);
-             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
+                SketchRegion second = SketchRegions.open(file, RegionMode.SHARED);
+                SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             assertEquals(RegionMode.SHARED, second.mode());
             assertEquals(RegionMode.READ_ONLY, reader.mode());
             FileFault e = assertFault(LOCKED, () -> SketchRegions.open(file, RegionMode.EXCLUSIVE));
@@ -208,20 +216,25 @@ class SketchRegionTest {
         List<String> seen = new ArrayList<>();
         SketchRegions.OpenCheck record = (region, sole) -> seen.add(region.mode() + " " + sole);
         try (SketchRegion first = SketchRegions.open(file, RegionMode.SHARED, SketchRegions.KindCheck.ANY, record);
-             SketchRegion second = SketchRegions.open(file, RegionMode.SHARED, SketchRegions.KindCheck.ANY, record);
-             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY, SketchRegions.KindCheck.ANY, record)) {
+                SketchRegion second = SketchRegions.open(file, RegionMode.SHARED, SketchRegions.KindCheck.ANY, record);
+                SketchRegion reader =
+                        SketchRegions.open(file, RegionMode.READ_ONLY, SketchRegions.KindCheck.ANY, record)) {
             assertEquals(2, reader.attachedWriters());
             assertEquals(first.attachedWriters(), second.attachedWriters());
         }
-        SketchRegions.open(file, RegionMode.EXCLUSIVE, SketchRegions.KindCheck.ANY, record).close();
+        SketchRegions.open(file, RegionMode.EXCLUSIVE, SketchRegions.KindCheck.ANY, record)
+                .close();
         assertEquals(List.of("SHARED true", "SHARED false", "READ_ONLY false", "EXCLUSIVE true"), seen);
 
         FileFault refusal = new FileFault(FileFault.Reason.CORRUPT, file, "refused by the check");
         SketchRegions.OpenCheck refuse = (region, sole) -> {
             throw refusal;
         };
-        assertEquals(refusal, assertThrows(FileFault.class,
-                () -> SketchRegions.open(file, RegionMode.SHARED, SketchRegions.KindCheck.ANY, refuse)));
+        assertEquals(
+                refusal,
+                assertThrows(
+                        FileFault.class,
+                        () -> SketchRegions.open(file, RegionMode.SHARED, SketchRegions.KindCheck.ANY, refuse)));
         try (SketchRegion exclusive = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
             assertEquals(1, exclusive.attachedWriters(), "the refused opener left no writer registered");
             assertTrue(exclusive.wasCleanlyClosed());
@@ -235,10 +248,11 @@ class SketchRegionTest {
             IllegalStateException e = assertThrows(IllegalStateException.class, first::summaryLine);
             assertTrue(e.getMessage().endsWith("is of format version 1, which has no summary line"), e.getMessage());
         }
-        Path second = SketchFiles.create(dir.resolve("v2.sketch"),
+        Path second = SketchFiles.create(
+                dir.resolve("v2.sketch"),
                 SketchFiles.header(TestKinds.HYPERLOGLOG, 64).withFormatVersion(SketchFileLayout.SUMMARY_LINE_VERSION));
         try (SketchRegion writer = SketchRegions.open(second, RegionMode.SHARED);
-             SketchRegion reader = SketchRegions.open(second, RegionMode.READ_ONLY)) {
+                SketchRegion reader = SketchRegions.open(second, RegionMode.READ_ONLY)) {
             writer.summaryLine().getAndAddLong(8, 5);
             assertEquals(5, reader.summaryLine().getLongAcquire(8), "the line is shared like the payload");
             assertEquals(64, reader.summaryLine().byteSize());
@@ -250,15 +264,19 @@ class SketchRegionTest {
 
     @Test
     void invalidHeaderArgumentsNameTheParameter() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> SketchFiles.header(TestKinds.BLOOM, -1));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> SketchFiles.header(TestKinds.BLOOM, -1));
         assertTrue(e.getMessage().startsWith("payloadLength = -1"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> SketchHeader.forNewSketch(TestKinds.BLOOM,
-                HashScheme.XXH3_64, 0, new long[17], 0));
+        e = assertThrows(
+                IllegalArgumentException.class,
+                () -> SketchHeader.forNewSketch(TestKinds.BLOOM, HashScheme.XXH3_64, 0, new long[17], 0));
         assertTrue(e.getMessage().startsWith("parameters.length = 17"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> SketchFiles.header(TestKinds.BLOOM, 0)
-                .withFormatVersion(SketchFileLayout.FORMAT_VERSION + 1));
-        assertEquals("formatVersion = " + (SketchFileLayout.FORMAT_VERSION + 1) + ", must be in [1, "
-                + SketchFileLayout.FORMAT_VERSION + "]", e.getMessage());
+        e = assertThrows(
+                IllegalArgumentException.class,
+                () -> SketchFiles.header(TestKinds.BLOOM, 0).withFormatVersion(SketchFileLayout.FORMAT_VERSION + 1));
+        assertEquals(
+                "formatVersion = " + (SketchFileLayout.FORMAT_VERSION + 1) + ", must be in [1, "
+                        + SketchFileLayout.FORMAT_VERSION + "]",
+                e.getMessage());
     }
 }

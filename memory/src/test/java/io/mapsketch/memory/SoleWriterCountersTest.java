@@ -23,7 +23,7 @@ class SoleWriterCountersTest {
             earlier.addWeight(50);
         }
         try (SketchRegion writer = SketchRegions.open(file, RegionMode.EXCLUSIVE);
-             SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
+                SketchRegion reader = SketchRegions.open(file, RegionMode.READ_ONLY)) {
             SoleWriterCounters counters = writer.soleWriterCounters();
             assertEquals(50, counters.weight(), "the copy starts from the file");
             counters.addItemsAndWeight(1, 7);

@@ -12,6 +12,5 @@ final class TestKinds {
     static final int HYPERLOGLOG = 8;
     static final int MINHASH = 9;
 
-    private TestKinds() {
-    }
+    private TestKinds() {}
 }

@@ -37,14 +37,18 @@ class TruncatedFileTest {
     }
 
     private void assertToldAtForceAndClose(long newLength) throws IOException {
-        Path file = SketchFiles.create(dir.resolve("resized-" + newLength + ".sketch"),
-                SketchFiles.header(TestKinds.COUNT_MIN, 1 << 20));
+        Path file = SketchFiles.create(
+                dir.resolve("resized-" + newLength + ".sketch"), SketchFiles.header(TestKinds.COUNT_MIN, 1 << 20));
         SketchRegion writer = SketchRegions.open(file, RegionMode.SHARED);
         setLength(file, newLength);
         UncheckedIOException force = assertThrows(UncheckedIOException.class, writer::force);
         assertTrue(force.getCause() instanceof FileFault fault && fault.reason() == CORRUPT, force.toString());
-        assertTrue(force.getCause().getMessage().startsWith("sketch file " + file + ": file length is " + newLength
-                + " bytes, but " + (4096 + (1 << 20)) + " are mapped"), force.getCause().getMessage());
+        assertTrue(
+                force.getCause()
+                        .getMessage()
+                        .startsWith("sketch file " + file + ": file length is " + newLength + " bytes, but "
+                                + (4096 + (1 << 20)) + " are mapped"),
+                force.getCause().getMessage());
         FileFault close = assertFault(CORRUPT, writer::close);
         assertEquals(force.getCause().getMessage(), close.getMessage());
         assertTrue(writer.isClosed());

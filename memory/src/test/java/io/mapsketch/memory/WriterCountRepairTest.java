@@ -34,7 +34,10 @@ class WriterCountRepairTest {
     /** Sets the live line's writer count and clears the clean-close flag, as another program could. */
     private static void writeWriterCount(Path file, int writers) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            ByteBuffer live = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(0, writers).putInt(4, 0);
+            ByteBuffer live = ByteBuffer.allocate(8)
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .putInt(0, writers)
+                    .putInt(4, 0);
             channel.write(live, SketchFileLayout.WRITERS_OFFSET);
         }
     }

@@ -77,7 +77,8 @@ public final class ChildJvm implements AutoCloseable {
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
         Path errors = workDir.resolve(main.getSimpleName() + "-" + System.nanoTime() + ".stderr");
-        Process process = new ProcessBuilder(command).redirectError(errors.toFile()).start();
+        Process process =
+                new ProcessBuilder(command).redirectError(errors.toFile()).start();
         return new ChildJvm(process, errors);
     }
 
@@ -100,8 +101,8 @@ public final class ChildJvm implements AutoCloseable {
         try {
             String line = out.readLine();
             if (line == null) {
-                throw new AssertionError("child JVM exited (status " + process.waitFor() + ") before answering; stderr:\n"
-                        + Files.readString(errors));
+                throw new AssertionError("child JVM exited (status " + process.waitFor()
+                        + ") before answering; stderr:\n" + Files.readString(errors));
             }
             return line;
         } catch (IOException e) {
@@ -141,8 +142,8 @@ public final class ChildJvm implements AutoCloseable {
     public int waitFor(Duration timeout) throws InterruptedException, IOException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly();
-            throw new AssertionError("child JVM did not exit within " + timeout + "; stderr:\n"
-                    + Files.readString(errors));
+            throw new AssertionError(
+                    "child JVM did not exit within " + timeout + "; stderr:\n" + Files.readString(errors));
         }
         return process.exitValue();
     }

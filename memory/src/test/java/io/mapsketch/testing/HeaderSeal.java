@@ -25,8 +25,7 @@ public final class HeaderSeal {
     private static final int PAYLOAD_CHECKSUM_VERSION = 4;
     private static final int CHECKSUM_OFFSET = 1984;
 
-    private HeaderSeal() {
-    }
+    private HeaderSeal() {}
 
     /**
      * Recomputes and stores the header checksum.

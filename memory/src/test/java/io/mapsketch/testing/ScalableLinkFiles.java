@@ -15,8 +15,7 @@ import java.util.Locale;
  */
 public final class ScalableLinkFiles {
 
-    private ScalableLinkFiles() {
-    }
+    private ScalableLinkFiles() {}
 
     /**
      * Returns the file of link {@code index} of the directory's chain.

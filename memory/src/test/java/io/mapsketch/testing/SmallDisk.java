@@ -33,7 +33,8 @@ public final class SmallDisk implements AutoCloseable {
     public static SmallDisk mount(Path dir, String name, long bytes) throws Exception {
         Path mountPoint = Files.createDirectory(dir.resolve(name));
         int status = run("mount", "-t", "tmpfs", "-o", "size=" + bytes, "tmpfs", mountPoint.toString());
-        assumeTrue(status == 0, "mounting a tmpfs of " + bytes + " bytes was refused (exit " + status + "): needs root");
+        assumeTrue(
+                status == 0, "mounting a tmpfs of " + bytes + " bytes was refused (exit " + status + "): needs root");
         return new SmallDisk(mountPoint);
     }
 
@@ -73,7 +74,9 @@ public final class SmallDisk implements AutoCloseable {
      * @throws Exception if {@code stat} cannot run
      */
     public static long allocatedBytes(Path file) throws Exception {
-        Process stat = new ProcessBuilder("stat", "-c", "%b", file.toString()).redirectErrorStream(true).start();
+        Process stat = new ProcessBuilder("stat", "-c", "%b", file.toString())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(stat.getInputStream().readAllBytes()).trim();
         assumeTrue(stat.waitFor(10, TimeUnit.SECONDS) && stat.exitValue() == 0, "stat -c %b failed: " + out);
         return 512 * Long.parseLong(out);

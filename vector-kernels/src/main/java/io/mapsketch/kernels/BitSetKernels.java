@@ -28,8 +28,7 @@ public final class BitSetKernels {
 
     private static final BitSetOps OPS = KernelProvider.active().bitSets();
 
-    private BitSetKernels() {
-    }
+    private BitSetKernels() {}
 
     /**
      * Sets {@code dst[i] = dst[i] | src[i]} for each of {@code words} words: the union of two bit

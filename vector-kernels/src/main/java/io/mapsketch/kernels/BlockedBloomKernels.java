@@ -45,8 +45,7 @@ public final class BlockedBloomKernels {
 
     private static final BloomOps OPS = KernelProvider.active().blockedBloom();
 
-    private BlockedBloomKernels() {
-    }
+    private BlockedBloomKernels() {}
 
     /**
      * Returns the block of a hash in a filter of {@code blocks} blocks:
@@ -95,8 +94,8 @@ public final class BlockedBloomKernels {
      * @throws IllegalArgumentException if an argument is out of range or {@code filter} is read-only
      * @throws IndexOutOfBoundsException if the filter or the hash range is out of bounds
      */
-    public static long add(MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes, int from,
-            int count) {
+    public static long add(
+            MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes, int from, int count) {
         checkFilter(filter, offset, blocks, bitsPerKey, hashes, from, count);
         Checks.writable("filter", filter);
         return OPS.add(filter, offset, blocks, bitsPerKey, hashes, from, count);
@@ -120,8 +119,8 @@ public final class BlockedBloomKernels {
      *     its words are not 8-byte aligned
      * @throws IndexOutOfBoundsException if the filter or the hash range is out of bounds
      */
-    public static long addAtomic(MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes,
-            int from, int count) {
+    public static long addAtomic(
+            MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes, int from, int count) {
         checkFilter(filter, offset, blocks, bitsPerKey, hashes, from, count);
         checkAtomicWrites(filter, offset);
         return OPS.addAtomic(filter, offset, blocks, bitsPerKey, hashes, from, count);
@@ -219,16 +218,29 @@ public final class BlockedBloomKernels {
      * @throws IndexOutOfBoundsException if the filter, the hash range or the result range is out of
      *     bounds
      */
-    public static long mightContain(MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes,
-            int from, int count, boolean[] results, int resultsFrom) {
+    public static long mightContain(
+            MemorySegment filter,
+            long offset,
+            long blocks,
+            int bitsPerKey,
+            long[] hashes,
+            int from,
+            int count,
+            boolean[] results,
+            int resultsFrom) {
         checkFilter(filter, offset, blocks, bitsPerKey, hashes, from, count);
-        Checks.arrayRange("results", Objects.requireNonNull(results, "results").length, "resultsFrom", resultsFrom,
-                "count", count);
+        Checks.arrayRange(
+                "results",
+                Objects.requireNonNull(results, "results").length,
+                "resultsFrom",
+                resultsFrom,
+                "count",
+                count);
         return OPS.mightContain(filter, offset, blocks, bitsPerKey, hashes, from, count, results, resultsFrom);
     }
 
-    private static void checkFilter(MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes,
-            int from, int count) {
+    private static void checkFilter(
+            MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes, int from, int count) {
         checkFilter(filter, offset, blocks, bitsPerKey);
         Checks.arrayRange("hashes", Objects.requireNonNull(hashes, "hashes").length, "from", from, "count", count);
     }

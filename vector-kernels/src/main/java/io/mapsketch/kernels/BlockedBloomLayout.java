@@ -41,8 +41,7 @@ final class BlockedBloomLayout {
     private static final VarHandle WORD =
             ValueLayout.JAVA_LONG.withOrder(Layouts.ORDER).varHandle();
 
-    private BlockedBloomLayout() {
-    }
+    private BlockedBloomLayout() {}
 
     /** Returns the block of a hash: {@code floor(hash * blocks / 2^64)}, unsigned, in {@code [0, blocks)}. */
     static long blockIndex(long hash, long blocks) {

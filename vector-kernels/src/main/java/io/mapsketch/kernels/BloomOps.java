@@ -37,8 +37,8 @@ interface BloomOps {
      * whose first phase found only empty words lets its first key skip the test; after the chunk's
      * first write, which may set later keys' bits, every key is tested.
      */
-    default long add(MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes, int from,
-            int count) {
+    default long add(
+            MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes, int from, int count) {
         long added = 0;
         for (int start = 0; start < count; start += CHUNK) {
             int chunk = Math.min(CHUNK, count - start);
@@ -60,8 +60,8 @@ interface BloomOps {
      * Sets each hash's bits with atomic ORs, skipping keys whose bits are all set and, within a
      * block, words that hold their bits already; returns how many keys this call changed.
      */
-    default long addAtomic(MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes, int from,
-            int count) {
+    default long addAtomic(
+            MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes, int from, int count) {
         long added = 0;
         for (int start = 0; start < count; start += CHUNK) {
             int chunk = Math.min(CHUNK, count - start);
@@ -79,8 +79,16 @@ interface BloomOps {
     }
 
     /** Writes whether each hash's bits are all set, and returns how many are. */
-    default long mightContain(MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes,
-            int from, int count, boolean[] results, int resultsFrom) {
+    default long mightContain(
+            MemorySegment filter,
+            long offset,
+            long blocks,
+            int bitsPerKey,
+            long[] hashes,
+            int from,
+            int count,
+            boolean[] results,
+            int resultsFrom) {
         long found = 0;
         for (int start = 0; start < count; start += CHUNK) {
             int chunk = Math.min(CHUNK, count - start);

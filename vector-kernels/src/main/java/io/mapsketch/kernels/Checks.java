@@ -9,8 +9,7 @@ import java.util.Objects;
  */
 final class Checks {
 
-    private Checks() {
-    }
+    private Checks() {}
 
     /**
      * Checks that {@code count} elements of {@code elementBytes} bytes starting at byte
@@ -18,8 +17,14 @@ final class Checks {
      *
      * @return the slice length in bytes
      */
-    static long slice(String segmentName, MemorySegment segment, String offsetName, long offset,
-            String countName, long count, int elementBytes) {
+    static long slice(
+            String segmentName,
+            MemorySegment segment,
+            String offsetName,
+            long offset,
+            String countName,
+            long count,
+            int elementBytes) {
         Objects.requireNonNull(segment, segmentName);
         if (count < 0) {
             throw new IllegalArgumentException(countName + " = " + count + ", must be >= 0");
@@ -33,8 +38,9 @@ final class Checks {
         if (offset < 0 || bytes > size || offset > size - bytes) {
             throw new IndexOutOfBoundsException(offsetName + " = " + offset + " with " + countName + " = " + count
                     + " (" + bytes + " bytes) is out of bounds for " + segmentName + " of " + size + " bytes: "
-                    + (bytes > size ? "the slice is longer than the segment" : "need 0 <= " + offsetName + " <= "
-                    + (size - bytes)));
+                    + (bytes > size
+                            ? "the slice is longer than the segment"
+                            : "need 0 <= " + offsetName + " <= " + (size - bytes)));
         }
         return bytes;
     }
@@ -54,8 +60,9 @@ final class Checks {
         if (from < 0 || count > length || from > length - count) {
             throw new IndexOutOfBoundsException(fromName + " = " + from + " with " + countName + " = " + count
                     + " is out of bounds for " + arrayName + " of length " + length + ": "
-                    + (count > length ? "need " + countName + " <= " + length
-                    : "need 0 <= " + fromName + " <= " + (length - count)));
+                    + (count > length
+                            ? "need " + countName + " <= " + length
+                            : "need 0 <= " + fromName + " <= " + (length - count)));
         }
     }
 }

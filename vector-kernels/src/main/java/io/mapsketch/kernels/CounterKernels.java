@@ -25,8 +25,7 @@ public final class CounterKernels {
 
     private static final CounterOps OPS = KernelProvider.active().counters();
 
-    private CounterKernels() {
-    }
+    private CounterKernels() {}
 
     /**
      * Adds unsigned 32-bit counters, saturating at {@code 0xFFFFFFFF}:
@@ -40,8 +39,8 @@ public final class CounterKernels {
      * @throws IllegalArgumentException if {@code counters < 0} or {@code dst} is read-only
      * @throws IndexOutOfBoundsException if a slice does not lie inside its segment
      */
-    public static void addSaturatingUnsignedInts(MemorySegment dst, long dstOffset, MemorySegment src,
-            long srcOffset, long counters) {
+    public static void addSaturatingUnsignedInts(
+            MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long counters) {
         check(dst, dstOffset, src, srcOffset, counters, Integer.BYTES);
         OPS.addSaturatingInts(dst, dstOffset, src, srcOffset, counters);
     }
@@ -58,14 +57,14 @@ public final class CounterKernels {
      * @throws IllegalArgumentException if {@code counters < 0} or {@code dst} is read-only
      * @throws IndexOutOfBoundsException if a slice does not lie inside its segment
      */
-    public static void addSaturatingUnsignedLongs(MemorySegment dst, long dstOffset, MemorySegment src,
-            long srcOffset, long counters) {
+    public static void addSaturatingUnsignedLongs(
+            MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long counters) {
         check(dst, dstOffset, src, srcOffset, counters, Long.BYTES);
         OPS.addSaturatingLongs(dst, dstOffset, src, srcOffset, counters);
     }
 
-    private static void check(MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long counters,
-            int counterBytes) {
+    private static void check(
+            MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long counters, int counterBytes) {
         Checks.slice("dst", dst, "dstOffset", dstOffset, "counters", counters, counterBytes);
         Checks.slice("src", src, "srcOffset", srcOffset, "counters", counters, counterBytes);
         Checks.writable("dst", dst);

@@ -25,8 +25,7 @@ public final class HashKernels {
 
     private static final HashOps OPS = KernelProvider.active().hashes();
 
-    private HashKernels() {
-    }
+    private HashKernels() {}
 
     /**
      * Returns the XXH3-64 hash of one key with a seed: the hash of the key's eight little-endian
@@ -81,7 +80,8 @@ public final class HashKernels {
      * @throws IndexOutOfBoundsException if the range does not lie inside the segment
      */
     public static long xxh3Bytes(long seed, MemorySegment data, long offset, long length) {
-        Objects.checkFromIndexSize(offset, length, Objects.requireNonNull(data, "data").byteSize());
+        Objects.checkFromIndexSize(
+                offset, length, Objects.requireNonNull(data, "data").byteSize());
         return Xxh3.hashBytes(data, offset, length, seed);
     }
 
@@ -101,8 +101,8 @@ public final class HashKernels {
      */
     public static void xxh3(long seed, long[] keys, int keysFrom, long[] hashes, int hashesFrom, int count) {
         Checks.arrayRange("keys", Objects.requireNonNull(keys, "keys").length, "keysFrom", keysFrom, "count", count);
-        Checks.arrayRange("hashes", Objects.requireNonNull(hashes, "hashes").length, "hashesFrom", hashesFrom,
-                "count", count);
+        Checks.arrayRange(
+                "hashes", Objects.requireNonNull(hashes, "hashes").length, "hashesFrom", hashesFrom, "count", count);
         OPS.xxh3(seed, keys, keysFrom, hashes, hashesFrom, count);
     }
 
@@ -119,8 +119,8 @@ public final class HashKernels {
      * @throws IllegalArgumentException if {@code count < 0} or {@code hashes} is read-only
      * @throws IndexOutOfBoundsException if a slice does not lie inside its segment
      */
-    public static void xxh3(long seed, MemorySegment keys, long keysOffset, MemorySegment hashes, long hashesOffset,
-            long count) {
+    public static void xxh3(
+            long seed, MemorySegment keys, long keysOffset, MemorySegment hashes, long hashesOffset, long count) {
         Checks.slice("keys", keys, "keysOffset", keysOffset, "count", count, Long.BYTES);
         Checks.slice("hashes", hashes, "hashesOffset", hashesOffset, "count", count, Long.BYTES);
         Checks.writable("hashes", hashes);

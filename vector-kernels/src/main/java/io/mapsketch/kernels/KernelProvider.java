@@ -24,12 +24,10 @@ final class KernelProvider {
     private static final String VECTOR_FACTORY = "io.mapsketch.kernels.VectorKernels";
     private static final String ADVICE = "pass --add-modules " + VECTOR_MODULE + " to the java command";
 
-    private KernelProvider() {
-    }
+    private KernelProvider() {}
 
     /** The outcome of {@link #decide}: which implementation, and the one line to log. */
-    record Decision(KernelImplementation implementation, Level level, String message) {
-    }
+    record Decision(KernelImplementation implementation, Level level, String message) {}
 
     /** Returns the implementation chosen for this JVM, deciding and logging on first use. */
     static KernelSet active() {
@@ -54,34 +52,55 @@ final class KernelProvider {
         String mode = forced == null ? "auto" : forced.trim().toLowerCase(Locale.ROOT);
         String prefix = "mapsketch kernels: ";
         if (mode.equals("scalar")) {
-            return new Decision(KernelImplementation.SCALAR, Level.INFO,
+            return new Decision(
+                    KernelImplementation.SCALAR,
+                    Level.INFO,
                     prefix + "scalar, forced by -D" + Kernels.IMPLEMENTATION_PROPERTY + "=" + forced);
         }
         if (mode.equals("vector")) {
             if (modulePresent) {
-                return new Decision(KernelImplementation.VECTOR, Level.INFO, prefix + "Vector API with "
-                        + vectorBits + "-bit vectors, forced by -D" + Kernels.IMPLEMENTATION_PROPERTY + "=" + forced);
+                return new Decision(
+                        KernelImplementation.VECTOR,
+                        Level.INFO,
+                        prefix + "Vector API with " + vectorBits + "-bit vectors, forced by -D"
+                                + Kernels.IMPLEMENTATION_PROPERTY + "=" + forced);
             }
-            return new Decision(KernelImplementation.SCALAR, Level.WARNING, prefix + "scalar, although -D"
-                    + Kernels.IMPLEMENTATION_PROPERTY + "=" + forced + " asks for SIMD: module " + VECTOR_MODULE
-                    + " is not present; " + ADVICE);
+            return new Decision(
+                    KernelImplementation.SCALAR,
+                    Level.WARNING,
+                    prefix + "scalar, although -D"
+                            + Kernels.IMPLEMENTATION_PROPERTY + "=" + forced + " asks for SIMD: module " + VECTOR_MODULE
+                            + " is not present; " + ADVICE);
         }
-        String unknown = mode.equals("auto") ? "" : " (ignored -D" + Kernels.IMPLEMENTATION_PROPERTY + "=" + forced
-                + ": expected scalar, vector or auto)";
+        String unknown = mode.equals("auto")
+                ? ""
+                : " (ignored -D" + Kernels.IMPLEMENTATION_PROPERTY + "=" + forced
+                        + ": expected scalar, vector or auto)";
         if (!modulePresent) {
-            return new Decision(KernelImplementation.SCALAR, Level.WARNING, prefix + "scalar, because module "
-                    + VECTOR_MODULE + " is not present; for SIMD kernels " + ADVICE + unknown);
+            return new Decision(
+                    KernelImplementation.SCALAR,
+                    Level.WARNING,
+                    prefix + "scalar, because module " + VECTOR_MODULE + " is not present; for SIMD kernels " + ADVICE
+                            + unknown);
         }
         if (interpreted) {
-            return new Decision(KernelImplementation.SCALAR, Level.WARNING, prefix
-                    + "scalar, because the JVM runs interpreted (-Xint), where Vector API code is very slow" + unknown);
+            return new Decision(
+                    KernelImplementation.SCALAR,
+                    Level.WARNING,
+                    prefix + "scalar, because the JVM runs interpreted (-Xint), where Vector API code is very slow"
+                            + unknown);
         }
         if (vectorBits < MIN_AUTO_VECTOR_BITS) {
-            return new Decision(KernelImplementation.SCALAR, Level.INFO, prefix + "scalar, because this machine's "
-                    + "vectors are " + vectorBits + " bits and SIMD kernels need " + MIN_AUTO_VECTOR_BITS
-                    + " (-D" + Kernels.IMPLEMENTATION_PROPERTY + "=vector uses them anyway)" + unknown);
+            return new Decision(
+                    KernelImplementation.SCALAR,
+                    Level.INFO,
+                    prefix + "scalar, because this machine's "
+                            + "vectors are " + vectorBits + " bits and SIMD kernels need " + MIN_AUTO_VECTOR_BITS
+                            + " (-D" + Kernels.IMPLEMENTATION_PROPERTY + "=vector uses them anyway)" + unknown);
         }
-        return new Decision(KernelImplementation.VECTOR, Level.INFO,
+        return new Decision(
+                KernelImplementation.VECTOR,
+                Level.INFO,
                 prefix + "Vector API with " + vectorBits + "-bit vectors" + unknown);
     }
 
@@ -97,8 +116,8 @@ final class KernelProvider {
             Class<?> factory = Class.forName(VECTOR_FACTORY);
             return (KernelSet) factory.getDeclaredMethod("create").invoke(null);
         } catch (InvocationTargetException e) {
-            throw new IllegalStateException("cannot create the Vector API kernels although " + VECTOR_MODULE
-                    + " is present", e.getCause());
+            throw new IllegalStateException(
+                    "cannot create the Vector API kernels although " + VECTOR_MODULE + " is present", e.getCause());
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot find the Vector API kernels (" + VECTOR_FACTORY + ")", e);
         }
@@ -115,7 +134,9 @@ final class KernelProvider {
 
         private static KernelSet choose() {
             KernelSet vector = Vector.SET;
-            Decision decision = decide(System.getProperty(Kernels.IMPLEMENTATION_PROPERTY), vector != null,
+            Decision decision = decide(
+                    System.getProperty(Kernels.IMPLEMENTATION_PROPERTY),
+                    vector != null,
                     vector == null ? 0 : vector.vectorBitSize(),
                     System.getProperty("java.vm.info", "").contains("interpreted mode"));
             System.getLogger("io.mapsketch.kernels").log(decision.level(), decision.message());

@@ -26,7 +26,14 @@ record KernelSet(
         SimHashOps simHash) {
 
     /** The scalar implementation; always available. */
-    static final KernelSet SCALAR = new KernelSet(KernelImplementation.SCALAR, 0, new ScalarBitSetOps(),
-            new ScalarCounterOps(), new ScalarRegisterOps(), new ScalarHashOps(), new ScalarBloomOps(),
-            new ScalarMinHashOps(), new ScalarSimHashOps());
+    static final KernelSet SCALAR = new KernelSet(
+            KernelImplementation.SCALAR,
+            0,
+            new ScalarBitSetOps(),
+            new ScalarCounterOps(),
+            new ScalarRegisterOps(),
+            new ScalarHashOps(),
+            new ScalarBloomOps(),
+            new ScalarMinHashOps(),
+            new ScalarSimHashOps());
 }

@@ -28,8 +28,7 @@ public final class Kernels {
      */
     public static final String VECTOR_BITS_PROPERTY = "mapsketch.kernels.vectorBits";
 
-    private Kernels() {
-    }
+    private Kernels() {}
 
     /**
      * Returns the implementation behind every kernel facade in this JVM.

@@ -18,6 +18,5 @@ final class Layouts {
     /** A byte register. */
     static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
 
-    private Layouts() {
-    }
+    private Layouts() {}
 }

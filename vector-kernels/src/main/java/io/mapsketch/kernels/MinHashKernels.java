@@ -43,8 +43,7 @@ public final class MinHashKernels {
 
     private static final MinHashOps OPS = KernelProvider.active().minHash();
 
-    private MinHashKernels() {
-    }
+    private MinHashKernels() {}
 
     /**
      * Returns the value an item of hash {@code h} offers to slot {@code slot}, as the class comment

@@ -40,8 +40,7 @@ public final class RegisterKernels {
 
     private static final RegisterOps OPS = KernelProvider.active().registers();
 
-    private RegisterKernels() {
-    }
+    private RegisterKernels() {}
 
     /**
      * Merges byte registers: {@code dst[i] = max(dst[i], src[i])}, comparing the bytes as unsigned
@@ -56,8 +55,8 @@ public final class RegisterKernels {
      * @throws IllegalArgumentException if {@code registers < 0} or {@code dst} is read-only
      * @throws IndexOutOfBoundsException if a slice does not lie inside its segment
      */
-    public static void maxUnsignedBytes(MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset,
-            long registers) {
+    public static void maxUnsignedBytes(
+            MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long registers) {
         checkMerge(dst, dstOffset, src, srcOffset, "registers", registers, Byte.BYTES);
         OPS.maxUnsignedBytes(dst, dstOffset, src, srcOffset, registers);
     }
@@ -82,8 +81,8 @@ public final class RegisterKernels {
      * @throws IllegalArgumentException if {@code registers < 0}
      * @throws IndexOutOfBoundsException if a slice does not lie inside its segment
      */
-    public static long firstRaised(MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset,
-            long registers) {
+    public static long firstRaised(
+            MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long registers) {
         Checks.slice("dst", dst, "dstOffset", dstOffset, "registers", registers, Byte.BYTES);
         Checks.slice("src", src, "srcOffset", srcOffset, "registers", registers, Byte.BYTES);
         return OPS.firstRaised(dst, dstOffset, src, srcOffset, registers);
@@ -115,8 +114,8 @@ public final class RegisterKernels {
      * @throws IllegalArgumentException if {@code values < 0} or {@code dst} is read-only
      * @throws IndexOutOfBoundsException if a slice does not lie inside its segment
      */
-    public static void minUnsignedLongs(MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset,
-            long values) {
+    public static void minUnsignedLongs(
+            MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long values) {
         checkMerge(dst, dstOffset, src, srcOffset, "values", values, Long.BYTES);
         OPS.minUnsignedLongs(dst, dstOffset, src, srcOffset, values);
     }
@@ -147,8 +146,8 @@ public final class RegisterKernels {
     public static long histogram(MemorySegment registers, long offset, long count, long[] counts) {
         Checks.slice("registers", registers, "offset", offset, "count", count, Byte.BYTES);
         if (counts.length < HISTOGRAM_LENGTH) {
-            throw new IllegalArgumentException("counts.length = " + counts.length + ", must be >= "
-                    + HISTOGRAM_LENGTH + " (one bucket for each register value 0 to 64)");
+            throw new IllegalArgumentException("counts.length = " + counts.length + ", must be >= " + HISTOGRAM_LENGTH
+                    + " (one bucket for each register value 0 to 64)");
         }
         return OPS.histogram(registers, offset, count, counts);
     }
@@ -182,14 +181,20 @@ public final class RegisterKernels {
             throw new IllegalArgumentException("top = " + top + ", must be in [1, " + MAX_TOP + "]");
         }
         if (summary.length < SUMMARY_LENGTH) {
-            throw new IllegalArgumentException("summary.length = " + summary.length + ", must be >= "
-                    + SUMMARY_LENGTH + " (zeros, at top, above top, power sum)");
+            throw new IllegalArgumentException("summary.length = " + summary.length + ", must be >= " + SUMMARY_LENGTH
+                    + " (zeros, at top, above top, power sum)");
         }
         OPS.summary(registers, offset, count, top, summary);
     }
 
-    private static void checkMerge(MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset,
-            String countName, long count, int elementBytes) {
+    private static void checkMerge(
+            MemorySegment dst,
+            long dstOffset,
+            MemorySegment src,
+            long srcOffset,
+            String countName,
+            long count,
+            int elementBytes) {
         Checks.slice("dst", dst, "dstOffset", dstOffset, countName, count, elementBytes);
         Checks.slice("src", src, "srcOffset", srcOffset, countName, count, elementBytes);
         Checks.writable("dst", dst);

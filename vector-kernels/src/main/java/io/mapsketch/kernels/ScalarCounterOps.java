@@ -24,7 +24,8 @@ final class ScalarCounterOps implements CounterOps {
     }
 
     @Override
-    public void addSaturatingLongs(MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long counters) {
+    public void addSaturatingLongs(
+            MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long counters) {
         long bytes = counters << 3;
         for (long i = 0; i < bytes; i += Long.BYTES) {
             long a = dst.get(LONG, dstOffset + i);

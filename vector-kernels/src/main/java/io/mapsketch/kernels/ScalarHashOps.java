@@ -16,8 +16,8 @@ final class ScalarHashOps implements HashOps {
     }
 
     @Override
-    public void xxh3(long seed, MemorySegment keys, long keysOffset, MemorySegment hashes, long hashesOffset,
-            long count) {
+    public void xxh3(
+            long seed, MemorySegment keys, long keysOffset, MemorySegment hashes, long hashesOffset, long count) {
         long bitflip = Xxh3.bitflip(seed);
         long bytes = count << 3;
         for (long i = 0; i < bytes; i += Long.BYTES) {

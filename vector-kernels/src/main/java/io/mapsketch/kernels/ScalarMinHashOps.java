@@ -11,8 +11,8 @@ import java.lang.foreign.MemorySegment;
 final class ScalarMinHashOps implements MinHashOps {
 
     @Override
-    public void update(MemorySegment signature, long offset, int firstSlot, int slots, long[] hashes, int from,
-            int count) {
+    public void update(
+            MemorySegment signature, long offset, int firstSlot, int slots, long[] hashes, int from, int count) {
         for (int s = 0; s < slots; s++) {
             int slot = firstSlot + s;
             long at = offset + (long) s * Long.BYTES;

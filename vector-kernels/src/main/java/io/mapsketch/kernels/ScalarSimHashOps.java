@@ -15,8 +15,8 @@ final class ScalarSimHashOps implements SimHashOps {
     }
 
     @Override
-    public int within(MemorySegment table, long offset, int count, long query, int maxDistance, int[] matches,
-            int matchesFrom) {
+    public int within(
+            MemorySegment table, long offset, int count, long query, int maxDistance, int[] matches, int matchesFrom) {
         int found = 0;
         for (int i = 0; i < count; i++) {
             if (Long.bitCount(table.get(LONG, offset + (long) i * Long.BYTES) ^ query) <= maxDistance) {

@@ -28,8 +28,7 @@ public final class SimHashKernels {
 
     private static final SimHashOps OPS = KernelProvider.active().simHash();
 
-    private SimHashKernels() {
-    }
+    private SimHashKernels() {}
 
     /**
      * Adds one feature to the weighted bit sums of a fingerprint: for each bit j of the feature's
@@ -68,14 +67,20 @@ public final class SimHashKernels {
      * @throws IndexOutOfBoundsException if the slice is outside the segment or {@code matches} has no
      *     room for {@code count} indices from {@code matchesFrom}
      */
-    public static int within(MemorySegment table, long offset, int count, long query, int maxDistance, int[] matches,
-            int matchesFrom) {
+    public static int within(
+            MemorySegment table, long offset, int count, long query, int maxDistance, int[] matches, int matchesFrom) {
         Checks.slice("table", table, "offset", offset, "count", count, Long.BYTES);
         if (maxDistance < 0 || maxDistance > MAX_DISTANCE) {
-            throw new IllegalArgumentException("maxDistance = " + maxDistance + ", must be in [0, " + MAX_DISTANCE + "]");
+            throw new IllegalArgumentException(
+                    "maxDistance = " + maxDistance + ", must be in [0, " + MAX_DISTANCE + "]");
         }
-        Checks.arrayRange("matches", Objects.requireNonNull(matches, "matches").length, "matchesFrom", matchesFrom,
-                "count", count);
+        Checks.arrayRange(
+                "matches",
+                Objects.requireNonNull(matches, "matches").length,
+                "matchesFrom",
+                matchesFrom,
+                "count",
+                count);
         return OPS.within(table, offset, count, query, maxDistance, matches, matchesFrom);
     }
 }

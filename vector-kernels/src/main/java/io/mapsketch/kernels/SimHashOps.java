@@ -16,6 +16,6 @@ interface SimHashOps {
      * {@code i < count} whose fingerprint at {@code offset + 8 i} differs from {@code query} in at most
      * {@code maxDistance} bits; returns how many it wrote.
      */
-    int within(MemorySegment table, long offset, int count, long query, int maxDistance, int[] matches,
-            int matchesFrom);
+    int within(
+            MemorySegment table, long offset, int count, long query, int maxDistance, int[] matches, int matchesFrom);
 }

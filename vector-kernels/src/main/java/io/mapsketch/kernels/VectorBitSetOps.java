@@ -109,11 +109,13 @@ final class VectorBitSetOps implements BitSetOps {
         long i = 0;
         for (; i < unrolledBound; i += 4L * STEP) {
             s0 = s0.add(load(a, aOffset + i).and(load(b, bOffset + i)).lanewise(VectorOperators.BIT_COUNT));
-            s1 = s1.add(load(a, aOffset + i + STEP).and(load(b, bOffset + i + STEP))
+            s1 = s1.add(
+                    load(a, aOffset + i + STEP).and(load(b, bOffset + i + STEP)).lanewise(VectorOperators.BIT_COUNT));
+            s2 = s2.add(load(a, aOffset + i + 2L * STEP)
+                    .and(load(b, bOffset + i + 2L * STEP))
                     .lanewise(VectorOperators.BIT_COUNT));
-            s2 = s2.add(load(a, aOffset + i + 2L * STEP).and(load(b, bOffset + i + 2L * STEP))
-                    .lanewise(VectorOperators.BIT_COUNT));
-            s3 = s3.add(load(a, aOffset + i + 3L * STEP).and(load(b, bOffset + i + 3L * STEP))
+            s3 = s3.add(load(a, aOffset + i + 3L * STEP)
+                    .and(load(b, bOffset + i + 3L * STEP))
                     .lanewise(VectorOperators.BIT_COUNT));
         }
         for (; i < bound; i += STEP) {
@@ -134,11 +136,13 @@ final class VectorBitSetOps implements BitSetOps {
         long i = 0;
         for (; i < unrolledBound; i += 4L * STEP) {
             s0 = s0.add(load(a, aOffset + i).or(load(b, bOffset + i)).lanewise(VectorOperators.BIT_COUNT));
-            s1 = s1.add(load(a, aOffset + i + STEP).or(load(b, bOffset + i + STEP))
+            s1 = s1.add(
+                    load(a, aOffset + i + STEP).or(load(b, bOffset + i + STEP)).lanewise(VectorOperators.BIT_COUNT));
+            s2 = s2.add(load(a, aOffset + i + 2L * STEP)
+                    .or(load(b, bOffset + i + 2L * STEP))
                     .lanewise(VectorOperators.BIT_COUNT));
-            s2 = s2.add(load(a, aOffset + i + 2L * STEP).or(load(b, bOffset + i + 2L * STEP))
-                    .lanewise(VectorOperators.BIT_COUNT));
-            s3 = s3.add(load(a, aOffset + i + 3L * STEP).or(load(b, bOffset + i + 3L * STEP))
+            s3 = s3.add(load(a, aOffset + i + 3L * STEP)
+                    .or(load(b, bOffset + i + 3L * STEP))
                     .lanewise(VectorOperators.BIT_COUNT));
         }
         for (; i < bound; i += STEP) {

@@ -40,7 +40,8 @@ final class VectorBloomOps implements BloomOps {
     public void setBits(MemorySegment filter, long block, long hash, int bitsPerKey) {
         for (int part = 0; part < PARTS; part++) {
             long partOffset = block + (long) part * PART_BYTES;
-            LongVector.fromMemorySegment(S, filter, partOffset, ORDER).or(pattern(hash, part, bitsPerKey))
+            LongVector.fromMemorySegment(S, filter, partOffset, ORDER)
+                    .or(pattern(hash, part, bitsPerKey))
                     .intoMemorySegment(filter, partOffset, ORDER);
         }
     }

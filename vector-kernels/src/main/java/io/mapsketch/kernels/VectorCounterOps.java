@@ -34,7 +34,8 @@ final class VectorCounterOps implements CounterOps {
     }
 
     @Override
-    public void addSaturatingLongs(MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long counters) {
+    public void addSaturatingLongs(
+            MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long counters) {
         long bytes = counters << 3;
         long bound = bytes & -STEP;
         long i = 0;

@@ -31,8 +31,8 @@ final class VectorHashOps implements HashOps {
     }
 
     @Override
-    public void xxh3(long seed, MemorySegment keys, long keysOffset, MemorySegment hashes, long hashesOffset,
-            long count) {
+    public void xxh3(
+            long seed, MemorySegment keys, long keysOffset, MemorySegment hashes, long hashesOffset, long count) {
         long bitflip = Xxh3.bitflip(seed);
         long bytes = count << 3;
         long bound = bytes & -STEP;
@@ -46,7 +46,8 @@ final class VectorHashOps implements HashOps {
 
     private static LongVector hash(LongVector keys, long bitflip) {
         LongVector x = keys.lanewise(VectorOperators.ROL, 32).lanewise(VectorOperators.XOR, bitflip);
-        x = x.lanewise(VectorOperators.XOR,
+        x = x.lanewise(
+                VectorOperators.XOR,
                 x.lanewise(VectorOperators.ROL, 49).lanewise(VectorOperators.XOR, x.lanewise(VectorOperators.ROL, 24)));
         x = x.mul(Xxh3.MULTIPLIER);
         x = x.lanewise(VectorOperators.XOR, x.lanewise(VectorOperators.LSHR, 35).add(Xxh3.LENGTH));

@@ -24,14 +24,20 @@ final class VectorKernels {
     /** 8-bit lanes. */
     static final VectorSpecies<Byte> BYTES = ByteVector.SPECIES_PREFERRED.withShape(SHAPE);
 
-    private VectorKernels() {
-    }
+    private VectorKernels() {}
 
     /** Builds the Vector API implementation; called reflectively by {@link KernelProvider}. */
     static KernelSet create() {
-        return new KernelSet(KernelImplementation.VECTOR, SHAPE.vectorBitSize(), new VectorBitSetOps(),
-                new VectorCounterOps(), new VectorRegisterOps(), new VectorHashOps(), new VectorBloomOps(),
-                new VectorMinHashOps(), new VectorSimHashOps());
+        return new KernelSet(
+                KernelImplementation.VECTOR,
+                SHAPE.vectorBitSize(),
+                new VectorBitSetOps(),
+                new VectorCounterOps(),
+                new VectorRegisterOps(),
+                new VectorHashOps(),
+                new VectorBloomOps(),
+                new VectorMinHashOps(),
+                new VectorSimHashOps());
     }
 
     private static VectorShape shape(String requestedBits) {

@@ -21,8 +21,8 @@ final class VectorMinHashOps implements MinHashOps {
     private static final ScalarMinHashOps TAIL = new ScalarMinHashOps();
 
     @Override
-    public void update(MemorySegment signature, long offset, int firstSlot, int slots, long[] hashes, int from,
-            int count) {
+    public void update(
+            MemorySegment signature, long offset, int firstSlot, int slots, long[] hashes, int from, int count) {
         int bound = slots & -LANES;
         LongVector lanes = LongVector.zero(S).addIndex(1);
         int s = 0;
@@ -39,8 +39,10 @@ final class VectorMinHashOps implements MinHashOps {
     }
 
     private static LongVector mix(LongVector z) {
-        z = z.lanewise(VectorOperators.XOR, z.lanewise(VectorOperators.LSHR, 33)).mul(MinHashKernels.MIX_1);
-        z = z.lanewise(VectorOperators.XOR, z.lanewise(VectorOperators.LSHR, 33)).mul(MinHashKernels.MIX_2);
+        z = z.lanewise(VectorOperators.XOR, z.lanewise(VectorOperators.LSHR, 33))
+                .mul(MinHashKernels.MIX_1);
+        z = z.lanewise(VectorOperators.XOR, z.lanewise(VectorOperators.LSHR, 33))
+                .mul(MinHashKernels.MIX_2);
         return z.lanewise(VectorOperators.XOR, z.lanewise(VectorOperators.LSHR, 33));
     }
 

@@ -28,6 +28,7 @@ final class VectorRegisterOps implements RegisterOps {
 
     /** Vectors per histogram chunk: eight byte counters of at most 31 each sum to less than 256. */
     private static final int CHUNK_VECTORS = 31;
+
     private static final long LOW_BYTES = 0x0101_0101_0101_0101L;
     private static final int MAX_COUNTED = HISTOGRAM_LENGTH - 1;
 
@@ -121,7 +122,9 @@ final class VectorRegisterOps implements RegisterOps {
         ByteVector one = ByteVector.broadcast(BYTES, (byte) 1);
         ByteVector matches = ByteVector.zero(BYTES);
         for (long i = from; i < to; i += STEP) {
-            matches = matches.add(one, ByteVector.fromMemorySegment(BYTES, registers, i, ORDER).eq(value));
+            matches = matches.add(
+                    one,
+                    ByteVector.fromMemorySegment(BYTES, registers, i, ORDER).eq(value));
         }
         return sumOfByteLanes(matches);
     }
@@ -148,7 +151,9 @@ final class VectorRegisterOps implements RegisterOps {
 
     /** Sums the byte lanes, each at most {@value #CHUNK_VECTORS}, eight at a time in 64-bit lanes. */
     private static long sumOfByteLanes(ByteVector counters) {
-        return counters.reinterpretAsLongs().mul(LOW_BYTES).lanewise(VectorOperators.LSHR, 56)
+        return counters.reinterpretAsLongs()
+                .mul(LOW_BYTES)
+                .lanewise(VectorOperators.LSHR, 56)
                 .reduceLanes(VectorOperators.ADD);
     }
 }

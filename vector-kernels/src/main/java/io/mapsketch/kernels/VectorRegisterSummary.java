@@ -37,6 +37,7 @@ final class VectorRegisterSummary {
     private static final int STEP = BYTES.vectorByteSize();
     /** Vectors per chunk: a byte counter gains at most 8 per vector and must stay below 256. */
     private static final int CHUNK_VECTORS = 31;
+
     private static final int CHUNK_BYTES = CHUNK_VECTORS * STEP;
     private static final int GROUP_VALUES = 4;
     /** Tables per scan. */
@@ -45,11 +46,12 @@ final class VectorRegisterSummary {
     private static final int GROUPS = Math.min(TABLE_COUNT, (BYTES.length() - 1) / GROUP_VALUES);
     /** Register values covered by one scan. */
     private static final int SPAN = GROUPS * GROUP_VALUES;
-    private static final ByteVector[] TABLES = tables();
-    private static final ByteVector INDEX = (ByteVector) BYTES.iotaShuffle(0, 1, false).toVector();
 
-    private VectorRegisterSummary() {
-    }
+    private static final ByteVector[] TABLES = tables();
+    private static final ByteVector INDEX =
+            (ByteVector) BYTES.iotaShuffle(0, 1, false).toVector();
+
+    private VectorRegisterSummary() {}
 
     private static ByteVector[] tables() {
         ByteVector[] tables = new ByteVector[TABLE_COUNT];
@@ -119,7 +121,8 @@ final class VectorRegisterSummary {
         ByteVector c3 = c0;
         ByteVector c4 = c0;
         for (int i = 0; i < length; i += STEP) {
-            ByteVector d = ByteVector.fromMemorySegment(BYTES, registers, from + i, ORDER).sub((byte) base)
+            ByteVector d = ByteVector.fromMemorySegment(BYTES, registers, from + i, ORDER)
+                    .sub((byte) base)
                     .lanewise(VectorOperators.UMIN, last);
             c0 = c0.add(d.selectFrom(t0));
             c1 = c1.add(d.selectFrom(t1));
@@ -128,8 +131,10 @@ final class VectorRegisterSummary {
             c4 = c4.add(d.selectFrom(t4));
         }
         int scale = top - GROUP_VALUES - base;
-        return scaled(sumOfBytes(c0), scale) + scaled(sumOfBytes(c1), scale - GROUP_VALUES)
-                + scaled(sumOfBytes(c2), scale - 2 * GROUP_VALUES) + scaled(sumOfBytes(c3), scale - 3 * GROUP_VALUES)
+        return scaled(sumOfBytes(c0), scale)
+                + scaled(sumOfBytes(c1), scale - GROUP_VALUES)
+                + scaled(sumOfBytes(c2), scale - 2 * GROUP_VALUES)
+                + scaled(sumOfBytes(c3), scale - 3 * GROUP_VALUES)
                 + scaled(sumOfBytes(c4), scale - 4 * GROUP_VALUES);
     }
 
@@ -141,11 +146,12 @@ final class VectorRegisterSummary {
         return exponent >= 0 ? sum << exponent : sum >>> -exponent;
     }
 
-    private static long count(MemorySegment registers, long from, int length,
-            VectorOperators.Comparison comparison, int top) {
+    private static long count(
+            MemorySegment registers, long from, int length, VectorOperators.Comparison comparison, int top) {
         long n = 0;
         for (int i = 0; i < length; i += STEP) {
-            n += ByteVector.fromMemorySegment(BYTES, registers, from + i, ORDER).compare(comparison, (byte) top)
+            n += ByteVector.fromMemorySegment(BYTES, registers, from + i, ORDER)
+                    .compare(comparison, (byte) top)
                     .trueCount();
         }
         return n;
@@ -157,7 +163,8 @@ final class VectorRegisterSummary {
      */
     private static long sumOfBytes(ByteVector counters) {
         ShortVector halves = counters.reinterpretAsShorts();
-        return halves.and((short) 0xFF).add(halves.lanewise(VectorOperators.LSHR, Byte.SIZE))
+        return halves.and((short) 0xFF)
+                .add(halves.lanewise(VectorOperators.LSHR, Byte.SIZE))
                 .reduceLanes(VectorOperators.ADD);
     }
 }

@@ -35,11 +35,12 @@ final class VectorSimHashOps implements SimHashOps {
             DoubleVector.fromArray(D, sums, bit).add(minus.blend(plus, ones)).intoArray(sums, bit);
         }
     }
+
     private static final ScalarSimHashOps TAIL = new ScalarSimHashOps();
 
     @Override
-    public int within(MemorySegment table, long offset, int count, long query, int maxDistance, int[] matches,
-            int matchesFrom) {
+    public int within(
+            MemorySegment table, long offset, int count, long query, int maxDistance, int[] matches, int matchesFrom) {
         int bound = count & -LANES;
         int found = 0;
         int i = 0;
@@ -54,8 +55,8 @@ final class VectorSimHashOps implements SimHashOps {
                 hits &= hits - 1;
             }
         }
-        int tail = TAIL.within(table, offset + (long) i * Long.BYTES, count - i, query, maxDistance, matches,
-                matchesFrom + found);
+        int tail = TAIL.within(
+                table, offset + (long) i * Long.BYTES, count - i, query, maxDistance, matches, matchesFrom + found);
         for (int t = 0; t < tail; t++) {
             matches[matchesFrom + found + t] += i;
         }

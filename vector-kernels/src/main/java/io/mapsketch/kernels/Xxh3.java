@@ -59,8 +59,7 @@ final class Xxh3 {
     /** Length of the hashed input in bytes. */
     static final long LENGTH = Long.BYTES;
 
-    private Xxh3() {
-    }
+    private Xxh3() {}
 
     /** Returns the per-seed constant that every key of a batch is XORed with. */
     static long bitflip(long seed) {
@@ -163,7 +162,8 @@ final class Xxh3 {
         accumulate(acc, data, offset + length - STRIPE, secret, SECRET_SIZE - STRIPE - 7);
         long result = length * PRIME64_1;
         for (int i = 0; i < 4; i++) {
-            result += fold(acc[2 * i] ^ secretWord(secret, 11 + 16 * i), acc[2 * i + 1] ^ secretWord(secret, 19 + 16 * i));
+            result += fold(
+                    acc[2 * i] ^ secretWord(secret, 11 + 16 * i), acc[2 * i + 1] ^ secretWord(secret, 19 + 16 * i));
         }
         return avalanche(result);
     }

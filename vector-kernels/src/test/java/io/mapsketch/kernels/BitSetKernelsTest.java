@@ -15,11 +15,16 @@ import org.junit.jupiter.api.Test;
 /** Bit-array merges and popcounts: the twins agree, and the reference agrees with plain arithmetic. */
 class BitSetKernelsTest {
 
-    private static final TestMemory.Merge OR = (k, d, dOff, s, sOff, n) -> k.bitSets().or(d, dOff, s, sOff, n);
-    private static final TestMemory.Merge AND = (k, d, dOff, s, sOff, n) -> k.bitSets().and(d, dOff, s, sOff, n);
-    private static final TestMemory.Merge XOR = (k, d, dOff, s, sOff, n) -> k.bitSets().xor(d, dOff, s, sOff, n);
-    private static final TestMemory.Merge AND_NOT = (k, d, dOff, s, sOff, n) -> k.bitSets().andNot(d, dOff, s, sOff, n);
-    private static final TestMemory.Reduce POPCOUNT = (k, a, aOff, b, bOff, n) -> k.bitSets().popcount(a, aOff, n);
+    private static final TestMemory.Merge OR =
+            (k, d, dOff, s, sOff, n) -> k.bitSets().or(d, dOff, s, sOff, n);
+    private static final TestMemory.Merge AND =
+            (k, d, dOff, s, sOff, n) -> k.bitSets().and(d, dOff, s, sOff, n);
+    private static final TestMemory.Merge XOR =
+            (k, d, dOff, s, sOff, n) -> k.bitSets().xor(d, dOff, s, sOff, n);
+    private static final TestMemory.Merge AND_NOT =
+            (k, d, dOff, s, sOff, n) -> k.bitSets().andNot(d, dOff, s, sOff, n);
+    private static final TestMemory.Reduce POPCOUNT =
+            (k, a, aOff, b, bOff, n) -> k.bitSets().popcount(a, aOff, n);
     private static final TestMemory.Reduce POPCOUNT_AND =
             (k, a, aOff, b, bOff, n) -> k.bitSets().popcountAnd(a, aOff, b, bOff, n);
     private static final TestMemory.Reduce POPCOUNT_OR =
@@ -29,21 +34,27 @@ class BitSetKernelsTest {
 
     @Test
     void mergeTwinsAgreeOnGeneratedSlices() {
-        qt().withFixedSeed(QT_SEED).withExamples(EXAMPLES).forAll(TestMemory.cases()).checkAssert(c -> {
-            TestMemory.assertMergeTwins(c, Long.BYTES, OR);
-            TestMemory.assertMergeTwins(c, Long.BYTES, AND);
-            TestMemory.assertMergeTwins(c, Long.BYTES, XOR);
-            TestMemory.assertMergeTwins(c, Long.BYTES, AND_NOT);
-        });
+        qt().withFixedSeed(QT_SEED)
+                .withExamples(EXAMPLES)
+                .forAll(TestMemory.cases())
+                .checkAssert(c -> {
+                    TestMemory.assertMergeTwins(c, Long.BYTES, OR);
+                    TestMemory.assertMergeTwins(c, Long.BYTES, AND);
+                    TestMemory.assertMergeTwins(c, Long.BYTES, XOR);
+                    TestMemory.assertMergeTwins(c, Long.BYTES, AND_NOT);
+                });
     }
 
     @Test
     void popcountTwinsAgreeOnGeneratedSlices() {
-        qt().withFixedSeed(QT_SEED + 1).withExamples(EXAMPLES).forAll(TestMemory.cases()).checkAssert(c -> {
-            TestMemory.assertReduceTwins(c, POPCOUNT);
-            TestMemory.assertReduceTwins(c, POPCOUNT_AND);
-            TestMemory.assertReduceTwins(c, POPCOUNT_OR);
-        });
+        qt().withFixedSeed(QT_SEED + 1)
+                .withExamples(EXAMPLES)
+                .forAll(TestMemory.cases())
+                .checkAssert(c -> {
+                    TestMemory.assertReduceTwins(c, POPCOUNT);
+                    TestMemory.assertReduceTwins(c, POPCOUNT_AND);
+                    TestMemory.assertReduceTwins(c, POPCOUNT_OR);
+                });
     }
 
     @Test

@@ -53,8 +53,7 @@ class BlockedBloomKernelsTest {
      * One hash of a batch: after the fifth, one in eight repeats an earlier hash (the {@code earlier}-th,
      * modulo the hashes so far), the others are {@code value}.
      */
-    private record Draw(boolean repeat, int earlier, long value) {
-    }
+    private record Draw(boolean repeat, int earlier, long value) {}
 
     private static long[] hashes(List<Draw> draws) {
         long[] hashes = new long[draws.size()];
@@ -77,26 +76,46 @@ class BlockedBloomKernelsTest {
 
     /** The generated hashes of a batch: 0 to 700 to add, and two on either side that are not. */
     private static Gen<long[]> batchHashes() {
-        Gen<Draw> draws = Generate.range(0, 7).zip(Generate.range(0, 703), Generate.longRange(Long.MIN_VALUE, Long.MAX_VALUE),
-                (roll, earlier, value) -> new Draw(roll == 0, earlier, value));
-        return SourceDSL.lists().of(draws).ofSizeBetween(4, 704).map(BlockedBloomKernelsTest::hashes)
+        Gen<Draw> draws = Generate.range(0, 7)
+                .zip(
+                        Generate.range(0, 703),
+                        Generate.longRange(Long.MIN_VALUE, Long.MAX_VALUE),
+                        (roll, earlier, value) -> new Draw(roll == 0, earlier, value));
+        return SourceDSL.lists()
+                .of(draws)
+                .ofSizeBetween(4, 704)
+                .map(BlockedBloomKernelsTest::hashes)
                 .describedAs(hashes -> hashes.length + " hashes " + Arrays.toString(hashes));
     }
 
     @Test
     void twinsAgreeOnAddAtomicAddAndLookup() {
-        qt().withFixedSeed(QT_SEED + 7).withExamples(EXAMPLES)
-                .forAll(Generate.range(1, 900), Generate.range(0, 255), batchHashes(),
+        qt().withFixedSeed(QT_SEED + 7)
+                .withExamples(EXAMPLES)
+                .forAll(
+                        Generate.range(1, 900),
+                        Generate.range(0, 255),
+                        batchHashes(),
                         Generate.longRange(Long.MIN_VALUE, Long.MAX_VALUE))
-                .checkAssert((blocks, shape, hashes, seed) -> assertTwins(new Batch(blocks, (shape & 1) == 0 ? 8 : 16,
-                        (shape >> 1) & 127, hashes, seed, TestMemory.Memory.values()[(shape >> 1) & 1])));
+                .checkAssert((blocks, shape, hashes, seed) -> assertTwins(new Batch(
+                        blocks,
+                        (shape & 1) == 0 ? 8 : 16,
+                        (shape >> 1) & 127,
+                        hashes,
+                        seed,
+                        TestMemory.Memory.values()[(shape >> 1) & 1])));
     }
 
     @Test
     void twinsAgreeOnEveryBatchTail() {
         for (int count = 0; count <= 140; count++) {
-            assertTwins(new Batch(1 + count % 5, count % 3 == 0 ? 16 : 8, (count * 8) % 128, seededHashes(count, count),
-                    count, TestMemory.Memory.values()[count % 2]));
+            assertTwins(new Batch(
+                    1 + count % 5,
+                    count % 3 == 0 ? 16 : 8,
+                    (count * 8) % 128,
+                    seededHashes(count, count),
+                    count,
+                    TestMemory.Memory.values()[count % 2]));
         }
     }
 
@@ -111,23 +130,37 @@ class BlockedBloomKernelsTest {
         TestMemory.fill(plainScalar, random.nextBoolean() ? TestMemory.Fill.ZEROS : TestMemory.Fill.SPARSE, b.seed());
         plainTwin.copyFrom(plainScalar);
         atomicScalar.copyFrom(plainScalar.asSlice(b.offset() - atomicOffset));
-        atomicScalar.asSlice(TestMemory.REGION_BYTES - (b.offset() - atomicOffset)).fill((byte) 0);
+        atomicScalar
+                .asSlice(TestMemory.REGION_BYTES - (b.offset() - atomicOffset))
+                .fill((byte) 0);
         atomicTwin.copyFrom(atomicScalar);
         KernelSet twin = TestMemory.twin();
 
-        long added = KernelSet.SCALAR.blockedBloom().add(plainScalar, b.offset(), b.blocks(), b.bitsPerKey(), hashes, 2,
-                b.count());
-        assertEquals(added, twin.blockedBloom().add(plainTwin, b.offset(), b.blocks(), b.bitsPerKey(), hashes, 2,
-                b.count()), () -> "added count for " + b);
+        long added = KernelSet.SCALAR
+                .blockedBloom()
+                .add(plainScalar, b.offset(), b.blocks(), b.bitsPerKey(), hashes, 2, b.count());
+        assertEquals(
+                added,
+                twin.blockedBloom().add(plainTwin, b.offset(), b.blocks(), b.bitsPerKey(), hashes, 2, b.count()),
+                () -> "added count for " + b);
         assertEquals(-1, plainScalar.mismatch(plainTwin), () -> "plain adds differ for " + b);
-        assertEquals(added, KernelSet.SCALAR.blockedBloom().addAtomic(atomicScalar, atomicOffset, b.blocks(),
-                b.bitsPerKey(), hashes, 2, b.count()), () -> "atomic added count for " + b);
-        assertEquals(added, twin.blockedBloom().addAtomic(atomicTwin, atomicOffset, b.blocks(), b.bitsPerKey(),
-                hashes, 2, b.count()), () -> "twin atomic added count for " + b);
+        assertEquals(
+                added,
+                KernelSet.SCALAR
+                        .blockedBloom()
+                        .addAtomic(atomicScalar, atomicOffset, b.blocks(), b.bitsPerKey(), hashes, 2, b.count()),
+                () -> "atomic added count for " + b);
+        assertEquals(
+                added,
+                twin.blockedBloom()
+                        .addAtomic(atomicTwin, atomicOffset, b.blocks(), b.bitsPerKey(), hashes, 2, b.count()),
+                () -> "twin atomic added count for " + b);
         assertEquals(-1, atomicScalar.mismatch(atomicTwin), () -> "atomic adds differ for " + b);
         long filterBytes = (long) b.blocks() * BlockedBloomKernels.BLOCK_BYTES;
-        assertEquals(-1, plainScalar.asSlice(b.offset(), filterBytes)
-                .mismatch(atomicScalar.asSlice(atomicOffset, filterBytes)), () -> "plain and atomic differ for " + b);
+        assertEquals(
+                -1,
+                plainScalar.asSlice(b.offset(), filterBytes).mismatch(atomicScalar.asSlice(atomicOffset, filterBytes)),
+                () -> "plain and atomic differ for " + b);
 
         long[] queries = new long[2 * b.count() + 1];
         for (int i = 0; i < queries.length; i++) {
@@ -135,10 +168,24 @@ class BlockedBloomKernelsTest {
         }
         boolean[] expected = new boolean[queries.length + 3];
         boolean[] actual = new boolean[queries.length + 3];
-        long found = KernelSet.SCALAR.blockedBloom().mightContain(plainScalar, b.offset(), b.blocks(), b.bitsPerKey(),
-                queries, 0, queries.length, expected, 3);
-        assertEquals(found, twin.blockedBloom().mightContain(plainScalar, b.offset(), b.blocks(), b.bitsPerKey(),
-                queries, 0, queries.length, actual, 3), () -> "found count for " + b);
+        long found = KernelSet.SCALAR
+                .blockedBloom()
+                .mightContain(
+                        plainScalar, b.offset(), b.blocks(), b.bitsPerKey(), queries, 0, queries.length, expected, 3);
+        assertEquals(
+                found,
+                twin.blockedBloom()
+                        .mightContain(
+                                plainScalar,
+                                b.offset(),
+                                b.blocks(),
+                                b.bitsPerKey(),
+                                queries,
+                                0,
+                                queries.length,
+                                actual,
+                                3),
+                () -> "found count for " + b);
         assertArrayEquals(expected, actual, () -> "lookups differ for " + b);
         long trues = 0;
         for (int i = 0; i < queries.length; i++) {
@@ -161,7 +208,8 @@ class BlockedBloomKernelsTest {
         long[] queries = new long[5 + 700];
         for (int i = 5; i < queries.length; i++) {
             // the first 256 queries land in the empty upper half of the blocks; then added and random keys alternate
-            queries[i] = i < 5 + 256 ? random.nextLong() | Long.MIN_VALUE
+            queries[i] = i < 5 + 256
+                    ? random.nextLong() | Long.MIN_VALUE
                     : i % 2 == 0 ? added[random.nextInt(added.length)] : random.nextLong();
         }
         for (KernelSet kernels : new KernelSet[] {KernelSet.SCALAR, TestMemory.twin()}) {
@@ -170,8 +218,8 @@ class BlockedBloomKernelsTest {
                 kernels.blockedBloom().add(filter, 0, blocks, 8, added, 0, added.length);
                 boolean[] answers = new boolean[7 + queries.length];
                 Arrays.fill(answers, true);
-                long found = kernels.blockedBloom().mightContain(filter, 0, blocks, 8, queries, 5, queries.length - 5,
-                        answers, 7);
+                long found = kernels.blockedBloom()
+                        .mightContain(filter, 0, blocks, 8, queries, 5, queries.length - 5, answers, 7);
                 long expectedFound = 0;
                 for (int i = 5; i < queries.length; i++) {
                     boolean expected = BlockedBloomKernels.mightContainOne(filter, 0, blocks, 8, queries[i]);
@@ -191,10 +239,26 @@ class BlockedBloomKernelsTest {
     void layoutMatchesTheDocumentedFormula() {
         long hash = 0x0123_4567_89AB_CDEFL;
         assertEquals(4, BlockedBloomKernels.blockIndex(hash, 1000));
-        long[] k8 = {0x0000100000000000L, 0x0000000010000000L, 0x0000000000000200L, 0x0000001000000000L,
-            0x0080000000000000L, 0x0000000100000000L, 0x0000000000001000L, 0x0000000000008000L};
-        long[] k16 = {0x0000100000002000L, 0x4000000010000000L, 0x0000000000002200L, 0x0000001002000000L,
-            0x0080001000000000L, 0x0000000100200000L, 0x0000000000401000L, 0x0000000000808000L};
+        long[] k8 = {
+            0x0000100000000000L,
+            0x0000000010000000L,
+            0x0000000000000200L,
+            0x0000001000000000L,
+            0x0080000000000000L,
+            0x0000000100000000L,
+            0x0000000000001000L,
+            0x0000000000008000L
+        };
+        long[] k16 = {
+            0x0000100000002000L,
+            0x4000000010000000L,
+            0x0000000000002200L,
+            0x0000001002000000L,
+            0x0080001000000000L,
+            0x0000000100200000L,
+            0x0000000000401000L,
+            0x0000000000808000L
+        };
         try (Arena arena = Arena.ofConfined()) {
             for (int bitsPerKey : new int[] {8, 16}) {
                 long[] expected = bitsPerKey == 8 ? k8 : k16;
@@ -219,8 +283,10 @@ class BlockedBloomKernelsTest {
             assertEquals(blocks - 1, BlockedBloomKernels.blockIndex(-1, blocks));
             for (int i = 0; i < 1000; i++) {
                 long hash = random.nextLong();
-                long expected = new BigInteger(Long.toUnsignedString(hash)).multiply(BigInteger.valueOf(blocks))
-                        .shiftRight(64).longValueExact();
+                long expected = new BigInteger(Long.toUnsignedString(hash))
+                        .multiply(BigInteger.valueOf(blocks))
+                        .shiftRight(64)
+                        .longValueExact();
                 assertEquals(expected, BlockedBloomKernels.blockIndex(hash, blocks));
             }
         }
@@ -254,8 +320,8 @@ class BlockedBloomKernelsTest {
             MemorySegment filter = arena.allocate(blocks * 64, 64);
             BlockedBloomKernels.add(filter, 0, blocks, 8, added, 0, keys);
             boolean[] results = new boolean[absent.length];
-            assertEquals(keys, BlockedBloomKernels.mightContain(filter, 0, blocks, 8, added, 0, keys,
-                    new boolean[keys], 0));
+            assertEquals(
+                    keys, BlockedBloomKernels.mightContain(filter, 0, blocks, 8, added, 0, keys, new boolean[keys], 0));
             double rate = BlockedBloomKernels.mightContain(filter, 0, blocks, 8, absent, 0, absent.length, results, 0)
                     / (double) absent.length;
             assertTrue(rate > 0.007 && rate < 0.015, "false positive rate " + rate + ", expected about 0.0105");
@@ -301,21 +367,27 @@ class BlockedBloomKernelsTest {
         }
         hashes[0] = -1;
         try (Arena arena = Arena.ofShared();
-                FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                        StandardOpenOption.WRITE, StandardOpenOption.SPARSE)) {
+                FileChannel channel = FileChannel.open(
+                        file,
+                        StandardOpenOption.CREATE_NEW,
+                        StandardOpenOption.READ,
+                        StandardOpenOption.WRITE,
+                        StandardOpenOption.SPARSE)) {
             MemorySegment filter = channel.map(FileChannel.MapMode.READ_WRITE, 0, offset + blocks * 64, arena);
-            assertEquals(hashes.length, BlockedBloomKernels.addAtomic(filter, offset, blocks, 8, hashes, 0,
-                    hashes.length));
+            assertEquals(
+                    hashes.length, BlockedBloomKernels.addAtomic(filter, offset, blocks, 8, hashes, 0, hashes.length));
             boolean[] found = new boolean[hashes.length];
-            assertEquals(hashes.length, BlockedBloomKernels.mightContain(filter, offset, blocks, 8, hashes, 0,
-                    hashes.length, found, 0));
+            assertEquals(
+                    hashes.length,
+                    BlockedBloomKernels.mightContain(filter, offset, blocks, 8, hashes, 0, hashes.length, found, 0));
             long lastBlock = offset + (blocks - 1) * 64;
             for (int w = 0; w < 8; w++) {
-                assertEquals(BlockedBloomKernels.wordPattern(-1, w, 8),
+                assertEquals(
+                        BlockedBloomKernels.wordPattern(-1, w, 8),
                         filter.get(LONG, lastBlock + 8L * w) & BlockedBloomKernels.wordPattern(-1, w, 8));
             }
-            assertFalse(BlockedBloomKernels.mightContain(filter, offset, blocks, 8, new long[] {1}, 0, 1, found, 0)
-                    > 0);
+            assertFalse(
+                    BlockedBloomKernels.mightContain(filter, offset, blocks, 8, new long[] {1}, 0, 1, found, 0) > 0);
         } finally {
             Files.deleteIfExists(file);
         }

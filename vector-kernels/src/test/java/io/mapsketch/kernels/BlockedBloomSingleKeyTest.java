@@ -16,8 +16,12 @@ class BlockedBloomSingleKeyTest {
 
     @Test
     void singleKeyAddsAndLookupsEqualTheBatchForms() {
-        qt().withFixedSeed(61L).withExamples(200)
-                .forAll(integers().between(1, 40), integers().between(0, 1), TestMemory.words(0, 600),
+        qt().withFixedSeed(61L)
+                .withExamples(200)
+                .forAll(
+                        integers().between(1, 40),
+                        integers().between(0, 1),
+                        TestMemory.words(0, 600),
                         TestMemory.words(300, 300))
                 .checkAssert((blocks, sixteen, hashes, probes) -> {
                     int bitsPerKey = sixteen == 1 ? 16 : 8;
@@ -32,7 +36,8 @@ class BlockedBloomSingleKeyTest {
                         long atomicChanged = 0;
                         for (long hash : hashes) {
                             plainChanged += BlockedBloomKernels.addOne(plain, 0, blocks, bitsPerKey, hash) ? 1 : 0;
-                            atomicChanged += BlockedBloomKernels.addOneAtomic(atomic, 0, blocks, bitsPerKey, hash) ? 1 : 0;
+                            atomicChanged +=
+                                    BlockedBloomKernels.addOneAtomic(atomic, 0, blocks, bitsPerKey, hash) ? 1 : 0;
                         }
                         assertArrayEquals(batch.toArray(ValueLayout.JAVA_BYTE), plain.toArray(ValueLayout.JAVA_BYTE));
                         assertArrayEquals(batch.toArray(ValueLayout.JAVA_BYTE), atomic.toArray(ValueLayout.JAVA_BYTE));
@@ -40,13 +45,16 @@ class BlockedBloomSingleKeyTest {
                         assertEquals(batchChanged, atomicChanged);
 
                         boolean[] found = new boolean[probes.length];
-                        BlockedBloomKernels.mightContain(plain, 0, blocks, bitsPerKey, probes, 0, probes.length, found, 0);
+                        BlockedBloomKernels.mightContain(
+                                plain, 0, blocks, bitsPerKey, probes, 0, probes.length, found, 0);
                         for (int i = 0; i < probes.length; i++) {
-                            assertEquals(found[i],
+                            assertEquals(
+                                    found[i],
                                     BlockedBloomKernels.mightContainOne(plain, 0, blocks, bitsPerKey, probes[i]));
                         }
                         for (long hash : hashes) {
-                            assertEquals(true, BlockedBloomKernels.mightContainOne(atomic, 0, blocks, bitsPerKey, hash));
+                            assertEquals(
+                                    true, BlockedBloomKernels.mightContainOne(atomic, 0, blocks, bitsPerKey, hash));
                         }
                     }
                 });
@@ -60,8 +68,8 @@ class BlockedBloomSingleKeyTest {
             assertThrows(IllegalArgumentException.class, () -> BlockedBloomKernels.mightContainOne(filter, 0, 2, 9, 1));
             assertThrows(IndexOutOfBoundsException.class, () -> BlockedBloomKernels.addOneAtomic(filter, 64, 2, 8, 1));
             assertThrows(IllegalArgumentException.class, () -> BlockedBloomKernels.addOneAtomic(filter, 4, 1, 8, 1));
-            assertThrows(IllegalArgumentException.class,
-                    () -> BlockedBloomKernels.addOne(filter.asReadOnly(), 0, 2, 8, 1));
+            assertThrows(
+                    IllegalArgumentException.class, () -> BlockedBloomKernels.addOne(filter.asReadOnly(), 0, 2, 8, 1));
         }
     }
 }

@@ -26,10 +26,13 @@ class CounterKernelsTest {
 
     @Test
     void twinsAgreeOnGeneratedSlices() {
-        qt().withFixedSeed(QT_SEED + 2).withExamples(EXAMPLES).forAll(TestMemory.cases()).checkAssert(c -> {
-            TestMemory.assertMergeTwins(c, Integer.BYTES, INTS);
-            TestMemory.assertMergeTwins(c, Long.BYTES, LONGS);
-        });
+        qt().withFixedSeed(QT_SEED + 2)
+                .withExamples(EXAMPLES)
+                .forAll(TestMemory.cases())
+                .checkAssert(c -> {
+                    TestMemory.assertMergeTwins(c, Integer.BYTES, INTS);
+                    TestMemory.assertMergeTwins(c, Long.BYTES, LONGS);
+                });
     }
 
     @Test
@@ -61,7 +64,9 @@ class CounterKernelsTest {
             }
             KernelSet.SCALAR.counters().addSaturatingInts(dst, 0, src, 0, cases.length);
             for (int i = 0; i < cases.length; i++) {
-                assertEquals(Integer.toUnsignedString(cases[i][2]), Integer.toUnsignedString(dst.get(INT, 4L * i)),
+                assertEquals(
+                        Integer.toUnsignedString(cases[i][2]),
+                        Integer.toUnsignedString(dst.get(INT, 4L * i)),
                         "case " + i);
             }
         }

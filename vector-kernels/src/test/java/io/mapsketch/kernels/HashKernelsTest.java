@@ -18,10 +18,12 @@ import org.quicktheories.generators.Generate;
 /** Batch XXH3-64 equals hash4j bit for bit, and the twins agree. */
 class HashKernelsTest {
 
-    private static final long[] EDGE_KEYS = {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, 1, 0xFFFF_FFFFL,
-        0x1_0000_0000L, 0x0123_4567_89AB_CDEFL};
-    private static final long[] EDGE_SEEDS = {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, 1, 0xFFFF_FFFFL,
-        0x1_0000_0000L, 0x9E37_79B9_7F4A_7C15L};
+    private static final long[] EDGE_KEYS = {
+        0, -1, Long.MIN_VALUE, Long.MAX_VALUE, 1, 0xFFFF_FFFFL, 0x1_0000_0000L, 0x0123_4567_89AB_CDEFL
+    };
+    private static final long[] EDGE_SEEDS = {
+        0, -1, Long.MIN_VALUE, Long.MAX_VALUE, 1, 0xFFFF_FFFFL, 0x1_0000_0000L, 0x9E37_79B9_7F4A_7C15L
+    };
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(Layouts.ORDER);
     private static final TestMemory.Merge SEGMENT_HASH =
             (k, d, dOff, s, sOff, n) -> k.hashes().xxh3(0x5EED_0000_0000_0001L ^ n, s, sOff, d, dOff, n);
@@ -31,9 +33,12 @@ class HashKernelsTest {
         for (long seed : EDGE_SEEDS) {
             Hasher64 hasher = Hashing.xxh3_64(seed);
             for (long key : EDGE_KEYS) {
-                assertEquals(hasher.hashLongToLong(key), HashKernels.xxh3(seed, key),
+                assertEquals(
+                        hasher.hashLongToLong(key),
+                        HashKernels.xxh3(seed, key),
                         "seed " + Long.toHexString(seed) + " key " + Long.toHexString(key));
-                assertEquals(hasher.hashLongToLong(key),
+                assertEquals(
+                        hasher.hashLongToLong(key),
                         HashKernels.xxh3WithSeedConstant(HashKernels.xxh3SeedConstant(seed), key),
                         "seed constant of seed " + Long.toHexString(seed) + " key " + Long.toHexString(key));
             }
@@ -42,8 +47,11 @@ class HashKernelsTest {
 
     @Test
     void batchesOfBothImplementationsEqualHash4jOnRandomKeysAndSeeds() {
-        qt().withFixedSeed(QT_SEED + 5).withExamples(EXAMPLES)
-                .forAll(Generate.longRange(Long.MIN_VALUE, Long.MAX_VALUE), TestMemory.words(20, 320),
+        qt().withFixedSeed(QT_SEED + 5)
+                .withExamples(EXAMPLES)
+                .forAll(
+                        Generate.longRange(Long.MIN_VALUE, Long.MAX_VALUE),
+                        TestMemory.words(20, 320),
                         Generate.range(0, 17))
                 .checkAssert((seed, words, from) -> {
                     long[] keys = words.clone();
@@ -86,7 +94,9 @@ class HashKernelsTest {
 
     @Test
     void segmentTwinsAgreeOnGeneratedSlices() {
-        qt().withFixedSeed(QT_SEED + 6).withExamples(EXAMPLES).forAll(TestMemory.cases())
+        qt().withFixedSeed(QT_SEED + 6)
+                .withExamples(EXAMPLES)
+                .forAll(TestMemory.cases())
                 .checkAssert(c -> TestMemory.assertMergeTwins(c, Long.BYTES, SEGMENT_HASH));
     }
 

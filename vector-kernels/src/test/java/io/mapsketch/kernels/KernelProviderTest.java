@@ -29,16 +29,20 @@ class KernelProviderTest {
     void choiceMatchesWhetherThisJvmHasTheModule() {
         String flag = System.getProperty("mapsketch.test.vectorFlag");
         if (flag != null) {
-            assertEquals(flag.contains(KernelProvider.VECTOR_MODULE), modulePresent(),
+            assertEquals(
+                    flag.contains(KernelProvider.VECTOR_MODULE),
+                    modulePresent(),
                     "the test run's JVM flag '" + flag + "' and the boot layer disagree");
         }
         assertEquals(modulePresent(), KernelProvider.vector().isPresent());
         int bits = KernelProvider.vector().map(KernelSet::vectorBitSize).orElse(0);
         KernelImplementation expected = modulePresent() && bits >= KernelProvider.MIN_AUTO_VECTOR_BITS
-                ? KernelImplementation.VECTOR : KernelImplementation.SCALAR;
+                ? KernelImplementation.VECTOR
+                : KernelImplementation.SCALAR;
         String forced = System.getProperty(Kernels.IMPLEMENTATION_PROPERTY);
         if (forced != null) {
-            expected = KernelProvider.decide(forced, modulePresent(), bits, false).implementation();
+            expected =
+                    KernelProvider.decide(forced, modulePresent(), bits, false).implementation();
         }
         assertEquals(expected, Kernels.implementation());
         assertEquals(expected == KernelImplementation.VECTOR ? bits : 0, Kernels.vectorBitSize());
@@ -50,18 +54,26 @@ class KernelProviderTest {
         assertDecision(KernelImplementation.VECTOR, Level.INFO, "512-bit", null, true, 512);
         assertDecision(KernelImplementation.VECTOR, Level.INFO, "256-bit", "auto", true, 256);
         assertDecision(KernelImplementation.SCALAR, Level.INFO, "need 256", null, true, 128);
-        assertDecision(KernelImplementation.SCALAR, Level.WARNING, "--add-modules jdk.incubator.vector", null, false, 0);
+        assertDecision(
+                KernelImplementation.SCALAR, Level.WARNING, "--add-modules jdk.incubator.vector", null, false, 0);
         assertDecision(KernelImplementation.SCALAR, Level.INFO, "forced", "scalar", true, 512);
         assertDecision(KernelImplementation.SCALAR, Level.INFO, "forced", " Scalar ", false, 0);
         assertDecision(KernelImplementation.VECTOR, Level.INFO, "forced", "vector", true, 128);
-        assertDecision(KernelImplementation.SCALAR, Level.WARNING, "--add-modules jdk.incubator.vector", "vector",
-                false, 0);
+        assertDecision(
+                KernelImplementation.SCALAR, Level.WARNING, "--add-modules jdk.incubator.vector", "vector", false, 0);
         assertDecision(KernelImplementation.VECTOR, Level.INFO, "ignored -Dmapsketch.kernels=simd", "simd", true, 512);
-        assertEquals(KernelImplementation.SCALAR, KernelProvider.decide(null, true, 512, true).implementation());
+        assertEquals(
+                KernelImplementation.SCALAR,
+                KernelProvider.decide(null, true, 512, true).implementation());
     }
 
-    private static void assertDecision(KernelImplementation implementation, Level level, String text, String forced,
-            boolean modulePresent, int bits) {
+    private static void assertDecision(
+            KernelImplementation implementation,
+            Level level,
+            String text,
+            String forced,
+            boolean modulePresent,
+            int bits) {
         KernelProvider.Decision decision = KernelProvider.decide(forced, modulePresent, bits, false);
         assertEquals(implementation, decision.implementation(), decision.message());
         assertEquals(level, decision.level(), decision.message());
@@ -82,7 +94,9 @@ class KernelProviderTest {
         Child scalar = runChild(List.of(MODULE_FLAG, "-D" + Kernels.IMPLEMENTATION_PROPERTY + "=scalar"));
         assertEquals("SCALAR 0", scalar.stdout());
         assertTrue(scalar.notice().contains("forced"), scalar.stderr());
-        Child vector = runChild(List.of(MODULE_FLAG, "-D" + Kernels.IMPLEMENTATION_PROPERTY + "=vector",
+        Child vector = runChild(List.of(
+                MODULE_FLAG,
+                "-D" + Kernels.IMPLEMENTATION_PROPERTY + "=vector",
                 "-D" + Kernels.VECTOR_BITS_PROPERTY + "=128"));
         assertEquals("VECTOR 128", vector.stdout());
         Child withoutModule = runChild(List.of("-D" + Kernels.IMPLEMENTATION_PROPERTY + "=vector"));
@@ -92,9 +106,17 @@ class KernelProviderTest {
 
     @Test
     void namedModuleRunsOnTheModulePathWithAndWithoutTheIncubatorModule() throws Exception {
-        String modules = Path.of(KernelSet.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+        String modules = Path.of(KernelSet.class
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation()
+                        .toURI())
                 .toString();
-        String client = Path.of(ModulePathMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+        String client = Path.of(ModulePathMain.class
+                        .getProtectionDomain()
+                        .getCodeSource()
+                        .getLocation()
+                        .toURI())
                 .toString();
         List<String> base = List.of("--module-path", modules, "--add-modules", "io.mapsketch.kernels");
         Child scalar = runChild(base, client, ModulePathMain.class.getName());
@@ -105,14 +127,14 @@ class KernelProviderTest {
         String[] v = vector.stdout().split(" ");
         assertEquals("SCALAR", s[0]);
         assertEquals("io.mapsketch.kernels", s[1], "the kernels must run as the named module");
-        assertTrue(v[0].equals("VECTOR") || vector.notice().contains("vectors are"),
+        assertTrue(
+                v[0].equals("VECTOR") || vector.notice().contains("vectors are"),
                 "with the module the named module should choose the Vector API: " + vector.stderr());
         assertEquals(s[2], v[2], "both implementations must give the same popcount");
     }
 
     /** What a child JVM printed; {@code notice} is the provider's one log message. */
-    private record Child(String stdout, String stderr, String notice) {
-    }
+    private record Child(String stdout, String stderr, String notice) {}
 
     private static Child runChild(List<String> jvmArgs) throws IOException, InterruptedException {
         return runChild(jvmArgs, System.getProperty("java.class.path"), KernelsMain.class.getName());
@@ -135,7 +157,9 @@ class KernelProviderTest {
         String stdout = new String(out, StandardCharsets.UTF_8).strip();
         String stderr = new String(err, StandardCharsets.UTF_8);
         assertEquals(0, process.exitValue(), () -> "child JVM failed: " + command + "\n" + stdout + "\n" + stderr);
-        List<String> notices = stderr.lines().filter(line -> line.contains("mapsketch kernels:")).toList();
+        List<String> notices = stderr.lines()
+                .filter(line -> line.contains("mapsketch kernels:"))
+                .toList();
         assertEquals(1, notices.size(), () -> "expected one notice from the provider, got: " + stderr);
         return new Child(stdout, stderr, notices.get(0));
     }

@@ -24,23 +24,29 @@ class MinHashKernelsTest {
 
     @Test
     void updateTwinsAgreeOnGeneratedSignaturesAndBatches() {
-        qt().withFixedSeed(QT_SEED + 11).withExamples(300)
+        qt().withFixedSeed(QT_SEED + 11)
+                .withExamples(300)
                 .forAll(TestMemory.cases(), integers().between(0, 70))
-                .checkAssert((c, count) -> assertUpdateTwins(c.length() % 301, count, c.dstOffset(), c.seed(),
-                        c.memory(), c.dstFill()));
+                .checkAssert((c, count) ->
+                        assertUpdateTwins(c.length() % 301, count, c.dstOffset(), c.seed(), c.memory(), c.dstFill()));
     }
 
     @Test
     void updateTwinsAgreeOnEveryTailLength() {
         TestMemory.Fill[] fills = {TestMemory.Fill.ONES, TestMemory.Fill.RANDOM, TestMemory.Fill.ZEROS};
         for (int slots = 0; slots <= 70; slots++) {
-            assertUpdateTwins(slots, slots % 9, slots % 64, slots, TestMemory.Memory.values()[slots % 2],
+            assertUpdateTwins(
+                    slots,
+                    slots % 9,
+                    slots % 64,
+                    slots,
+                    TestMemory.Memory.values()[slots % 2],
                     fills[slots % fills.length]);
         }
     }
 
-    private static void assertUpdateTwins(int slots, int count, int offset, long seed, TestMemory.Memory memory,
-            TestMemory.Fill fill) {
+    private static void assertUpdateTwins(
+            int slots, int count, int offset, long seed, TestMemory.Memory memory, TestMemory.Fill fill) {
         long[] hashes = new SplittableRandom(seed).longs(count + 3).toArray();
         MemorySegment expected = TestMemory.region(memory, 1);
         MemorySegment actual = TestMemory.region(memory, 2);
@@ -48,13 +54,17 @@ class MinHashKernelsTest {
         actual.copyFrom(expected);
         KernelSet.SCALAR.minHash().update(expected, offset, 0, slots, hashes, 2, count);
         TestMemory.twin().minHash().update(actual, offset, 0, slots, hashes, 2, count);
-        assertEquals(-1, expected.mismatch(actual), () -> "twins differ at byte " + expected.mismatch(actual)
-                + " for " + slots + " slots, " + count + " hashes, offset " + offset + ", " + memory + ", " + fill);
+        assertEquals(
+                -1,
+                expected.mismatch(actual),
+                () -> "twins differ at byte " + expected.mismatch(actual) + " for " + slots + " slots, " + count
+                        + " hashes, offset " + offset + ", " + memory + ", " + fill);
     }
 
     @Test
     void referenceIsTheMinimumOfTheDerivedValuesWhateverTheBatching() {
-        qt().withFixedSeed(QT_SEED + 12).withExamples(100)
+        qt().withFixedSeed(QT_SEED + 12)
+                .withExamples(100)
                 .forAll(integers().between(1, 200), TestMemory.words(0, 100))
                 .checkAssert((slots, hashes) -> {
                     int count = hashes.length;
@@ -81,7 +91,9 @@ class MinHashKernelsTest {
 
     @Test
     void countEqualTwinsAgreeOnSignaturesThatShareSlots() {
-        qt().withFixedSeed(QT_SEED + 13).withExamples(300).forAll(TestMemory.cases(), integers().between(0, 100))
+        qt().withFixedSeed(QT_SEED + 13)
+                .withExamples(300)
+                .forAll(TestMemory.cases(), integers().between(0, 100))
                 .checkAssert((c, sharePercent) -> {
                     MemorySegment a = TestMemory.region(c.memory(), 0);
                     MemorySegment b = TestMemory.region(c.memory(), 1);
@@ -95,11 +107,13 @@ class MinHashKernelsTest {
                         }
                         plain += a.get(LONG, c.srcOffset() + 8L * i) == b.get(LONG, c.dstOffset() + 8L * i) ? 1 : 0;
                     }
-                    long expected = KernelSet.SCALAR.minHash().countEqual(a, c.srcOffset(), b, c.dstOffset(),
-                            c.length());
+                    long expected =
+                            KernelSet.SCALAR.minHash().countEqual(a, c.srcOffset(), b, c.dstOffset(), c.length());
                     assertEquals(plain, expected, () -> "reference against a plain loop for " + c);
-                    assertEquals(expected, TestMemory.twin().minHash().countEqual(a, c.srcOffset(), b, c.dstOffset(),
-                            c.length()), () -> "twins differ for " + c);
+                    assertEquals(
+                            expected,
+                            TestMemory.twin().minHash().countEqual(a, c.srcOffset(), b, c.dstOffset(), c.length()),
+                            () -> "twins differ for " + c);
                 });
     }
 
@@ -108,16 +122,30 @@ class MinHashKernelsTest {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment signature = arena.allocate(64);
             long[] hashes = new long[4];
-            FacadeValidationTest.assertMessage(IllegalArgumentException.class,
-                    () -> MinHashKernels.update(signature, 0, -1, hashes, 0, 1), "slots = -1", ">= 0");
-            FacadeValidationTest.assertMessage(IndexOutOfBoundsException.class,
-                    () -> MinHashKernels.update(signature, 8, 8, hashes, 0, 1), "offset = 8", "slots = 8");
-            FacadeValidationTest.assertMessage(IndexOutOfBoundsException.class,
-                    () -> MinHashKernels.update(signature, 0, 8, hashes, 2, 3), "from = 2", "count = 3");
-            FacadeValidationTest.assertMessage(IllegalArgumentException.class,
-                    () -> MinHashKernels.update(signature.asReadOnly(), 0, 8, hashes, 0, 1), "signature is read-only");
-            FacadeValidationTest.assertMessage(IndexOutOfBoundsException.class,
-                    () -> MinHashKernels.countEqual(signature, 0, signature, 1, 8), "bOffset = 1", "slots = 8");
+            FacadeValidationTest.assertMessage(
+                    IllegalArgumentException.class,
+                    () -> MinHashKernels.update(signature, 0, -1, hashes, 0, 1),
+                    "slots = -1",
+                    ">= 0");
+            FacadeValidationTest.assertMessage(
+                    IndexOutOfBoundsException.class,
+                    () -> MinHashKernels.update(signature, 8, 8, hashes, 0, 1),
+                    "offset = 8",
+                    "slots = 8");
+            FacadeValidationTest.assertMessage(
+                    IndexOutOfBoundsException.class,
+                    () -> MinHashKernels.update(signature, 0, 8, hashes, 2, 3),
+                    "from = 2",
+                    "count = 3");
+            FacadeValidationTest.assertMessage(
+                    IllegalArgumentException.class,
+                    () -> MinHashKernels.update(signature.asReadOnly(), 0, 8, hashes, 0, 1),
+                    "signature is read-only");
+            FacadeValidationTest.assertMessage(
+                    IndexOutOfBoundsException.class,
+                    () -> MinHashKernels.countEqual(signature, 0, signature, 1, 8),
+                    "bOffset = 1",
+                    "slots = 8");
             assertEquals(0, signature.get(LONG, 0));
         }
     }

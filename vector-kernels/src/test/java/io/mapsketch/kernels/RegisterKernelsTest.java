@@ -25,15 +25,20 @@ class RegisterKernelsTest {
 
     @Test
     void mergeTwinsAgreeOnGeneratedSlices() {
-        qt().withFixedSeed(QT_SEED + 3).withExamples(EXAMPLES).forAll(TestMemory.cases()).checkAssert(c -> {
-            TestMemory.assertMergeTwins(c, Byte.BYTES, MAX_BYTES);
-            TestMemory.assertMergeTwins(c, Long.BYTES, MIN_LONGS);
-        });
+        qt().withFixedSeed(QT_SEED + 3)
+                .withExamples(EXAMPLES)
+                .forAll(TestMemory.cases())
+                .checkAssert(c -> {
+                    TestMemory.assertMergeTwins(c, Byte.BYTES, MAX_BYTES);
+                    TestMemory.assertMergeTwins(c, Long.BYTES, MIN_LONGS);
+                });
     }
 
     @Test
     void histogramTwinsAgreeOnGeneratedSlices() {
-        qt().withFixedSeed(QT_SEED + 4).withExamples(EXAMPLES).forAll(TestMemory.cases())
+        qt().withFixedSeed(QT_SEED + 4)
+                .withExamples(EXAMPLES)
+                .forAll(TestMemory.cases())
                 .checkAssert(RegisterKernelsTest::assertHistogramTwins);
     }
 
@@ -69,7 +74,9 @@ class RegisterKernelsTest {
 
     @Test
     void firstRaisedTwinsFindThePlantedRegister() {
-        qt().withFixedSeed(QT_SEED + 6).withExamples(EXAMPLES).forAll(TestMemory.cases())
+        qt().withFixedSeed(QT_SEED + 6)
+                .withExamples(EXAMPLES)
+                .forAll(TestMemory.cases())
                 .checkAssert(RegisterKernelsTest::assertFirstRaisedTwins);
         for (TestMemory.Case c : TestMemory.everyTail()) {
             assertFirstRaisedTwins(c);
@@ -87,8 +94,10 @@ class RegisterKernelsTest {
         TestMemory.fill(src, c.srcFill(), c.seed());
         TestMemory.fill(dst, c.dstFill(), ~c.seed());
         long unmerged = KernelSet.SCALAR.registers().firstRaised(dst, c.dstOffset(), src, c.srcOffset(), c.length());
-        assertEquals(unmerged, TestMemory.twin().registers().firstRaised(dst, c.dstOffset(), src, c.srcOffset(),
-                c.length()), () -> "unmerged " + c);
+        assertEquals(
+                unmerged,
+                TestMemory.twin().registers().firstRaised(dst, c.dstOffset(), src, c.srcOffset(), c.length()),
+                () -> "unmerged " + c);
         KernelSet.SCALAR.registers().maxUnsignedBytes(dst, c.dstOffset(), src, c.srcOffset(), c.length());
         long planted = Math.floorMod(c.seed(), c.length() + 1L);
         if (planted < c.length()) {
@@ -96,7 +105,9 @@ class RegisterKernelsTest {
             src.set(ValueLayout.JAVA_BYTE, c.srcOffset() + planted, (byte) 0x80);
         }
         for (KernelSet kernels : new KernelSet[] {KernelSet.SCALAR, TestMemory.twin()}) {
-            assertEquals(planted, kernels.registers().firstRaised(dst, c.dstOffset(), src, c.srcOffset(), c.length()),
+            assertEquals(
+                    planted,
+                    kernels.registers().firstRaised(dst, c.dstOffset(), src, c.srcOffset(), c.length()),
                     () -> kernels.implementation() + " for " + c);
         }
     }
@@ -117,7 +128,9 @@ class RegisterKernelsTest {
 
     @Test
     void summaryTwinsAgreeOnGeneratedSlices() {
-        qt().withFixedSeed(QT_SEED + 5).withExamples(EXAMPLES).forAll(TestMemory.cases())
+        qt().withFixedSeed(QT_SEED + 5)
+                .withExamples(EXAMPLES)
+                .forAll(TestMemory.cases())
                 .checkAssert(RegisterKernelsTest::assertSummaryTwins);
     }
 
@@ -195,8 +208,17 @@ class RegisterKernelsTest {
 
     @Test
     void referenceMaxComparesBytesUnsigned() {
-        int[][] cases = {{0x00, 0xFF, 0xFF}, {0x80, 0x7F, 0x80}, {0x7F, 0x80, 0x80}, {0x01, 0x00, 0x01},
-            {0xFE, 0xFF, 0xFF}, {0x40, 0x40, 0x40}, {0x81, 0x01, 0x81}, {0x00, 0x00, 0x00}, {0x3F, 0xC0, 0xC0}};
+        int[][] cases = {
+            {0x00, 0xFF, 0xFF},
+            {0x80, 0x7F, 0x80},
+            {0x7F, 0x80, 0x80},
+            {0x01, 0x00, 0x01},
+            {0xFE, 0xFF, 0xFF},
+            {0x40, 0x40, 0x40},
+            {0x81, 0x01, 0x81},
+            {0x00, 0x00, 0x00},
+            {0x3F, 0xC0, 0xC0}
+        };
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment dst = arena.allocate(cases.length);
             MemorySegment src = arena.allocate(cases.length);

@@ -43,7 +43,8 @@ class SimHashKernelsTest {
 
     private static int[] bruteForce(MemorySegment table, long offset, int count, long query, int d) {
         return java.util.stream.IntStream.range(0, count)
-                .filter(i -> Long.bitCount(table.get(LONG, offset + 8L * i) ^ query) <= d).toArray();
+                .filter(i -> Long.bitCount(table.get(LONG, offset + 8L * i) ^ query) <= d)
+                .toArray();
     }
 
     private static void assertTwins(MemorySegment table, int offset, int count, long query, int d) {
@@ -53,16 +54,19 @@ class SimHashKernelsTest {
         Arrays.fill(actual, -7);
         int expectedFound = KernelSet.SCALAR.simHash().within(table, offset, count, query, d, expected, 5);
         int actualFound = TestMemory.twin().simHash().within(table, offset, count, query, d, actual, 5);
-        assertArrayEquals(bruteForce(table, offset, count, query, d), Arrays.copyOfRange(expected, 5, 5 + expectedFound),
+        assertArrayEquals(
+                bruteForce(table, offset, count, query, d),
+                Arrays.copyOfRange(expected, 5, 5 + expectedFound),
                 "reference against brute force");
         assertEquals(expectedFound, actualFound, "match counts of the twins");
-        assertArrayEquals(expected, actual, () -> "twins differ: " + count + " fingerprints at offset " + offset
-                + ", d = " + d);
+        assertArrayEquals(
+                expected, actual, () -> "twins differ: " + count + " fingerprints at offset " + offset + ", d = " + d);
     }
 
     @Test
     void twinsAgreeWithBruteForceOnGeneratedTables() {
-        qt().withFixedSeed(QT_SEED + 21).withExamples(300)
+        qt().withFixedSeed(QT_SEED + 21)
+                .withExamples(300)
                 .forAll(TestMemory.cases(), integers().between(0, 64))
                 .checkAssert((c, d) -> {
                     MemorySegment table = TestMemory.region(c.memory(), 0);
@@ -83,30 +87,31 @@ class SimHashKernelsTest {
     }
 
     /** A feature: its hash and its weight, 1 a third of the time, else a fraction times 2^-20 to 2^19. */
-    private record Feature(long hash, double weight) {
-    }
+    private record Feature(long hash, double weight) {}
 
     private static Gen<List<Feature>> features() {
-        Gen<Double> weights = integers().between(0, 2).zip(doubles().between(0, 1), integers().between(-20, 19),
-                (roll, fraction, exponent) -> roll == 0 ? 1 : fraction * Math.scalb(1.0, exponent));
+        Gen<Double> weights = integers()
+                .between(0, 2)
+                .zip(
+                        doubles().between(0, 1),
+                        integers().between(-20, 19),
+                        (roll, fraction, exponent) -> roll == 0 ? 1 : fraction * Math.scalb(1.0, exponent));
         return lists().of(longs().all().zip(weights, Feature::new)).ofSizeBetween(0, 300);
     }
 
     @Test
     void accumulateTwinsAgreeToTheBit() {
-        qt().withFixedSeed(QT_SEED + 22).withExamples(200)
-                .forAll(features())
-                .checkAssert(features -> {
-                    double[] expected = new double[70];
-                    double[] actual = new double[70];
-                    Arrays.fill(expected, 64, 70, 5.5);
-                    Arrays.fill(actual, 64, 70, 5.5);
-                    for (Feature feature : features) {
-                        KernelSet.SCALAR.simHash().accumulate(expected, feature.hash(), feature.weight());
-                        TestMemory.twin().simHash().accumulate(actual, feature.hash(), feature.weight());
-                    }
-                    assertArrayEquals(expected, actual, "sums after " + features.size() + " features");
-                });
+        qt().withFixedSeed(QT_SEED + 22).withExamples(200).forAll(features()).checkAssert(features -> {
+            double[] expected = new double[70];
+            double[] actual = new double[70];
+            Arrays.fill(expected, 64, 70, 5.5);
+            Arrays.fill(actual, 64, 70, 5.5);
+            for (Feature feature : features) {
+                KernelSet.SCALAR.simHash().accumulate(expected, feature.hash(), feature.weight());
+                TestMemory.twin().simHash().accumulate(actual, feature.hash(), feature.weight());
+            }
+            assertArrayEquals(expected, actual, "sums after " + features.size() + " features");
+        });
     }
 
     @Test
@@ -118,22 +123,35 @@ class SimHashKernelsTest {
         assertEquals(-3.5, sums[1]);
         assertEquals(1.5, sums[2]);
         assertEquals(1.5, sums[63]);
-        FacadeValidationTest.assertMessage(IllegalArgumentException.class,
-                () -> SimHashKernels.accumulate(new double[63], 1, 1), "sums.length = 63", ">= 64");
+        FacadeValidationTest.assertMessage(
+                IllegalArgumentException.class,
+                () -> SimHashKernels.accumulate(new double[63], 1, 1),
+                "sums.length = 63",
+                ">= 64");
     }
 
     @Test
     void facadeChecksDistanceAndRoomForMatches() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment table = arena.allocate(80);
-            FacadeValidationTest.assertMessage(IllegalArgumentException.class,
-                    () -> SimHashKernels.within(table, 0, 10, 0, 65, new int[10], 0), "maxDistance = 65", "[0, 64]");
-            FacadeValidationTest.assertMessage(IllegalArgumentException.class,
-                    () -> SimHashKernels.within(table, 0, 10, 0, -1, new int[10], 0), "maxDistance = -1");
-            FacadeValidationTest.assertMessage(IndexOutOfBoundsException.class,
-                    () -> SimHashKernels.within(table, 0, 10, 0, 3, new int[12], 3), "matchesFrom = 3", "count = 10");
-            FacadeValidationTest.assertMessage(IndexOutOfBoundsException.class,
-                    () -> SimHashKernels.within(table, 8, 10, 0, 3, new int[10], 0), "offset = 8");
+            FacadeValidationTest.assertMessage(
+                    IllegalArgumentException.class,
+                    () -> SimHashKernels.within(table, 0, 10, 0, 65, new int[10], 0),
+                    "maxDistance = 65",
+                    "[0, 64]");
+            FacadeValidationTest.assertMessage(
+                    IllegalArgumentException.class,
+                    () -> SimHashKernels.within(table, 0, 10, 0, -1, new int[10], 0),
+                    "maxDistance = -1");
+            FacadeValidationTest.assertMessage(
+                    IndexOutOfBoundsException.class,
+                    () -> SimHashKernels.within(table, 0, 10, 0, 3, new int[12], 3),
+                    "matchesFrom = 3",
+                    "count = 10");
+            FacadeValidationTest.assertMessage(
+                    IndexOutOfBoundsException.class,
+                    () -> SimHashKernels.within(table, 8, 10, 0, 3, new int[10], 0),
+                    "offset = 8");
             int[] all = new int[10];
             assertEquals(10, SimHashKernels.within(table, 0, 10, 0, 0, all, 0), "zeros are all at distance 0");
             assertArrayEquals(new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, all);

@@ -37,11 +37,16 @@ final class TestMemory {
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
 
     /** Where a region lives. */
-    enum Memory { ANONYMOUS, MAPPED }
+    enum Memory {
+        ANONYMOUS,
+        MAPPED
+    }
 
     /** What a region is filled with. */
     enum Fill {
-        RANDOM, ZEROS, ONES,
+        RANDOM,
+        ZEROS,
+        ONES,
         /** About one bit in eight set. */
         SPARSE,
         /** Every byte at least 0xC0: counters close to saturation. */
@@ -51,14 +56,12 @@ final class TestMemory {
     }
 
     /** One generated slice pair: lengths in elements, offsets in bytes. */
-    record Case(int length, int dstOffset, int srcOffset, Fill dstFill, Fill srcFill, Memory memory, long seed) {
-    }
+    record Case(int length, int dstOffset, int srcOffset, Fill dstFill, Fill srcFill, Memory memory, long seed) {}
 
     private static final MemorySegment ANONYMOUS = Arena.ofAuto().allocate((long) REGION_BYTES * REGIONS, 64);
     private static final MemorySegment MAPPED = mapTemporaryFile((long) REGION_BYTES * REGIONS);
 
-    private TestMemory() {
-    }
+    private TestMemory() {}
 
     /** The implementation compared with the scalar reference: the Vector API one if present. */
     static KernelSet twin() {
@@ -109,7 +112,8 @@ final class TestMemory {
 
     /** Generated arrays of {@code minSize} to {@code maxSize} 64-bit words: keys, or the hashes of keys. */
     static Gen<long[]> words(int minSize, int maxSize) {
-        return lists().of(longs().all()).ofSizeBetween(minSize, maxSize)
+        return lists().of(longs().all())
+                .ofSizeBetween(minSize, maxSize)
                 .map(list -> list.stream().mapToLong(Long::longValue).toArray())
                 .describedAs(words -> words.length + " words " + Arrays.toString(words));
     }
@@ -123,11 +127,17 @@ final class TestMemory {
         Gen<Integer> lengths = Generate.range(0, MAX_LENGTH);
         Gen<Integer> offsets = Generate.range(0, 255).map(r -> r < 128 ? r : 8 * (1 + r % 7) + 64 * (r & 1));
         Gen<Fill> fills = Generate.enumValues(Fill.class);
-        return lengths.zip(offsets, offsets, fills, fills,
+        return lengths.zip(
+                        offsets,
+                        offsets,
+                        fills,
+                        fills,
                         (n, dst, src, dstFill, srcFill) -> new Case(n, dst, src, dstFill, srcFill, Memory.ANONYMOUS, 0))
-                .zip(Generate.enumValues(Memory.class), Generate.longRange(Long.MIN_VALUE, Long.MAX_VALUE),
-                        (c, memory, seed) -> new Case(c.length(), c.dstOffset(), c.srcOffset(), c.dstFill(),
-                                c.srcFill(), memory, seed));
+                .zip(
+                        Generate.enumValues(Memory.class),
+                        Generate.longRange(Long.MIN_VALUE, Long.MAX_VALUE),
+                        (c, memory, seed) -> new Case(
+                                c.length(), c.dstOffset(), c.srcOffset(), c.dstFill(), c.srcFill(), memory, seed));
     }
 
     /**
@@ -140,8 +150,14 @@ final class TestMemory {
         Fill[] fills = Fill.values();
         for (int i = 0; i < cases.length; i++) {
             int length = i <= 200 ? i : extra[i - 201];
-            cases[i] = new Case(length, i % 128, (i * 8) % 128, fills[i % fills.length], fills[(i / 2) % fills.length],
-                    Memory.values()[i % 2], i);
+            cases[i] = new Case(
+                    length,
+                    i % 128,
+                    (i * 8) % 128,
+                    fills[i % fills.length],
+                    fills[(i / 2) % fills.length],
+                    Memory.values()[i % 2],
+                    i);
         }
         return cases;
     }
@@ -173,10 +189,14 @@ final class TestMemory {
         actual.copyFrom(pristine);
         merge.apply(KernelSet.SCALAR, expected, c.dstOffset(), src, c.srcOffset(), c.length());
         merge.apply(twin(), actual, c.dstOffset(), src, c.srcOffset(), c.length());
-        assertEquals(-1, expected.mismatch(actual), () -> "twins differ at byte " + expected.mismatch(actual)
-                + " of the destination for " + c);
+        assertEquals(
+                -1,
+                expected.mismatch(actual),
+                () -> "twins differ at byte " + expected.mismatch(actual) + " of the destination for " + c);
         long end = c.dstOffset() + (long) c.length() * elementBytes;
-        assertEquals(-1, expected.asSlice(0, c.dstOffset()).mismatch(pristine.asSlice(0, c.dstOffset())),
+        assertEquals(
+                -1,
+                expected.asSlice(0, c.dstOffset()).mismatch(pristine.asSlice(0, c.dstOffset())),
                 () -> "write before the slice for " + c);
         assertEquals(-1, expected.asSlice(end).mismatch(pristine.asSlice(end)), () -> "write after the slice for " + c);
     }

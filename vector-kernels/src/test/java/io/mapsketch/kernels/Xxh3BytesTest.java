@@ -25,8 +25,10 @@ class Xxh3BytesTest {
         for (long seed : new long[] {0, 1, -1, 0x9E3779B97F4A7C15L}) {
             for (int length = 0; length <= MAX_LENGTH; length++) {
                 int offset = length % 7;
-                assertEquals(Hashing.xxh3_64(seed).hashBytesToLong(bytes, offset, length),
-                        HashKernels.xxh3Bytes(seed, heap, offset, length), "length " + length + ", seed " + seed);
+                assertEquals(
+                        Hashing.xxh3_64(seed).hashBytesToLong(bytes, offset, length),
+                        HashKernels.xxh3Bytes(seed, heap, offset, length),
+                        "length " + length + ", seed " + seed);
             }
         }
     }
@@ -35,21 +37,29 @@ class Xxh3BytesTest {
     void randomContentsOffsetsAndSeedsOnNativeMemoryEqualHash4j() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment memory = arena.allocate(5_000);
-            qt().withFixedSeed(99L).withExamples(2_000)
-                    .forAll(longs().all(), Generate.byteArrays(integers().between(0, 4_000),
-                            Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0)), integers().between(0, 999))
+            qt().withFixedSeed(99L)
+                    .withExamples(2_000)
+                    .forAll(
+                            longs().all(),
+                            Generate.byteArrays(
+                                    integers().between(0, 4_000),
+                                    Generate.bytes(Byte.MIN_VALUE, Byte.MAX_VALUE, (byte) 0)),
+                            integers().between(0, 999))
                     .checkAssert((seed, bytes, offset) -> {
                         int length = bytes.length;
                         MemorySegment.copy(MemorySegment.ofArray(bytes), 0, memory, offset, length);
-                        assertEquals(Hashing.xxh3_64(seed).hashBytesToLong(bytes),
-                                HashKernels.xxh3Bytes(seed, memory, offset, length), "length " + length);
+                        assertEquals(
+                                Hashing.xxh3_64(seed).hashBytesToLong(bytes),
+                                HashKernels.xxh3Bytes(seed, memory, offset, length),
+                                "length " + length);
                     });
         }
     }
 
     @Test
     void longKeysEqualHash4jAndTheirLittleEndianBytes() {
-        qt().withFixedSeed(5L).withExamples(5_000)
+        qt().withFixedSeed(5L)
+                .withExamples(5_000)
                 .forAll(longs().all(), longs().all())
                 .checkAssert((key, seed) -> {
                     long expected = Hashing.xxh3_64(seed).hashLongToLong(key);

@@ -14,8 +14,7 @@ import java.lang.foreign.ValueLayout;
  */
 public final class ModulePathMain {
 
-    private ModulePathMain() {
-    }
+    private ModulePathMain() {}
 
     /**
      * Uses two facades and prints {@code <implementation> <module> <checksum>}.
@@ -31,8 +30,8 @@ public final class ModulePathMain {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment bits = arena.allocate(800, 64);
             MemorySegment.copy(hashes, 0, bits, ValueLayout.JAVA_LONG, 0, hashes.length);
-            System.out.println(Kernels.implementation() + " " + Kernels.class.getModule().getName() + " "
-                    + BitSetKernels.popcount(bits, 0, hashes.length));
+            System.out.println(Kernels.implementation() + " "
+                    + Kernels.class.getModule().getName() + " " + BitSetKernels.popcount(bits, 0, hashes.length));
         }
     }
 }

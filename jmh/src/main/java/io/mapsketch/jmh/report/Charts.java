@@ -40,13 +40,26 @@ final class Charts {
 
     private static final int WIDTH = 900;
     private static final int BAR_HEIGHT = 11;
-    private static final Color[] OURS = {new Color(0x08519c), new Color(0x3182bd), new Color(0x6baed6),
-        new Color(0x9ecae1), new Color(0x2171b5), new Color(0xc6dbef)};
-    private static final Color[] PEERS = {new Color(0xe6550d), new Color(0x31a354), new Color(0x756bb1),
-        new Color(0x636363), new Color(0xfdae6b), new Color(0xa1d99b), new Color(0xbcbddc), new Color(0xd6616b)};
+    private static final Color[] OURS = {
+        new Color(0x08519c),
+        new Color(0x3182bd),
+        new Color(0x6baed6),
+        new Color(0x9ecae1),
+        new Color(0x2171b5),
+        new Color(0xc6dbef)
+    };
+    private static final Color[] PEERS = {
+        new Color(0xe6550d),
+        new Color(0x31a354),
+        new Color(0x756bb1),
+        new Color(0x636363),
+        new Color(0xfdae6b),
+        new Color(0xa1d99b),
+        new Color(0xbcbddc),
+        new Color(0xd6616b)
+    };
 
-    private Charts() {
-    }
+    private Charts() {}
 
     /**
      * Every score of a benchmark class: one group of bars per method and setting, one bar per
@@ -69,8 +82,7 @@ final class Charts {
                 }
             }
         }
-        String unit = scores.suite().bandwidth() ? "bytes of each operand per second"
-                : axisLabel(scores);
+        String unit = scores.suite().bandwidth() ? "bytes of each operand per second" : axisLabel(scores);
         write(List.of(chart(scores.suite().title(), unit, data, series)), file);
     }
 
@@ -87,11 +99,14 @@ final class Charts {
             }
             List<Map<String, String>> settings = scores.settings(method);
             DefaultCategoryDataset data = new DefaultCategoryDataset();
-            List<String> series = List.of("in cache: " + Format.setting(settings.getFirst()),
+            List<String> series = List.of(
+                    "in cache: " + Format.setting(settings.getFirst()),
                     "out of cache: " + Format.setting(settings.getLast()));
             for (String impl : scores.impls(method)) {
-                scores.score(method, impl, settings.getFirst()).ifPresent(s -> data.addValue(s.value(), series.get(0), impl));
-                scores.score(method, impl, settings.getLast()).ifPresent(s -> data.addValue(s.value(), series.get(1), impl));
+                scores.score(method, impl, settings.getFirst())
+                        .ifPresent(s -> data.addValue(s.value(), series.get(0), impl));
+                scores.score(method, impl, settings.getLast())
+                        .ifPresent(s -> data.addValue(s.value(), series.get(1), impl));
             }
             JFreeChart chart = chart(scores.suite().title() + ": " + method, axisLabel(scores), data, List.of());
             BarRenderer renderer = (BarRenderer) chart.getCategoryPlot().getRenderer();
@@ -141,8 +156,8 @@ final class Charts {
         int peers = 0;
         for (String name : series) {
             boolean mapsketch = name.startsWith("mapsketch") || name.equals("vector");
-            renderer.setSeriesPaint(data.getRowIndex(name),
-                    mapsketch ? OURS[ours++ % OURS.length] : PEERS[peers++ % PEERS.length]);
+            renderer.setSeriesPaint(
+                    data.getRowIndex(name), mapsketch ? OURS[ours++ % OURS.length] : PEERS[peers++ % PEERS.length]);
         }
         CategoryAxis domain = new CategoryAxis();
         domain.setTickLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
@@ -163,8 +178,7 @@ final class Charts {
     /** Draws panels one above the other, each as tall as its bars need, into one PNG file. */
     private static void write(List<JFreeChart> panels, Path file) throws IOException {
         int[] heights = panels.stream().mapToInt(Charts::height).toArray();
-        BufferedImage image = new BufferedImage(WIDTH, Arrays.stream(heights).sum(),
-                BufferedImage.TYPE_INT_RGB);
+        BufferedImage image = new BufferedImage(WIDTH, Arrays.stream(heights).sum(), BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         int y = 0;
         for (int i = 0; i < panels.size(); i++) {
@@ -176,7 +190,8 @@ final class Charts {
     }
 
     private static int height(JFreeChart chart) {
-        DefaultCategoryDataset data = (DefaultCategoryDataset) chart.getCategoryPlot().getDataset();
+        DefaultCategoryDataset data =
+                (DefaultCategoryDataset) chart.getCategoryPlot().getDataset();
         return 130 + data.getColumnCount() * (data.getRowCount() * BAR_HEIGHT + 12);
     }
 

@@ -7,8 +7,7 @@ import java.util.stream.Collectors;
 /** How the report writes numbers: scores with their error, ratios, byte sizes and settings. */
 final class Format {
 
-    private Format() {
-    }
+    private Format() {}
 
     /** A throughput with a k, M or G suffix and three significant digits, e.g. {@code 45.1 M}. */
     static String rate(double perSecond) {
@@ -66,7 +65,8 @@ final class Format {
             unit++;
         }
         return (value == Math.rint(value) ? String.format(Locale.ROOT, "%.0f", value) : significant(value))
-                + ' ' + units[unit];
+                + ' '
+                + units[unit];
     }
 
     /** An integer with thousands separators, e.g. {@code 1,000,000}. */
@@ -83,7 +83,8 @@ final class Format {
         if (setting.isEmpty()) {
             return "one setting";
         }
-        return setting.entrySet().stream().map(e -> parameter(e.getKey(), e.getValue()))
+        return setting.entrySet().stream()
+                .map(e -> parameter(e.getKey(), e.getValue()))
                 .collect(Collectors.joining(", "));
     }
 

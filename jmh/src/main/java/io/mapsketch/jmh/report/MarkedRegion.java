@@ -12,8 +12,7 @@ import java.nio.file.Path;
  */
 final class MarkedRegion {
 
-    private MarkedRegion() {
-    }
+    private MarkedRegion() {}
 
     /**
      * Writes {@code content} between the markers named {@code name} in {@code file}.
@@ -28,11 +27,11 @@ final class MarkedRegion {
         int from = text.indexOf(begin);
         int to = text.indexOf(end);
         if (from < 0 || to < from) {
-            throw new IOException(file + ": no region '" + begin.strip() + "' ... '" + end
-                    + "' to write the generated text into");
+            throw new IOException(
+                    file + ": no region '" + begin.strip() + "' ... '" + end + "' to write the generated text into");
         }
         String body = content.endsWith("\n") ? content : content + "\n";
-        Files.writeString(file, text.substring(0, from + begin.length()) + body + text.substring(to),
-                StandardCharsets.UTF_8);
+        Files.writeString(
+                file, text.substring(0, from + begin.length()) + body + text.substring(to), StandardCharsets.UTF_8);
     }
 }

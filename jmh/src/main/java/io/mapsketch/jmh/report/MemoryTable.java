@@ -19,8 +19,7 @@ final class MemoryTable {
     /** The name of the footprint file in a results folder. */
     static final String FILE_NAME = "memory.json";
 
-    private MemoryTable() {
-    }
+    private MemoryTable() {}
 
     /**
      * The table, or empty if the run measured no footprints.
@@ -45,13 +44,24 @@ final class MemoryTable {
         for (JsonNode row : rows) {
             long bytes = row.path("bytes").asLong();
             long reference = mapsketchBytes.getOrDefault(group(row), 0L);
-            out.append("| ").append(row.path("question").asText())
-                    .append(" | ").append(row.path("setting").asText())
-                    .append(" | ").append(row.path("impl").asText())
-                    .append(" | ").append(Format.count(bytes)).append(" (").append(Format.bytes(bytes)).append(')')
-                    .append(" | ").append(reference > 0 ? Format.ratio((double) bytes / reference) : "–")
-                    .append(" | ").append(row.path("measure").asText())
-                    .append(" | ").append(row.path("note").asText()).append(" |\n");
+            out.append("| ")
+                    .append(row.path("question").asText())
+                    .append(" | ")
+                    .append(row.path("setting").asText())
+                    .append(" | ")
+                    .append(row.path("impl").asText())
+                    .append(" | ")
+                    .append(Format.count(bytes))
+                    .append(" (")
+                    .append(Format.bytes(bytes))
+                    .append(')')
+                    .append(" | ")
+                    .append(reference > 0 ? Format.ratio((double) bytes / reference) : "–")
+                    .append(" | ")
+                    .append(row.path("measure").asText())
+                    .append(" | ")
+                    .append(row.path("note").asText())
+                    .append(" |\n");
         }
         return Optional.of(out.toString());
     }

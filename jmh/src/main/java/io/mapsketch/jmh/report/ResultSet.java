@@ -38,11 +38,9 @@ public final class ResultSet {
      * @param jvmArgs the flags of the forked JVMs
      * @param settings warm-up and measurement iterations and times, and forks, as JMH names them
      */
-    public record JvmRun(String jdk, String vm, List<String> jvmArgs, String settings) {
-    }
+    public record JvmRun(String jdk, String vm, List<String> jvmArgs, String settings) {}
 
-    private ResultSet() {
-    }
+    private ResultSet() {}
 
     /**
      * Reads every {@code jmh-*.json} file in {@code folder}, in name order.
@@ -90,17 +88,32 @@ public final class ResultSet {
         }
         JsonNode metric = run.path("primaryMetric");
         String unit = metric.path("scoreUnit").asText();
-        Score score = new Score(benchmark, qualified.substring(dot + 1), impl, setting,
-                metric.path("score").asDouble(), parseError(metric.path("scoreError")), unit,
+        Score score = new Score(
+                benchmark,
+                qualified.substring(dot + 1),
+                impl,
+                setting,
+                metric.path("score").asDouble(),
+                parseError(metric.path("scoreError")),
+                unit,
                 unit.startsWith("ops/"));
         scores.put(key(benchmark, score.method(), impl, setting), score);
         List<String> args = new ArrayList<>();
         run.path("jvmArgs").forEach(arg -> args.add(arg.asText()));
-        jvms.put(benchmark, new JvmRun(run.path("jdkVersion").asText(),
-                run.path("vmName").asText() + ' ' + run.path("vmVersion").asText(), args,
-                describeSettings(run)));
+        jvms.put(
+                benchmark,
+                new JvmRun(
+                        run.path("jdkVersion").asText(),
+                        run.path("vmName").asText()
+                                + ' '
+                                + run.path("vmVersion").asText(),
+                        args,
+                        describeSettings(run)));
         String name = file.getFileName().toString();
-        suites.put(benchmark, name.substring(FILE_PREFIX.length(), name.length() - ".json".length()).split("-")[0]);
+        suites.put(
+                benchmark,
+                name.substring(FILE_PREFIX.length(), name.length() - ".json".length())
+                        .split("-")[0]);
     }
 
     private static String key(String benchmark, String method, String impl, Map<String, String> setting) {
@@ -114,12 +127,19 @@ public final class ResultSet {
     private static String describeSettings(JsonNode run) {
         String mode = run.path("mode").asText();
         if (mode.equals("ss")) {
-            return "%d fork(s), %d warm-up and %d measured single shots".formatted(run.path("forks").asInt(),
-                    run.path("warmupIterations").asInt(), run.path("measurementIterations").asInt());
+            return "%d fork(s), %d warm-up and %d measured single shots"
+                    .formatted(
+                            run.path("forks").asInt(),
+                            run.path("warmupIterations").asInt(),
+                            run.path("measurementIterations").asInt());
         }
-        return "%d fork(s), %d x %s warm-up, %d x %s measured".formatted(run.path("forks").asInt(),
-                run.path("warmupIterations").asInt(), run.path("warmupTime").asText(),
-                run.path("measurementIterations").asInt(), run.path("measurementTime").asText());
+        return "%d fork(s), %d x %s warm-up, %d x %s measured"
+                .formatted(
+                        run.path("forks").asInt(),
+                        run.path("warmupIterations").asInt(),
+                        run.path("warmupTime").asText(),
+                        run.path("measurementIterations").asInt(),
+                        run.path("measurementTime").asText());
     }
 
     /**
@@ -129,7 +149,9 @@ public final class ResultSet {
      * @return its scores, possibly none
      */
     public List<Score> of(String benchmark) {
-        return scores.values().stream().filter(s -> s.benchmark().equals(benchmark)).toList();
+        return scores.values().stream()
+                .filter(s -> s.benchmark().equals(benchmark))
+                .toList();
     }
 
     /**

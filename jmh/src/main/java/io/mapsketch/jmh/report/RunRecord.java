@@ -29,8 +29,18 @@ import java.util.List;
  * @param started when the run started (ISO-8601 instant)
  * @param finished when it ended (ISO-8601 instant), or {@code null} while it runs
  */
-public record RunRecord(String profile, String command, String jmhOptions, String commit, List<String> suites, String cpuModel,
-        int cores, long memoryBytes, String os, String started, String finished) {
+public record RunRecord(
+        String profile,
+        String command,
+        String jmhOptions,
+        String commit,
+        List<String> suites,
+        String cpuModel,
+        int cores,
+        long memoryBytes,
+        String os,
+        String started,
+        String finished) {
 
     /** The name of the record in a results folder. */
     public static final String FILE_NAME = "run.json";
@@ -49,27 +59,50 @@ public record RunRecord(String profile, String command, String jmhOptions, Strin
         if (args.length == 7 && args[0].equals("start")) {
             Path folder = Path.of(args[1]);
             Files.createDirectories(folder);
-            describeThisMachine(args[2], args[3], args[4], args[5], List.of(args[6].split(","))).write(folder);
+            describeThisMachine(args[2], args[3], args[4], args[5], List.of(args[6].split(",")))
+                    .write(folder);
         } else if (args.length == 2 && args[0].equals("finish")) {
             Path folder = Path.of(args[1]);
             RunRecord started = read(folder);
-            new RunRecord(started.profile, started.command, started.jmhOptions, started.commit, started.suites,
-                    started.cpuModel,
-                    started.cores, started.memoryBytes, started.os, started.started, Instant.now().toString()).write(folder);
+            new RunRecord(
+                            started.profile,
+                            started.command,
+                            started.jmhOptions,
+                            started.commit,
+                            started.suites,
+                            started.cpuModel,
+                            started.cores,
+                            started.memoryBytes,
+                            started.os,
+                            started.started,
+                            Instant.now().toString())
+                    .write(folder);
         } else {
             throw new IllegalArgumentException("usage: RunRecord start FOLDER PROFILE COMMAND JMH_OPTIONS COMMIT SUITES"
                     + " | RunRecord finish FOLDER; got " + List.of(args));
         }
     }
 
-    private static RunRecord describeThisMachine(String profile, String command, String jmhOptions, String commit,
-            List<String> suites) throws IOException {
+    private static RunRecord describeThisMachine(
+            String profile, String command, String jmhOptions, String commit, List<String> suites) throws IOException {
         long memory = ManagementFactory.getPlatformMXBean(com.sun.management.OperatingSystemMXBean.class)
                 .getTotalMemorySize();
-        return new RunRecord(profile, command, jmhOptions, commit, suites, readCpuModel(),
-                Runtime.getRuntime().availableProcessors(), memory,
-                System.getProperty("os.name") + ' ' + System.getProperty("os.version") + ' '
-                        + System.getProperty("os.arch"), Instant.now().toString(), null);
+        return new RunRecord(
+                profile,
+                command,
+                jmhOptions,
+                commit,
+                suites,
+                readCpuModel(),
+                Runtime.getRuntime().availableProcessors(),
+                memory,
+                System.getProperty("os.name")
+                        + ' '
+                        + System.getProperty("os.version")
+                        + ' '
+                        + System.getProperty("os.arch"),
+                Instant.now().toString(),
+                null);
     }
 
     /** The first "model name" line of the Linux CPU description, or the architecture elsewhere. */

@@ -15,8 +15,15 @@ import java.util.Map;
  * @param unit the score's unit, e.g. {@code ops/s} or {@code ms/op}
  * @param higherIsBetter {@code true} for throughput, {@code false} for times
  */
-public record Score(String benchmark, String method, String impl, Map<String, String> setting,
-        double value, double error, String unit, boolean higherIsBetter) {
+public record Score(
+        String benchmark,
+        String method,
+        String impl,
+        Map<String, String> setting,
+        double value,
+        double error,
+        String unit,
+        boolean higherIsBetter) {
 
     /**
      * How much better this score is than {@code other}: above 1 when this one is faster, whatever

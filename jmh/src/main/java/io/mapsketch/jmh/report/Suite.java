@@ -15,8 +15,7 @@ import java.util.Locale;
  * @param cacheMethod the method whose in-cache and out-of-cache scores the cache chart sets side by
  *     side, or {@code null} if this class has no such pair of sizes
  */
-record Suite(String benchmark, String title, String summary, String baseline, boolean bandwidth,
-        String cacheMethod) {
+record Suite(String benchmark, String title, String summary, String baseline, boolean bandwidth, String cacheMethod) {
 
     private static final String SOURCE = "../jmh/src/main/java/io/mapsketch/jmh/";
 

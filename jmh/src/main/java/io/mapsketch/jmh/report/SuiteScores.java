@@ -54,14 +54,17 @@ final class SuiteScores {
     private static String numericKey(Map<String, String> setting) {
         StringBuilder key = new StringBuilder();
         for (String value : setting.values()) {
-            key.append(value.matches("\\d{1,19}") ? "%019d".formatted(Long.parseLong(value)) : "~").append('/');
+            key.append(value.matches("\\d{1,19}") ? "%019d".formatted(Long.parseLong(value)) : "~")
+                    .append('/');
         }
         return key.toString();
     }
 
     Optional<Score> score(String method, String impl, Map<String, String> setting) {
         return scores.stream()
-                .filter(s -> s.method().equals(method) && s.impl().equals(impl) && s.setting().equals(setting))
+                .filter(s -> s.method().equals(method)
+                        && s.impl().equals(impl)
+                        && s.setting().equals(setting))
                 .findFirst();
     }
 
@@ -73,7 +76,8 @@ final class SuiteScores {
     Optional<Score> baseline(String method, Map<String, String> setting) {
         List<Score> candidates = ofMethod(method).stream()
                 .filter(s -> s.setting().equals(setting))
-                .filter(s -> suite.baseline() == null ? !s.isMapsketch() : s.impl().equals(suite.baseline()))
+                .filter(s ->
+                        suite.baseline() == null ? !s.isMapsketch() : s.impl().equals(suite.baseline()))
                 .toList();
         return ResultSet.best(candidates);
     }
@@ -81,7 +85,8 @@ final class SuiteScores {
     /** The best of mapsketch's implementations at a setting. */
     Optional<Score> bestMapsketch(String method, Map<String, String> setting) {
         return ResultSet.best(ofMethod(method).stream()
-                .filter(s -> s.setting().equals(setting) && s.isMapsketch()).toList());
+                .filter(s -> s.setting().equals(setting) && s.isMapsketch())
+                .toList());
     }
 
     /** Bytes per second of a score when the suite's operations each cover {@code size} bytes. */

@@ -11,8 +11,7 @@ import java.util.Optional;
  */
 final class SuiteTables {
 
-    private SuiteTables() {
-    }
+    private SuiteTables() {}
 
     static String render(SuiteScores scores) {
         StringBuilder out = new StringBuilder();
@@ -22,19 +21,28 @@ final class SuiteTables {
                     .flatMap(s -> scores.impls(method).stream().flatMap(i -> scores.score(method, i, s).stream()))
                     .findFirst();
             String unit = any.map(Score::unit).orElse("");
-            out.append("**`").append(method).append("`** (").append(unitInWords(unit, scores.suite()))
+            out.append("**`")
+                    .append(method)
+                    .append("`** (")
+                    .append(unitInWords(unit, scores.suite()))
                     .append(")\n\n| implementation |");
             for (Map<String, String> setting : settings) {
-                out.append(' ').append(Format.setting(setting)).append(" | ")
-                        .append(scores.suite().comparedWith()).append(" |");
+                out.append(' ')
+                        .append(Format.setting(setting))
+                        .append(" | ")
+                        .append(scores.suite().comparedWith())
+                        .append(" |");
             }
             out.append("\n|---|").append("--:|--:|".repeat(settings.size())).append('\n');
             for (String impl : scores.impls(method)) {
                 out.append("| ").append(impl).append(" |");
                 for (Map<String, String> setting : settings) {
                     Optional<Score> score = scores.score(method, impl, setting);
-                    out.append(' ').append(score.map(s -> cell(scores, s)).orElse("–")).append(" | ")
-                            .append(score.flatMap(s -> ratio(scores, s)).orElse("–")).append(" |");
+                    out.append(' ')
+                            .append(score.map(s -> cell(scores, s)).orElse("–"))
+                            .append(" | ")
+                            .append(score.flatMap(s -> ratio(scores, s)).orElse("–"))
+                            .append(" |");
                 }
                 out.append('\n');
             }

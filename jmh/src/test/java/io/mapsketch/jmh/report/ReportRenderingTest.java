@@ -24,16 +24,46 @@ class ReportRenderingTest {
             %s
             ]
             """.formatted(
-            run("io.mapsketch.jmh.BloomBenchmark.mightContain", "thrpt", "mapsketch-blocked", "50000000", "3.0E7", "1.5E6", "ops/s"),
-            run("io.mapsketch.jmh.BloomBenchmark.mightContain", "thrpt", "guava", "50000000", "1.0E7", "\"NaN\"", "ops/s"),
-            run("io.mapsketch.jmh.BloomBenchmark.mightContain", "thrpt", "datasketches", "50000000", "1.5E7", "2.0E5", "ops/s"));
+                    run(
+                            "io.mapsketch.jmh.BloomBenchmark.mightContain",
+                            "thrpt",
+                            "mapsketch-blocked",
+                            "50000000",
+                            "3.0E7",
+                            "1.5E6",
+                            "ops/s"),
+                    run(
+                            "io.mapsketch.jmh.BloomBenchmark.mightContain",
+                            "thrpt",
+                            "guava",
+                            "50000000",
+                            "1.0E7",
+                            "\"NaN\"",
+                            "ops/s"),
+                    run(
+                            "io.mapsketch.jmh.BloomBenchmark.mightContain",
+                            "thrpt",
+                            "datasketches",
+                            "50000000",
+                            "1.5E7",
+                            "2.0E5",
+                            "ops/s"));
 
-    private static final String OPEN_RESULTS = "[" + run("io.mapsketch.jmh.OpenBenchmark.openAndLookUp", "ss",
-            "mapsketch-blocked", "1073741824", "0.5", "0.1", "ms/op") + ","
-            + run("io.mapsketch.jmh.OpenBenchmark.openAndLookUp", "ss", "guava", "1073741824", "400", "20", "ms/op") + "]";
+    private static final String OPEN_RESULTS = "["
+            + run(
+                    "io.mapsketch.jmh.OpenBenchmark.openAndLookUp",
+                    "ss",
+                    "mapsketch-blocked",
+                    "1073741824",
+                    "0.5",
+                    "0.1",
+                    "ms/op")
+            + ","
+            + run("io.mapsketch.jmh.OpenBenchmark.openAndLookUp", "ss", "guava", "1073741824", "400", "20", "ms/op")
+            + "]";
 
-    private static String run(String benchmark, String mode, String impl, String size, String score, String error,
-            String unit) {
+    private static String run(
+            String benchmark, String mode, String impl, String size, String score, String error, String unit) {
         String sizeParam = benchmark.contains("Bloom") ? "items" : "size";
         return """
                 {"benchmark": "%s", "mode": "%s", "forks": 1, "jdkVersion": "25.0.3",
@@ -53,12 +83,14 @@ class ReportRenderingTest {
 
         List<Score> bloom = results.of("BloomBenchmark");
         assertEquals(3, bloom.size());
-        Score guava = results.find("BloomBenchmark", "mightContain", "guava", Map.of("items", "50000000")).orElseThrow();
+        Score guava = results.find("BloomBenchmark", "mightContain", "guava", Map.of("items", "50000000"))
+                .orElseThrow();
         assertEquals(1.0e7, guava.value());
         assertTrue(Double.isNaN(guava.error()), "a \"NaN\" error stays unknown");
         assertTrue(guava.higherIsBetter());
         assertEquals("membership", results.suite("BloomBenchmark").orElseThrow());
-        assertEquals("1 fork(s), 1 x 1 s warm-up, 3 x 1 s measured",
+        assertEquals(
+                "1 fork(s), 1 x 1 s warm-up, 3 x 1 s measured",
                 results.jvm("BloomBenchmark").orElseThrow().settings());
     }
 
@@ -66,7 +98,8 @@ class ReportRenderingTest {
     void comparesEachRowWithTheBestPeer(@TempDir Path folder) throws IOException {
         Files.writeString(folder.resolve("jmh-membership.json"), BLOOM_RESULTS);
         Suite suite = new Suite("BloomBenchmark", "Bloom filters", "", null, false, "mightContain");
-        String table = SuiteTables.render(new SuiteScores(suite, ResultSet.read(folder).of("BloomBenchmark")));
+        String table =
+                SuiteTables.render(new SuiteScores(suite, ResultSet.read(folder).of("BloomBenchmark")));
 
         assertTrue(table.contains("| mapsketch-blocked | 30.0 M ± 1.50 M | 2.00x |"), table);
         assertTrue(table.contains("| guava | 10.0 M | 0.67x |"), table);
@@ -101,19 +134,40 @@ class ReportRenderingTest {
     void theReadmeLineNamesTheSuitesThatEarlierRunsMeasured(@TempDir Path folder) throws IOException {
         Files.writeString(folder.resolve("jmh-membership-bloom.json"), BLOOM_RESULTS);
         Files.writeString(folder.resolve("jmh-open.json"), OPEN_RESULTS);
-        RunRecord partial = new RunRecord("quick", "scripts/bench quick open", "-f 1", "abc1234", List.of("open"),
-                "AMD EPYC", 2, 1L << 30, "Linux", "2026-11-30T00:00:00Z", "2026-11-30T00:05:00Z");
-        RunRecord whole = new RunRecord("quick", "scripts/bench quick", "-f 1", "abc1234",
-                List.of("membership", "open"), "AMD EPYC", 2, 1L << 30, "Linux", "2026-11-30T00:00:00Z",
+        RunRecord partial = new RunRecord(
+                "quick",
+                "scripts/bench quick open",
+                "-f 1",
+                "abc1234",
+                List.of("open"),
+                "AMD EPYC",
+                2,
+                1L << 30,
+                "Linux",
+                "2026-11-30T00:00:00Z",
+                "2026-11-30T00:05:00Z");
+        RunRecord whole = new RunRecord(
+                "quick",
+                "scripts/bench quick",
+                "-f 1",
+                "abc1234",
+                List.of("membership", "open"),
+                "AMD EPYC",
+                2,
+                1L << 30,
+                "Linux",
+                "2026-11-30T00:00:00Z",
                 "2026-11-30T00:05:00Z");
         ResultSet results = ResultSet.read(folder);
 
-        assertEquals("Measured by `scripts/bench quick open` (suites membership: by earlier runs of `scripts/bench`, "
-                + "as their tables say) on AMD EPYC (2 cores); every table, chart and peer is in "
-                + "[docs/performance.md](docs/performance.md).\n",
+        assertEquals(
+                "Measured by `scripts/bench quick open` (suites membership: by earlier runs of `scripts/bench`, "
+                        + "as their tables say) on AMD EPYC (2 cores); every table, chart and peer is in "
+                        + "[docs/performance.md](docs/performance.md).\n",
                 PerformanceReport.measuredBy(partial, results.suiteNames()));
-        assertEquals("Measured by `scripts/bench quick` on AMD EPYC (2 cores); every table, chart and peer is in "
-                + "[docs/performance.md](docs/performance.md).\n",
+        assertEquals(
+                "Measured by `scripts/bench quick` on AMD EPYC (2 cores); every table, chart and peer is in "
+                        + "[docs/performance.md](docs/performance.md).\n",
                 PerformanceReport.measuredBy(whole, results.suiteNames()));
     }
 
@@ -128,13 +182,19 @@ class ReportRenderingTest {
                  "finished": "2026-11-30T00:05:00Z"}
                 """);
         Path document = folder.resolve("docs/performance.md");
-        Files.writeString(document, "# Performance\n<!-- performance-report:begin -->\nold\n"
-                + "<!-- performance-report:end -->\n\n# Tuning log\n\nhand-kept text\n");
+        Files.writeString(
+                document,
+                "# Performance\n<!-- performance-report:begin -->\nold\n"
+                        + "<!-- performance-report:end -->\n\n# Tuning log\n\nhand-kept text\n");
         Path readme = folder.resolve("README.md");
         Files.writeString(readme, "# R\n<!-- performance-report:begin -->\n<!-- performance-report:end -->\n# Kept\n");
 
-        PerformanceReport.main(new String[] {results.toString(), document.toString(), readme.toString(),
-                folder.resolve("docs/img").toString()});
+        PerformanceReport.main(new String[] {
+            results.toString(),
+            document.toString(),
+            readme.toString(),
+            folder.resolve("docs/img").toString()
+        });
 
         String text = Files.readString(document);
         assertTrue(text.startsWith(PerformanceReport.INTRODUCTION), text);
