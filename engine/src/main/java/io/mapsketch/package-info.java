@@ -28,8 +28,9 @@
  *
  * <p>Cost: one XXH3-64 of the key's bytes with the seed in the file's header (a {@code long}: a few
  * nanoseconds), then the sketch's own work. A {@code CharSequence} is encoded first, into a buffer the
- * sketch lends to the call. Batches hash 512 keys at a time ({@code long} keys with the SIMD kernel)
- * into scratch space the sketch lends to the call, and hand each step to the sketch's batch path; no
- * key form keeps scratch space per thread, and a single-key call allocates nothing.
+ * sketch keeps for the calling thread (in a table of the sketch's, not a thread-local, read without a
+ * fence). Batches hash 512 keys at a time ({@code long} keys with the SIMD kernel) into scratch space
+ * the sketch lends to the call, and hand each step to the sketch's batch path. A single-key call
+ * allocates nothing once the buffers are made.
  */
 package io.mapsketch;

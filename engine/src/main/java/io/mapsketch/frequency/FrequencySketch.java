@@ -1,6 +1,7 @@
 package io.mapsketch.frequency;
 
 import io.mapsketch.internal.KeyHasher;
+import io.mapsketch.internal.OwnedScratch;
 import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.internal.ScratchPool;
 import io.mapsketch.internal.Utf8;
@@ -81,7 +82,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
     private final CountMinFormat shape;
     private final boolean estimatesByRow;
     /** Each row's counter offset and value as a {@code SHARED} conservative update read them. */
-    private final ScratchPool<long[]> snapshots = new ScratchPool<>(() -> new long[2 * depth()]);
+    private final OwnedScratch<long[]> snapshots = new OwnedScratch<>(() -> new long[2 * depth()]);
 
     private final ScratchPool<RowScratch> rowScratch = new ScratchPool<>(RowScratch::new);
 
@@ -189,9 +190,10 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * @throws IllegalStateException if the sketch is read-only or closed
      */
     public long add(CharSequence key, long count) {
-        byte[] utf8 = hasher.borrowUtf8Buffer(key.length());
+        KeyHasher.Utf8Buffer buffer = hasher.borrowUtf8Buffer();
+        byte[] utf8 = buffer.forChars(key.length());
         long estimate = addBytes(MemorySegment.ofArray(utf8), 0, Utf8.encode(key, utf8), count);
-        hasher.giveBackUtf8Buffer(utf8);
+        hasher.giveBackUtf8Buffer(buffer);
         return estimate;
     }
 

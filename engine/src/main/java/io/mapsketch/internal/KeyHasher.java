@@ -17,9 +17,9 @@ import java.util.Objects;
  * ({@code long} keys with the SIMD kernel), and each step goes to the sketch's {@link BatchStep}.
  *
  * <p>Cost: XXH3 of the key's bytes; a {@code long} takes a few nanoseconds. A {@code CharSequence} is
- * encoded into a buffer first. Scratch arrays and buffers are the hasher's, lent to one call at a time
- * ({@link ScratchPool}); nothing is allocated once they are large enough, except the lambda of a batch
- * call.
+ * encoded into a buffer first, the calling thread's ({@link OwnedScratch}: plain loads and stores, no
+ * fence). A batch's scratch array is lent to the call ({@link ScratchPool}: an atomic exchange per
+ * call). Nothing is allocated once the buffers are large enough, except the lambda of a batch call.
  */
 public final class KeyHasher {
 
@@ -28,7 +28,7 @@ public final class KeyHasher {
     /** A {@code long} key as stored in a segment of keys: eight little-endian bytes. */
     public static final ValueLayout.OfLong KEY_LAYOUT =
             ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    /** The largest UTF-8 buffer given back to the pool; a longer key's buffer is left to the collector. */
+    /** The largest UTF-8 buffer kept; a longer key's buffer is left to the collector. */
     private static final int KEPT_BUFFER_BYTES = 1 << 16;
 
     private final long seed;
@@ -36,7 +36,7 @@ public final class KeyHasher {
     private final long longKeyConstant;
 
     private final ScratchPool<long[]> batches = new ScratchPool<>(() -> new long[BATCH]);
-    private final ScratchPool<byte[]> utf8Buffers = new ScratchPool<>(() -> new byte[256]);
+    private final OwnedScratch<Utf8Buffer> utf8Buffers = new OwnedScratch<>(Utf8Buffer::new);
 
     public KeyHasher(long seed) {
         this.seed = seed;
@@ -71,29 +71,45 @@ public final class KeyHasher {
     }
 
     public long hash(CharSequence key) {
-        byte[] buffer = borrowUtf8Buffer(key.length());
+        Utf8Buffer buffer = utf8Buffers.borrow();
         try {
-            int length = Utf8.encode(key, buffer);
-            return HashKernels.xxh3Bytes(seed, MemorySegment.ofArray(buffer), 0, length);
+            byte[] bytes = buffer.forChars(key.length());
+            int length = Utf8.encode(key, bytes);
+            return HashKernels.xxh3Bytes(seed, MemorySegment.ofArray(bytes), 0, length);
         } finally {
-            giveBackUtf8Buffer(buffer);
+            utf8Buffers.giveBack(buffer);
         }
     }
 
     /**
-     * Lends a buffer that holds the UTF-8 bytes of {@code chars} characters ({@link Utf8#encode}), for a
-     * caller that needs the bytes beyond their hash; give it back with {@link #giveBackUtf8Buffer}.
+     * Lends this thread's UTF-8 buffer, for a caller that needs a key's bytes beyond their hash; give
+     * it back with {@link #giveBackUtf8Buffer}.
      */
-    public byte[] borrowUtf8Buffer(int chars) {
-        byte[] buffer = utf8Buffers.borrow();
-        int needed = Utf8.maxEncodedLength(chars);
-        return buffer.length >= needed ? buffer : new byte[Math.max(needed, 2 * buffer.length)];
+    public Utf8Buffer borrowUtf8Buffer() {
+        return utf8Buffers.borrow();
     }
 
     /** Takes back a buffer of {@link #borrowUtf8Buffer}. */
-    public void giveBackUtf8Buffer(byte[] buffer) {
-        if (buffer.length <= KEPT_BUFFER_BYTES) {
-            utf8Buffers.giveBack(buffer);
+    public void giveBackUtf8Buffer(Utf8Buffer buffer) {
+        utf8Buffers.giveBack(buffer);
+    }
+
+    /** A buffer for the UTF-8 bytes of keys, which grows to the longest key it has held, up to 64 KiB. */
+    public static final class Utf8Buffer {
+
+        private byte[] bytes = new byte[256];
+
+        /** An array that holds the UTF-8 bytes of {@code chars} characters ({@link Utf8#encode}). */
+        public byte[] forChars(int chars) {
+            int needed = Utf8.maxEncodedLength(chars);
+            if (needed <= bytes.length) {
+                return bytes;
+            }
+            byte[] grown = new byte[Math.max(needed, Math.min(2 * bytes.length, KEPT_BUFFER_BYTES))];
+            if (grown.length <= KEPT_BUFFER_BYTES) {
+                bytes = grown;
+            }
+            return grown;
         }
     }
 

@@ -6,7 +6,8 @@ import java.util.function.Supplier;
 /**
  * Scratch space that a sketch lends to one call at a time, in place of a thread-local: the space is
  * the sketch's, so a service of many (virtual) threads holds at most one piece per stripe and sketch,
- * however many threads it runs. A call borrows the piece of its thread's stripe (chosen by thread id)
+ * however many threads it runs. For batch calls, whose atomic exchange is shared by hundreds of keys;
+ * single-key calls use {@link OwnedScratch}, which needs none. A call borrows the piece of its thread's stripe (chosen by thread id)
  * and gives it back when done; a call that finds its stripe's piece lent out, to a concurrent call
  * of another thread of that stripe, is given a new piece, so no two calls ever share one.
  *
