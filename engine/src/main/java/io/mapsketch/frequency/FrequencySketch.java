@@ -190,11 +190,16 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * @throws IllegalStateException if the sketch is read-only or closed
      */
     public long add(CharSequence key, long count) {
-        KeyHasher.Utf8Buffer buffer = hasher.borrowUtf8Buffer();
-        byte[] utf8 = buffer.forChars(key.length());
-        long estimate = addBytes(MemorySegment.ofArray(utf8), 0, Utf8.encode(key, utf8), count);
+        // Small enough to be inlined into a caller's loop whatever was compiled before (see KeyHasher.hash).
+        OwnedScratch.Lease<KeyHasher.Utf8Buffer> buffer = hasher.borrowUtf8Buffer();
+        long estimate = addUtf8(key, buffer.piece(), count);
         hasher.giveBackUtf8Buffer(buffer);
         return estimate;
+    }
+
+    private long addUtf8(CharSequence key, KeyHasher.Utf8Buffer buffer, long count) {
+        byte[] utf8 = buffer.forChars(key.length());
+        return addBytes(MemorySegment.ofArray(utf8), 0, Utf8.encode(key, utf8), count);
     }
 
     /**
@@ -375,7 +380,8 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
      * (or confirm it unchanged); any change in between restarts from fresh reads.
      */
     private long conservativeShared(long hash, long count) {
-        long[] scratch = snapshots.borrow();
+        OwnedScratch.Lease<long[]> snapshot = snapshots.borrow();
+        long[] scratch = snapshot.piece();
         long first = rows.first(hash);
         long step = rows.step(hash);
         retry:
@@ -403,7 +409,7 @@ public abstract sealed class FrequencySketch extends RegionSketch permits CountM
                     continue retry;
                 }
             }
-            snapshots.giveBack(scratch);
+            snapshots.giveBack(snapshot);
             return cap(target);
         }
     }

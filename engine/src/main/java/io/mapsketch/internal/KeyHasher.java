@@ -70,27 +70,31 @@ public final class KeyHasher {
         return HashKernels.xxh3Bytes(seed, key, offset, length);
     }
 
+    // Kept under C2's trivial inlining size (35 bytecodes), so that it is inlined into a caller's loop
+    // even after it was compiled on its own into a large method: no try-finally (a call that throws
+    // leaves its place lent, and its thread then borrows from the pool).
     public long hash(CharSequence key) {
-        Utf8Buffer buffer = utf8Buffers.borrow();
-        try {
-            byte[] bytes = buffer.forChars(key.length());
-            int length = Utf8.encode(key, bytes);
-            return HashKernels.xxh3Bytes(seed, MemorySegment.ofArray(bytes), 0, length);
-        } finally {
-            utf8Buffers.giveBack(buffer);
-        }
+        OwnedScratch.Lease<Utf8Buffer> buffer = utf8Buffers.borrow();
+        long hash = hashUtf8(key, buffer.piece());
+        utf8Buffers.giveBack(buffer);
+        return hash;
+    }
+
+    private long hashUtf8(CharSequence key, Utf8Buffer buffer) {
+        byte[] bytes = buffer.forChars(key.length());
+        return HashKernels.xxh3Bytes(seed, MemorySegment.ofArray(bytes), 0, Utf8.encode(key, bytes));
     }
 
     /**
      * Lends this thread's UTF-8 buffer, for a caller that needs a key's bytes beyond their hash; give
      * it back with {@link #giveBackUtf8Buffer}.
      */
-    public Utf8Buffer borrowUtf8Buffer() {
+    public OwnedScratch.Lease<Utf8Buffer> borrowUtf8Buffer() {
         return utf8Buffers.borrow();
     }
 
     /** Takes back a buffer of {@link #borrowUtf8Buffer}. */
-    public void giveBackUtf8Buffer(Utf8Buffer buffer) {
+    public void giveBackUtf8Buffer(OwnedScratch.Lease<Utf8Buffer> buffer) {
         utf8Buffers.giveBack(buffer);
     }
 

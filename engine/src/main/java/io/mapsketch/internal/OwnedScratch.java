@@ -30,15 +30,15 @@ public final class OwnedScratch<T> {
 
     static {
         try {
-            OWNER = MethodHandles.lookup().findVarHandle(Place.class, "owner", Thread.class);
+            OWNER = MethodHandles.lookup().findVarHandle(Lease.class, "owner", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private final Supplier<? extends T> factory;
-    private final ScratchPool<T> pool;
-    private final AtomicReferenceArray<Place<T>> places = new AtomicReferenceArray<>(PLACES);
+    private final ScratchPool<Lease<T>> pool;
+    private final AtomicReferenceArray<Lease<T>> places = new AtomicReferenceArray<>(PLACES);
 
     /**
      * Scratch whose pieces {@code factory} makes, for places and pool alike.
@@ -47,22 +47,31 @@ public final class OwnedScratch<T> {
      */
     public OwnedScratch(Supplier<? extends T> factory) {
         this.factory = factory;
-        this.pool = new ScratchPool<>(factory);
+        this.pool = new ScratchPool<>(() -> new Lease<>(factory.get(), null));
     }
 
     /**
-     * One place of the table. Its owner changes only by compare-and-set, from a thread that has ended
-     * to the thread taking it; its lent flag is read and written by the owner alone, and by the next
-     * owner after the one before has ended.
+     * A piece lent to one call, and where it goes back: a place of the table, or the pool. A place's
+     * owner changes only by compare-and-set, from a thread that has ended to the thread taking it; its
+     * lent flag is read and written by the owner alone, and by the next owner after the one before has
+     * ended. A lease of the pool has no owner.
      */
-    private static final class Place<T> {
+    public static final class Lease<T> {
+
         private final T piece;
+        private final boolean pooled;
         private volatile Thread owner;
         private boolean lent;
 
-        Place(Thread owner, T piece) {
+        Lease(T piece, Thread owner) {
             this.piece = piece;
+            this.pooled = owner == null;
             this.owner = owner;
+        }
+
+        /** The piece lent. */
+        public T piece() {
+            return piece;
         }
 
         Thread owner() {
@@ -71,9 +80,9 @@ public final class OwnedScratch<T> {
     }
 
     /** Lends this thread's piece (its place's, or the pool's); give it back with {@link #giveBack}. */
-    public T borrow() {
+    public Lease<T> borrow() {
         Thread thread = Thread.currentThread();
-        Place<T> place = owned(thread);
+        Lease<T> place = owned(thread);
         if (place == null) {
             place = take(thread);
         }
@@ -81,24 +90,23 @@ public final class OwnedScratch<T> {
             return pool.borrow();
         }
         place.lent = true;
-        return place.piece;
+        return place;
     }
 
-    /** Takes back a piece this thread borrowed. */
-    public void giveBack(T piece) {
-        Place<T> place = owned(Thread.currentThread());
-        if (place != null && place.piece == piece) {
-            place.lent = false;
+    /** Takes back a lease of this thread's. */
+    public void giveBack(Lease<T> lease) {
+        if (lease.pooled) {
+            pool.giveBack(lease);
         } else {
-            pool.giveBack(piece);
+            lease.lent = false;
         }
     }
 
     /** This thread's place, or {@code null}. */
-    private Place<T> owned(Thread thread) {
+    private Lease<T> owned(Thread thread) {
         int home = home(thread);
         for (int probe = 0; probe < PROBES; probe++) {
-            Place<T> place = places.getPlain((home + probe) & (PLACES - 1));
+            Lease<T> place = places.getPlain((home + probe) & (PLACES - 1));
             if (place != null && place.owner() == thread) {
                 return place;
             }
@@ -107,13 +115,13 @@ public final class OwnedScratch<T> {
     }
 
     /** Takes a free place near this thread's home, or returns {@code null} if none is. */
-    private Place<T> take(Thread thread) {
+    private Lease<T> take(Thread thread) {
         int home = home(thread);
         for (int probe = 0; probe < PROBES; probe++) {
             int at = (home + probe) & (PLACES - 1);
-            Place<T> place = places.get(at);
+            Lease<T> place = places.get(at);
             if (place == null) {
-                Place<T> made = new Place<>(thread, factory.get());
+                Lease<T> made = new Lease<>(factory.get(), thread);
                 if (places.compareAndSet(at, null, made)) {
                     return made;
                 }

@@ -26,11 +26,11 @@ class OwnedScratchTest {
             made.incrementAndGet();
             return new long[8];
         });
-        long[] first = scratch.borrow();
+        OwnedScratch.Lease<long[]> first = scratch.borrow();
         scratch.giveBack(first);
         for (int i = 0; i < 1_000; i++) {
-            long[] again = scratch.borrow();
-            assertSame(first, again);
+            OwnedScratch.Lease<long[]> again = scratch.borrow();
+            assertSame(first.piece(), again.piece());
             scratch.giveBack(again);
         }
         assertEquals(1, made.get());
@@ -39,13 +39,13 @@ class OwnedScratchTest {
     @Test
     void aCallInsideAnotherOfTheSameThreadGetsAnotherPiece() {
         OwnedScratch<long[]> scratch = new OwnedScratch<>(() -> new long[8]);
-        long[] outer = scratch.borrow();
-        long[] inner = scratch.borrow();
-        assertNotSame(outer, inner);
+        OwnedScratch.Lease<long[]> outer = scratch.borrow();
+        OwnedScratch.Lease<long[]> inner = scratch.borrow();
+        assertNotSame(outer.piece(), inner.piece());
         scratch.giveBack(inner);
         scratch.giveBack(outer);
-        long[] next = scratch.borrow();
-        assertSame(outer, next, "the thread's own piece, given back last, is lent again");
+        OwnedScratch.Lease<long[]> next = scratch.borrow();
+        assertSame(outer.piece(), next.piece(), "the thread's own piece is lent again");
         scratch.giveBack(next);
     }
 
@@ -63,14 +63,14 @@ class OwnedScratchTest {
                 results.add(executor.submit(() -> {
                     int overlaps = 0;
                     for (int i = 0; i < 20_000; i++) {
-                        AtomicInteger piece = scratch.borrow();
-                        overlaps += piece.getAndIncrement();
-                        AtomicInteger nested = scratch.borrow();
-                        overlaps += nested.getAndIncrement();
+                        OwnedScratch.Lease<AtomicInteger> piece = scratch.borrow();
+                        overlaps += piece.piece().getAndIncrement();
+                        OwnedScratch.Lease<AtomicInteger> nested = scratch.borrow();
+                        overlaps += nested.piece().getAndIncrement();
                         Thread.onSpinWait();
-                        nested.decrementAndGet();
+                        nested.piece().decrementAndGet();
                         scratch.giveBack(nested);
-                        piece.decrementAndGet();
+                        piece.piece().decrementAndGet();
                         scratch.giveBack(piece);
                     }
                     return overlaps;
@@ -92,15 +92,15 @@ class OwnedScratchTest {
         });
         AtomicReference<long[]> first = new AtomicReference<>();
         Thread ended = Thread.ofPlatform().start(() -> {
-            long[] piece = scratch.borrow();
-            first.set(piece);
+            OwnedScratch.Lease<long[]> piece = scratch.borrow();
+            first.set(piece.piece());
             scratch.giveBack(piece);
         });
         ended.join();
         AtomicReference<long[]> second = new AtomicReference<>();
         Runnable borrowOnce = () -> {
-            long[] piece = scratch.borrow();
-            second.set(piece);
+            OwnedScratch.Lease<long[]> piece = scratch.borrow();
+            second.set(piece.piece());
             scratch.giveBack(piece);
         };
         Thread heir = Thread.ofPlatform().unstarted(borrowOnce);
