@@ -15,6 +15,7 @@ module io.mapsketch.engine {
     exports io.mapsketch.frequency;
     exports io.mapsketch.cardinality;
     exports io.mapsketch.similarity;
+    exports io.mapsketch.interop;
     exports io.mapsketch.internal to
             io.mapsketch.cli;
 }
