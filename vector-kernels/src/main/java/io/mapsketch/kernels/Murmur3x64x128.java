@@ -27,6 +27,9 @@ import java.util.Objects;
 public final class Murmur3x64x128 {
 
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfShort SHORT =
+            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private static final long C1 = 0x87c37b91114253d5L;
     private static final long C2 = 0x4cf5ad432745937fL;
@@ -87,11 +90,20 @@ public final class Murmur3x64x128 {
         finish(seed ^ mixK1(key), seed, Long.BYTES, halves);
     }
 
-    /** Reads {@code count} (1 to 7) bytes from {@code at} as a little-endian number. */
+    /** Reads {@code count} (1 to 7) bytes from {@code at} as a little-endian number, in at most three loads. */
     private static long littleEndian(MemorySegment data, long at, int count) {
         long value = 0;
-        for (int i = count - 1; i >= 0; i--) {
-            value = value << 8 | Byte.toUnsignedLong(data.get(ValueLayout.JAVA_BYTE, at + i));
+        int read = 0;
+        if ((count & 4) != 0) {
+            value = Integer.toUnsignedLong(data.get(INT, at));
+            read = Integer.BYTES;
+        }
+        if ((count & 2) != 0) {
+            value |= (long) Short.toUnsignedInt(data.get(SHORT, at + read)) << (read * 8);
+            read += Short.BYTES;
+        }
+        if ((count & 1) != 0) {
+            value |= Byte.toUnsignedLong(data.get(ValueLayout.JAVA_BYTE, at + read)) << (read * 8);
         }
         return value;
     }
