@@ -20,9 +20,20 @@ final class ForeignKeys {
 
     private ForeignKeys() {}
 
-    /** Lists of up to {@code maxSize} strings of any characters (unpaired surrogates included). */
+    /**
+     * Lists of up to {@code maxSize} strings of any code points, a quarter of them ending in an
+     * unpaired high surrogate and a quarter starting with an unpaired low one.
+     */
     static Gen<List<String>> stringLists(int maxSize) {
-        return lists().of(strings().allPossible().ofLengthBetween(0, 24)).ofSizeBetween(0, maxSize);
+        Gen<String> strings = strings()
+                .allPossible()
+                .ofLengthBetween(0, 24)
+                .zip(integers().between(0, 3), (string, shape) -> switch (shape) {
+                    case 0 -> string + '\uD83D';
+                    case 1 -> '\uDE00' + string;
+                    default -> string;
+                });
+        return lists().of(strings).ofSizeBetween(0, maxSize);
     }
 
     /** Lists of up to {@code maxSize} longs. */
