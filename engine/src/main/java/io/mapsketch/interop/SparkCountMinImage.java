@@ -100,9 +100,11 @@ public record SparkCountMinImage(
         }
         long counters = (long) depth * width;
         long tableOffset = HASH_A_OFFSET + (long) depth * Long.BYTES;
-        long room = (Long.MAX_VALUE - tableOffset) / Long.BYTES;
-        long expected = counters > room ? Long.MAX_VALUE : tableOffset + counters * Long.BYTES;
-        in.requireLength(expected, depth + " rows of " + width + " counters and their multipliers");
+        String sizes = depth + " rows of " + width + " counters and their multipliers";
+        if (counters > (Long.MAX_VALUE - tableOffset) / Long.BYTES) {
+            throw in.fault(in.size(), "truncated: " + sizes + " take more than 2^63 bytes, there are " + in.size());
+        }
+        in.requireLength(tableOffset + counters * Long.BYTES, sizes);
         if (counters > Integer.MAX_VALUE - 8) {
             throw in.fault(12, "a table of " + counters + " counters is more than one array holds");
         }
