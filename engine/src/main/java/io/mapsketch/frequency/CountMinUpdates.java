@@ -13,7 +13,7 @@ import io.mapsketch.internal.OwnedScratch;
  *   <li>conservative, {@code SHARED}: the same raise, optimistic: it reads the d counters, raises each
  *       with a compare-and-set from the value read (or confirms it unchanged), and starts again from fresh
  *       reads if any changed in between, so no concurrent update of the same key is lost (why the
- *       restart is needed: {@code docs/design/frequency.md}, "the counters in four classes").
+ *       restart is needed: {@code docs/design/frequency.md}, "the shared sketch in four classes").
  * </ul>
  *
  * <p>Counters only grow and never wrap. Callers have checked writability and the count, and account
