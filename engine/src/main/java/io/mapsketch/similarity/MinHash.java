@@ -8,12 +8,10 @@ import io.mapsketch.SketchBuilder;
 import io.mapsketch.SketchKind;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.KeyHasher;
-import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.kernels.MinHashKernels;
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -39,8 +37,8 @@ import java.util.Objects;
  * retried only while the slot is still above the new value, so any number of threads and processes
  * adding and merging at once leave the rows bit for bit as sequential calls would (minimum is
  * commutative and idempotent). The {@code EXCLUSIVE} writer updates rows with the SIMD kernels and
- * plain stores, and takes adds from one thread at a time. Readers may compare while writers add: each slot is read whole, at some value it held
- * during the call.
+ * plain stores, and takes adds from one thread at a time. Readers may compare while writers add: each
+ * slot is read whole, at some value it held during the call.
  *
  * <p>Cost: an add hashes the key once and derives k values (about ten vector operations per eight
  * slots in {@code EXCLUSIVE} mode; in {@code SHARED} mode k scalar derivations and, for a slot that
@@ -51,7 +49,7 @@ import java.util.Objects;
  */
 // The mechanics every sketch shares sit in the unexported package; their public methods are this type's.
 @SuppressWarnings("exports")
-public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
+public final class MinHash extends MinHashWrites implements Mergeable<MinHash> {
 
     /** The most rows a sketch may have. */
     public static final int MAX_ROWS = Integer.MAX_VALUE;
@@ -59,16 +57,10 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
     public static final int DERIVATION_SCHEME = 1;
 
     private final MinHashFormat format;
-    private final int rowCount;
-    private final int slots;
-    private final MinHashRows rows;
 
     private MinHash(SketchRegion region, MinHashFormat format) {
-        super(region);
+        super(region, format);
         this.format = format;
-        this.rowCount = format.rows();
-        this.slots = format.signatureLength();
-        this.rows = new MinHashRows(payload, slots, sharedWriters);
     }
 
     /**
@@ -104,147 +96,6 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
     @Override
     protected MinHashFormat format() {
         return format;
-    }
-
-    /**
-     * Adds a key, as its {@linkplain io.mapsketch##keys bytes}, to a row's set.
-     *
-     * @param row the row, in [0, rows)
-     * @param key the key
-     * @throws IllegalArgumentException if the row is out of range
-     * @throws IllegalStateException if the sketch is read-only or closed
-     */
-    public void add(int row, long key) {
-        addHash(row, hasher.hash(key));
-    }
-
-    /**
-     * Adds the key of the bytes {@code key[offset, offset + length)} to a row's set; as {@link #add(int, long)}.
-     *
-     * @param row the row, in [0, rows)
-     * @param key the array
-     * @param offset first byte
-     * @param length number of bytes
-     * @throws IllegalArgumentException if the row is out of range
-     * @throws IndexOutOfBoundsException if the range is outside the array
-     * @throws IllegalStateException if the sketch is read-only or closed
-     */
-    public void add(int row, byte[] key, int offset, int length) {
-        addHash(row, hasher.hash(key, offset, length));
-    }
-
-    /**
-     * Adds the key of a string's UTF-8 bytes to a row's set; as {@link #add(int, long)}.
-     *
-     * @param row the row, in [0, rows)
-     * @param key the characters
-     * @throws IllegalArgumentException if the row is out of range
-     * @throws IllegalStateException if the sketch is read-only or closed
-     */
-    public void add(int row, CharSequence key) {
-        addHash(row, hasher.hash(key));
-    }
-
-    /**
-     * Adds the key of the bytes of a segment slice to a row's set; as {@link #add(int, long)}.
-     *
-     * @param row the row, in [0, rows)
-     * @param key the segment
-     * @param offset first byte
-     * @param length number of bytes
-     * @throws IllegalArgumentException if the row is out of range
-     * @throws IndexOutOfBoundsException if the range is outside the segment
-     * @throws IllegalStateException if the sketch is read-only or closed
-     */
-    public void add(int row, MemorySegment key, long offset, long length) {
-        addHash(row, hasher.hash(key, offset, length));
-    }
-
-    /**
-     * Adds every key of an array to a row's set, as {@link #add(int, long)} would one by one. Cost:
-     * the keys are hashed with the SIMD kernel and the row is updated once per {@value KeyHasher#BATCH}
-     * keys.
-     *
-     * @param row the row, in [0, rows)
-     * @param keys the keys
-     * @throws IllegalArgumentException if the row is out of range
-     * @throws IllegalStateException if the sketch is read-only or closed
-     */
-    public void addAll(int row, long[] keys) {
-        long offset = writableRow("row", row);
-        hasher.forEachBatch(keys, (hashes, first, count) -> rows.addAll(offset, hashes, count));
-        countItems(keys.length);
-    }
-
-    /**
-     * Adds {@code count} keys stored as little-endian 64-bit values in a segment to a row's set; as
-     * {@link #addAll(int, long[])}.
-     *
-     * @param row the row, in [0, rows)
-     * @param keys the segment
-     * @param offset byte offset of the first key
-     * @param count number of keys
-     * @throws IllegalArgumentException if the row is out of range
-     * @throws IndexOutOfBoundsException if the keys are outside the segment
-     * @throws IllegalStateException if the sketch is read-only or closed
-     */
-    public void addAll(int row, MemorySegment keys, long offset, long count) {
-        long rowOffset = writableRow("row", row);
-        hasher.forEachBatch(keys, offset, count, (hashes, first, n) -> rows.addAll(rowOffset, hashes, n));
-        countItems(count);
-    }
-
-    private void addHash(int row, long hash) {
-        rows.add(writableRow("row", row), hash);
-        countItems(1);
-    }
-
-    /**
-     * Merges another row of this sketch into a row: afterwards {@code dstRow} is, bit for bit, the row
-     * of the union of both sets. {@link #itemsAdded()} does not change. Cost: one pass over both rows
-     * (the SIMD minimum kernel in {@code EXCLUSIVE} mode, a compare-and-set per lowered slot in
-     * {@code SHARED} mode).
-     *
-     * @param dstRow the row written, in [0, rows)
-     * @param srcRow the row read, in [0, rows); may be {@code dstRow} (nothing changes)
-     * @throws IllegalArgumentException if a row is out of range
-     * @throws IllegalStateException if the sketch is read-only or closed
-     */
-    public void mergeRow(int dstRow, int srcRow) {
-        rows.merge(writableRow("dstRow", dstRow), payload.segment(), rowOffset("srcRow", srcRow), 0, 1);
-    }
-
-    /**
-     * Merges a row of another sketch into a row of this one: afterwards {@code dstRow} is the row of
-     * the union of both sets. The sketches may have different numbers of rows. Cost as
-     * {@link #mergeRow(int, int)}.
-     *
-     * @param dstRow the row written, in [0, rows)
-     * @param other a sketch with the same signature length, derivation scheme, hash scheme and seed
-     * @param srcRow the other sketch's row, in [0, other.rows())
-     * @throws IncompatibleSketchException naming the parameter that differs
-     * @throws IllegalArgumentException if a row is out of range
-     * @throws IllegalStateException if this sketch is read-only or either is closed
-     */
-    public void mergeRow(int dstRow, MinHash other, int srcRow) {
-        Objects.requireNonNull(other, "other");
-        requireCompatible(other, MinHashFormat.ROW_SHAPE);
-        rows.merge(writableRow("dstRow", dstRow), other.payload.segment(), other.rowOffset("srcRow", srcRow), 0, 1);
-    }
-
-    /**
-     * Merges a signature into a row: afterwards the row is the row of the union of its set and the
-     * signature's. Cost as {@link #mergeRow(int, int)}.
-     *
-     * @param dstRow the row written, in [0, rows)
-     * @param signature a signature of this sketch's length and seed
-     * @throws IncompatibleSketchException if the length or the seed differ
-     * @throws IllegalArgumentException if the row is out of range
-     * @throws IllegalStateException if the sketch is read-only or closed
-     */
-    public void mergeRow(int dstRow, MinHashSignature signature) {
-        requireCompatible(signature);
-        rows.merge(writableRow("dstRow", dstRow), signature.slots());
     }
 
     /**
@@ -357,28 +208,6 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
      * @param jaccard the estimated Jaccard similarity of the row's set and the query's
      */
     public record Match(int row, double jaccard) {}
-
-    private void requireCompatible(MinHashSignature signature) {
-        Objects.requireNonNull(signature, "signature");
-        if (signature.length() != slots) {
-            throw new IncompatibleSketchException("signature length", slots, signature.length());
-        }
-        if (signature.hashSeed() != hashSeed()) {
-            throw new IncompatibleSketchException("hash seed", hashSeed(), signature.hashSeed());
-        }
-    }
-
-    private long writableRow(String name, int row) {
-        requireWritable();
-        return rowOffset(name, row);
-    }
-
-    private long rowOffset(String name, int row) {
-        if (row < 0 || row >= rowCount) {
-            throw new IllegalArgumentException(name + " = " + row + ", must be in [0, " + rowCount + ")");
-        }
-        return rows.offset(row);
-    }
 
     /**
      * Returns the number of rows (sets) R.
