@@ -100,6 +100,16 @@ final class DataSketchesReplay {
         return sketch;
     }
 
+    /** The HLL-mode image of a direct HLL_8 sketch of the keys, as the reader gives it. */
+    static DataSketchesHllImage.Registers directSketchRead(int lgK, long[] keys) {
+        try {
+            return (DataSketchesHllImage.Registers) DataSketchesHllReader.read(
+                    directSketch(lgK, DataSketchesHllType.HLL_8, keys).toUpdatableByteArray(), null);
+        } catch (ForeignSketchException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     static HllUnion union(int lgK, HllSketch... sketches) {
         HllUnion union = new HllUnion(lgK);
         for (HllSketch sketch : sketches) {
