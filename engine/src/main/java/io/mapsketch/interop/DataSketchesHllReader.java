@@ -127,6 +127,11 @@ public final class DataSketchesHllReader {
             bytes.requireLength(SET_COUPONS_START + (4L << lgArr), "an updatable SET of 2^" + lgArr + " entries");
             int[] table = bytes.ints(SET_COUPONS_START, 1 << lgArr);
             coupons = occupied(bytes, table, count, SET_COUNT_INT, "set count");
+            for (int i = 0; i < table.length; i++) {
+                if (table[i] != 0) {
+                    requireCoupon(bytes, table[i], SET_COUPONS_START + 4 * i);
+                }
+            }
             bytes.requirePlacement(table, lgArr, SET_COUPONS_START, false);
         }
         requireEmptyFlag(bytes, preamble, count);
@@ -134,8 +139,8 @@ public final class DataSketchesHllReader {
     }
 
     /**
-     * Returns the occupied entries of an updatable table, in table order, each a valid coupon, after
-     * checking that there are as many as the preamble counts.
+     * Returns the occupied (non-zero) entries of an updatable table, in table order, after checking
+     * that there are as many as the preamble counts.
      */
     static int[] occupied(DataSketchesHllBytes bytes, int[] table, int count, int countOffset, String countName)
             throws ForeignSketchException {

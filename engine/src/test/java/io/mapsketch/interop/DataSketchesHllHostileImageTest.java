@@ -72,6 +72,7 @@ class DataSketchesHllHostileImageTest {
         refused(SET, b -> putInt(b, SET_COUNT_INT, 49), SET_COUNT_INT, "set count 49, yet the table holds 50 entries");
         refused(SET, b -> b[LG_ARR_BYTE] = 4, LG_ARR_BYTE, "lgArr 4, a SET's table has 2^5 to 2^7 entries");
         refused(SET, b -> putInt(b, SET_COUNT_INT, -1), SET_COUNT_INT, "set count -1");
+        refused(SET, DataSketchesHllHostileImageTest::dropTheValueOfAnEntry, -1, "has value 0");
         refused(SET, DataSketchesHllHostileImageTest::moveAnEntryOffItsProbe, -1, "is off its probe sequence");
         refused(
                 COMPACT_SET,
@@ -171,6 +172,18 @@ class DataSketchesHllHostileImageTest {
         for (int slot = 0; ; slot++) {
             if ((image[REGISTERS_START + slot / 2] >> (slot % 2 * 4) & 0xF) != 15) {
                 return slot;
+            }
+        }
+    }
+
+    /** Clears the value bits of the set's first occupied entry, leaving its address. */
+    private static void dropTheValueOfAnEntry(byte[] image) {
+        for (int offset = SET_COUPONS_START; ; offset += 4) {
+            int coupon = intAt(image, offset);
+            if (coupon != 0) {
+                int address = coupon & 0x3FF_FFFF;
+                putInt(image, offset, address == 0 ? 1 : address);
+                return;
             }
         }
     }
