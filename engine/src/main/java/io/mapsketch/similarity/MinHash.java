@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -407,6 +408,26 @@ public final class MinHash extends RegionSketch implements Mergeable<MinHash> {
      */
     public double standardError() {
         return MinHashSizing.standardError(slots);
+    }
+
+    /** A minimum of slots: merging the same sketch again changes nothing. */
+    @Override
+    public boolean mergeIsIdempotent() {
+        return true;
+    }
+
+    /** Rows, signature length, memory and the standard error of a Jaccard estimate. */
+    @Override
+    protected void putFigures(Map<String, Object> figures) {
+        figures.put("rows", rows());
+        figures.put("signature length", signatureLength());
+        super.putFigures(figures);
+        figures.put("standard error", standardError());
+    }
+
+    @Override
+    protected byte emptyPayloadFill() {
+        return (byte) MinHashSignature.EMPTY_SLOT;
     }
 
     @Override
