@@ -50,6 +50,18 @@ public sealed interface Mergeable<S extends Mergeable<S>> extends Sketch
     void merge(S other);
 
     /**
+     * Tells whether merging is idempotent for this kind: a sketch merged twice, or into itself, answers as
+     * if merged once. True for the merges that take an OR, a maximum or a minimum (Bloom filters other than
+     * counting ones, HyperLogLog, MinHash); false for sums (Count-Min, Top-K, counting Bloom), where each
+     * merge adds the other's counts again.
+     *
+     * @return {@code true} if a repeated merge changes nothing
+     */
+    default boolean mergeIsIdempotent() {
+        return false;
+    }
+
+    /**
      * Merges a sketch known only as a {@link Sketch}, such as one {@link Sketch#open} returned: the
      * same as {@link #merge} when it is of this sketch's kind, refused otherwise.
      *

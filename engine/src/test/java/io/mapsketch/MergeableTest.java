@@ -15,6 +15,7 @@ import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.FrequencySketch;
 import io.mapsketch.frequency.TopK;
+import io.mapsketch.internal.SketchFacts;
 import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
@@ -276,6 +277,63 @@ class MergeableTest {
         try (S into = kind.create(OpenMode.EXCLUSIVE)) {
             assertThrows(IllegalStateException.class, () -> into.mergeSketch(closed), kind.name());
             assertThrows(IllegalStateException.class, () -> closed.mergeSketch(into), kind.name());
+        }
+    }
+
+    /** An empty sketch made in another's shape ({@link SketchFacts#createEmptyLike}) takes its merge and is then it. */
+    @Test
+    void anEmptySketchInAnothersShapeTakesItsMergeAndIsThenTheSame() throws IOException {
+        long[] keys = LongStream.range(0, 200).map(i -> i * 0x2545F4914F6CDD1DL).toArray();
+        for (Kind<?> kind : KINDS) {
+            mergeIntoEmptyLike(kind, keys);
+        }
+    }
+
+    private <S extends Mergeable<S>> void mergeIntoEmptyLike(Kind<S> kind, long[] keys) throws IOException {
+        try (S source = kind.builder().get().seed(5).create(dir.resolve(kind.name()), OpenMode.EXCLUSIVE)) {
+            kind.add().accept(source, keys);
+            try (Sketch created = SketchFacts.createEmptyLike(source, dir.resolve(kind + "-like"), OpenMode.SHARED)) {
+                assertEquals(source.kind(), created.kind(), kind.name());
+                assertEquals(5, created.hashSeed(), kind.name());
+                assertEquals(0, created.itemsAdded(), kind.name());
+                assertEquals(source.memoryBytes(), created.memoryBytes(), kind.name());
+                assertInstanceOf(Mergeable.class, created).mergeSketch(source);
+                @SuppressWarnings("unchecked")
+                S same = (S) created;
+                assertEquals(kind.state().apply(source, keys), kind.state().apply(same, keys), kind.name());
+            }
+        }
+    }
+
+    /** OR, max and min merges are idempotent, sums are not; merging an idempotent kind twice changes nothing. */
+    @Test
+    void exactlyTheOrMaxAndMinMergesAreIdempotent() {
+        long[] keys = LongStream.range(0, 300).toArray();
+        Set<String> idempotent = Set.of("classic", "blocked", "scalable", "hll", "minhash");
+        for (Kind<?> kind : KINDS) {
+            assertEquals(idempotent.contains(kind.name()), mergedTwiceIsMergedOnce(kind, keys), kind.name());
+        }
+    }
+
+    /** Whether the kind says its merge is idempotent, checked against the answers after a second merge. */
+    private static <S extends Mergeable<S>> boolean mergedTwiceIsMergedOnce(Kind<S> kind, long[] keys) {
+        try (S into = kind.create(OpenMode.EXCLUSIVE);
+                S other = kind.create(OpenMode.EXCLUSIVE)) {
+            kind.add().accept(other, keys);
+            into.merge(other);
+            Object once = kind.state().apply(into, keys);
+            into.merge(other);
+            if (into.mergeIsIdempotent()) {
+                List<?> onceState = (List<?>) once;
+                List<?> twiceState = (List<?>) kind.state().apply(into, keys);
+                assertEquals(
+                        onceState.subList(1, onceState.size()), twiceState.subList(1, twiceState.size()), kind.name());
+            } else {
+                assertFalse(once.equals(kind.state().apply(into, keys)), kind.name());
+            }
+            return into.mergeIsIdempotent();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -5,11 +5,11 @@ import io.mapsketch.Sketch;
 import io.mapsketch.SketchKind;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.FrequencySketch;
+import io.mapsketch.memory.LiveCounters;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -20,7 +20,8 @@ import picocli.CommandLine.ParentCommand;
 @Command(
         name = "cms",
         description = "Count-Min sketches: how often does X occur? (overcounts only, by at most"
-                + " epsilon x N with probability 1 - delta)")
+                + " epsilon x N with probability 1 - delta)",
+        subcommands = FamilyInfo.class)
 final class CountMinCommands implements SketchFamily {
 
     @ParentCommand
@@ -28,23 +29,38 @@ final class CountMinCommands implements SketchFamily {
 
     @Command(
             name = "create",
-            description = "Creates an empty Count-Min sketch of ceil(e / E) x ceil(ln(1 / D))" + " counters.",
-            footer = {"%nExample:%n  mapsketch cms create events.cms --epsilon 0.001 --delta 0.01"})
+            description = {
+                "Creates an empty Count-Min sketch of ceil(e / E) x ceil(ln(1 / D)) counters (CMS.INITBYPROB),"
+                        + " or of W x D counters (CMS.INITBYDIM): give --epsilon and --delta, or --width and --depth."
+            },
+            footer = {
+                "%nExamples:%n  mapsketch cms create events.cms --epsilon 0.001 --delta 0.01",
+                "  mapsketch cms create events.cms --width 2000 --depth 5"
+            })
     int create(
             @Parameters(paramLabel = "FILE", description = "The file to create.") Path file,
             @Option(
                             names = "--epsilon",
                             paramLabel = "E",
-                            required = true,
                             description = "Error as a fraction of the total count N, in (0, 1), e.g. 0.001.")
-                    double epsilon,
+                    Double epsilon,
             @Option(
                             names = "--delta",
                             paramLabel = "D",
-                            required = true,
                             description =
                                     "Probability that an estimate is off by more than E x N, in (0, 1), e.g. 0.01.")
-                    double delta,
+                    Double delta,
+            @Option(
+                            names = "--width",
+                            paramLabel = "W",
+                            description = "Counters per row, at least 3 (error about e / W x N); with --depth.")
+                    Integer width,
+            @Option(
+                            names = "--depth",
+                            paramLabel = "D",
+                            description = "Rows, in [1, " + FrequencySketch.MAX_DEPTH + "] (probability of a larger"
+                                    + " error about e^-D); with --width.")
+                    Integer depth,
             @Option(
                             names = "--counter-bits",
                             paramLabel = "BITS",
@@ -58,28 +74,41 @@ final class CountMinCommands implements SketchFamily {
                     boolean conservative,
             @Mixin CreateOptions options)
             throws IOException {
-        options.create(
-                file,
-                CountMinSketch.builder()
-                        .epsilon(epsilon)
-                        .delta(delta)
-                        .counterBits(counterBits)
-                        .conservativeUpdate(conservative));
+        CountMinSketch.Builder builder =
+                CountMinSketch.builder().counterBits(counterBits).conservativeUpdate(conservative);
+        if (width != null || depth != null) {
+            if (width == null || depth == null) {
+                throw new IllegalArgumentException("--width and --depth go together (CMS.INITBYDIM)");
+            }
+            if (epsilon != null || delta != null) {
+                throw new IllegalArgumentException("give --epsilon and --delta, or --width and --depth, not both");
+            }
+            builder.dimensions(width, depth);
+        } else {
+            if (epsilon == null || delta == null) {
+                throw new IllegalArgumentException("give --epsilon E and --delta D (CMS.INITBYPROB), or --width W"
+                        + " and --depth D (CMS.INITBYDIM)");
+            }
+            builder.epsilon(epsilon).delta(delta);
+        }
+        options.create(file, builder);
         return 0;
     }
 
     @Command(
             name = "incrby",
             description = {
-                "Adds COUNT occurrences of each ITEM (CMS.INCRBY). Any number of"
-                        + " processes may add to one file at once.",
-                "With no arguments, adds one occurrence of each line of" + " standard input.",
+                "Adds COUNT occurrences of each ITEM and prints each item's new estimate, one per line"
+                        + " (CMS.INCRBY). Any number of processes may add to one file at once. Every pair is checked"
+                        + " before anything is added.",
+                "With no arguments, adds one occurrence of each line of standard input, printing its estimate;"
+                        + " a line refused stops the verb there, the lines before it added.",
                 "An item whose count reaches the counters' largest value (2^32 - 1 for 32-bit"
                         + " counters) is saturated: a line on standard error names it and the option that counts further."
             },
             footer = {
                 "%nExamples:%n  mapsketch cms incrby events.cms login 3 logout 1",
-                "  cut -f2 access.log | mapsketch cms incrby events.cms"
+                "  cut -f2 access.log | mapsketch cms incrby events.cms > /dev/null"
             })
     int incrby(
             @Parameters(index = "0", paramLabel = "FILE", description = "A Count-Min file.") Path file,
@@ -91,18 +120,28 @@ final class CountMinCommands implements SketchFamily {
             throws IOException {
         List<String> arguments = pairs == null ? List.of() : pairs;
         long[] counts = counts(arguments);
+        PrintWriter out = root.io().out();
         try (CountMinSketch sketch = CountMinSketch.open(file, OpenMode.SHARED)) {
+            requireRoom(file, sketch, counts);
             Saturation saturation = new Saturation(file, sketch, "cms create");
             try {
                 if (arguments.isEmpty()) {
-                    Items.eachBatch(List.of(), root.io(), (data, offsets, lengths, count) -> {
-                        sketch.addAll(data, offsets, lengths, count);
-                        saturation.added(data, offsets, lengths, count);
+                    Items.each(file, List.of(), root.io().forAnswers(), (bytes, offset, length) -> {
+                        long estimate = sketch.add(bytes, offset, length);
+                        saturation.added(bytes, offset, length, estimate);
+                        out.println(Saturation.text(sketch, estimate));
                     });
                 }
                 for (int i = 0; i < counts.length; i++) {
                     String item = arguments.get(2 * i);
-                    saturation.added(item, sketch.add(item, counts[i]));
+                    long estimate;
+                    try {
+                        estimate = sketch.add(item, counts[i]);
+                    } catch (IllegalArgumentException refused) {
+                        throw Items.stopped(file, "pair " + (i + 1), refused.getMessage(), i);
+                    }
+                    saturation.added(item, estimate);
+                    out.println(Saturation.text(sketch, estimate));
                 }
             } finally {
                 saturation.report(root.io().err());
@@ -112,7 +151,7 @@ final class CountMinCommands implements SketchFamily {
     }
 
     /** The COUNT of each ITEM COUNT pair, all checked before anything is added. */
-    private static long[] counts(List<String> pairs) {
+    static long[] counts(List<String> pairs) {
         if (pairs.size() % 2 != 0) {
             throw new IllegalArgumentException(
                     "expected ITEM COUNT pairs, but item '" + pairs.getLast() + "' has no count");
@@ -132,6 +171,24 @@ final class CountMinCommands implements SketchFamily {
             }
         }
         return counts;
+    }
+
+    /**
+     * Refuses counts whose sum would take the sketch's total N past its limit, before any is added (a
+     * concurrent writer may still take the room first; the engine then refuses the pair that does not fit).
+     */
+    static void requireRoom(Path file, FrequencySketch sketch, long[] counts) {
+        long sum = 0;
+        for (long count : counts) {
+            sum = count > LiveCounters.LIMIT - sum ? Long.MAX_VALUE : sum + count;
+        }
+        long room = LiveCounters.LIMIT - sketch.totalWeight();
+        if (sum > room) {
+            throw new IllegalArgumentException(file + ": the counts add up to "
+                    + (sum == Long.MAX_VALUE ? "more than " + LiveCounters.LIMIT : Long.toString(sum))
+                    + ", which would take the total N = " + sketch.totalWeight() + " past " + LiveCounters.LIMIT
+                    + " (2^63 - 2^55 - 1); nothing was added");
+        }
     }
 
     @Command(
@@ -155,28 +212,50 @@ final class CountMinCommands implements SketchFamily {
         return 0;
     }
 
+    @Command(
+            name = "merge",
+            description = {
+                "Adds the SRC sketches into DEST, each W times with --weights (CMS.MERGE): DEST's counts grow by"
+                        + " the sum of W x SRC. A missing DEST is created empty in the first source's shape; DEST"
+                        + " among the sources is refused (its counts would be added again). The sources stay unchanged.",
+                "Unlike CMS.MERGE, an existing DEST keeps its own counts: merge into a new DEST for the weighted sum alone."
+            },
+            footer = {"%nExample:%n  mapsketch cms merge week.cms mon.cms tue.cms --weights 1 2"})
+    int mergeVerb(
+            @Parameters(index = "0", paramLabel = "DEST", description = "The Count-Min sketch to add into.")
+                    Path destination,
+            @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Count-Min files.")
+                    List<Path> sources,
+            @Option(
+                            names = "--weights",
+                            arity = "1..*",
+                            paramLabel = "W",
+                            description = "One weight per SRC, each at least 1 (default: 1 each).")
+                    List<Long> weights)
+            throws IOException {
+        if (weights != null && weights.size() != sources.size()) {
+            throw new IllegalArgumentException("--weights gives " + weights.size() + " weights for " + sources.size()
+                    + " sources; give one per SRC");
+        }
+        if (weights != null) {
+            for (int i = 0; i < weights.size(); i++) {
+                if (weights.get(i) < 1) {
+                    throw new IllegalArgumentException("--weights: the weight of " + sources.get(i) + " is "
+                            + weights.get(i) + ", must be at least 1");
+                }
+            }
+        }
+        Merging.merge(
+                destination,
+                sources,
+                CountMinSketch::open,
+                (into, from, source) -> into.merge(from, weights == null ? 1 : weights.get(source)));
+        return 0;
+    }
+
     @Override
     public boolean reads(SketchKind kind) {
         return kind == SketchKind.COUNT_MIN;
-    }
-
-    @Override
-    public void describe(Path file, Map<String, Object> facts) throws IOException {
-        try (CountMinSketch sketch = CountMinSketch.open(file, OpenMode.READ_ONLY)) {
-            describeCounters(sketch, facts);
-        }
-    }
-
-    /** The Count-Min figures, shared with Top-K files (a Count-Min sketch plus candidates). */
-    static void describeCounters(FrequencySketch sketch, Map<String, Object> facts) {
-        facts.put("epsilon", sketch.epsilon());
-        facts.put("delta", sketch.delta());
-        facts.put("width", sketch.width());
-        facts.put("depth", sketch.depth());
-        facts.put("counter bits", sketch.counterBits());
-        facts.put("conservative update", sketch.isConservative());
-        facts.put("memory bytes", sketch.memoryBytes());
-        facts.put("error bound", sketch.errorBound());
     }
 
     @Override

@@ -9,7 +9,6 @@ import io.mapsketch.membership.MembershipFilter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -17,7 +16,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code mapsketch cf}: cuckoo filters, "is X in the set?" with false positives only, and removal. */
-@Command(name = "cf", description = "Cuckoo filters: is X in the set? (false positives only); items can be removed")
+@Command(
+        name = "cf",
+        description = "Cuckoo filters: is X in the set? (false positives only); items can be removed",
+        subcommands = FamilyInfo.class)
 final class CuckooCommands implements SketchFamily {
 
     @ParentCommand
@@ -52,14 +54,57 @@ final class CuckooCommands implements SketchFamily {
     @Command(
             name = "add",
             description = {
-                "Adds items (CF.ADD); an item added again is stored again, up to 8"
+                "Adds items and prints 1 per item (CF.ADD); an item added again is stored again, up to 8"
                         + " copies. Any number of processes may add to one file at once. A full filter refuses the item"
-                        + " (exit 1) and keeps everything added before it.",
+                        + " (exit 1, naming its position) and keeps everything added before it.",
                 "With no ITEM, adds each line of standard input."
             },
             footer = {"%nExample:%n  mapsketch cf add sessions.cf 3f2a91 77c0de"})
     int add(@Mixin FileAndItems input) throws IOException {
-        FilterVerbs.add(input, root.io());
+        PrintWriter out = root.io().out();
+        try (CuckooFilter filter = CuckooFilter.open(input.file(), OpenMode.SHARED)) {
+            input.each(root.io().forAnswers(), (bytes, offset, length) -> {
+                filter.add(bytes, offset, length);
+                out.println(1);
+            });
+        }
+        return 0;
+    }
+
+    @Command(
+            name = "addnx",
+            description = {
+                "Adds each item only if the filter does not report it present, and prints 1 if it was added,"
+                        + " 0 if it was there (or is a false positive) (CF.ADDNX). The check and the add are one"
+                        + " step under the filter's lock: of processes adding one new item at once, one adds it.",
+                "With no ITEM, adds each line of standard input."
+            },
+            footer = {"%nExample:%n  mapsketch cf addnx sessions.cf 3f2a91"})
+    int addnx(@Mixin FileAndItems input) throws IOException {
+        PrintWriter out = root.io().out();
+        try (CuckooFilter filter = CuckooFilter.open(input.file(), OpenMode.SHARED)) {
+            input.each(
+                    root.io().forAnswers(),
+                    (bytes, offset, length) -> out.println(filter.addIfAbsent(bytes, offset, length) ? 1 : 0));
+        }
+        return 0;
+    }
+
+    @Command(
+            name = "count",
+            description = {
+                "Prints, per item, how many copies of its fingerprint the filter holds (CF.COUNT): the times it"
+                        + " was added and not removed, more if another item shares its fingerprint and buckets.",
+                "With no ITEM, answers each line of standard input."
+            },
+            footer = {"%nExample:%n  mapsketch cf count sessions.cf 3f2a91"})
+    int count(@Mixin FileAndItems input) throws IOException {
+        PrintWriter out = root.io().out();
+        try (CuckooFilter filter = CuckooFilter.open(input.file(), OpenMode.READ_ONLY)) {
+            input.each(
+                    root.io().forAnswers(),
+                    (bytes, offset, length) -> out.println(filter.count(bytes, offset, length)));
+        }
         return 0;
     }
 
@@ -103,11 +148,6 @@ final class CuckooCommands implements SketchFamily {
     @Override
     public boolean reads(SketchKind kind) {
         return kind == SketchKind.CUCKOO;
-    }
-
-    @Override
-    public void describe(Path file, Map<String, Object> facts) throws IOException {
-        FilterVerbs.describe(file, facts);
     }
 
     @Override

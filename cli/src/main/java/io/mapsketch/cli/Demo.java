@@ -69,7 +69,7 @@ final class Demo {
         }
         out.println();
         out.println("mapsketch info " + events + ":");
-        Info.print(events, false, out, families);
+        Info.print(events, false, out);
         return 0;
     }
 

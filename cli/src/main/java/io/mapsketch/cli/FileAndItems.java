@@ -21,13 +21,21 @@ final class FileAndItems {
         return file;
     }
 
-    /** Hands every item to {@code sink}: the ITEM arguments, or the lines of standard input if there are none. */
+    /** The ITEM arguments, empty if the items come from standard input. */
+    List<String> arguments() {
+        return items;
+    }
+
+    /**
+     * Hands every item to {@code sink}, one at a time: the ITEM arguments, or the lines of standard input
+     * if there are none; an item refused stops the verb there ({@link Items#each}).
+     */
     void each(CommandIo io, Items.Sink sink) {
-        Items.each(items, io, sink);
+        Items.each(file, items, io, sink);
     }
 
     /** As {@link #each}, in batches for the engine's bulk methods. */
     void eachBatch(CommandIo io, Items.BatchSink sink) {
-        Items.eachBatch(items, io, sink);
+        Items.eachBatch(file, items, io, sink);
     }
 }

@@ -1,29 +1,28 @@
 package io.mapsketch.cli;
 
 import io.mapsketch.OpenMode;
-import io.mapsketch.membership.BlockedBloomFilter;
-import io.mapsketch.membership.BloomFilter;
-import io.mapsketch.membership.CountingBloomFilter;
-import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.membership.MembershipFilter;
-import io.mapsketch.membership.ScalableBloomFilter;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * What the Bloom ({@code bf}) and cuckoo ({@code cf}) verbs share, for any membership filter file:
- * adding items as a shared writer, answering 1 or 0 per item, and the figures {@code info} prints.
+ * adding items as a shared writer with Redis's replies, and answering 1 or 0 per item.
  */
 final class FilterVerbs {
 
     private FilterVerbs() {}
 
-    /** Adds every item to the filter file, opened as a shared writer, through the batch add. */
+    /**
+     * Adds every item, one at a time, to the filter file, opened as a shared writer, and prints BF.ADD's
+     * reply per item: 1 if the add changed a bit or counter (the item was certainly new), 0 if not (it was
+     * added before, or is a false positive). An item refused (a full cuckoo filter) stops the verb there.
+     */
     static void add(FileAndItems input, CommandIo io) throws IOException {
+        PrintWriter out = io.out();
         try (MembershipFilter filter = MembershipFilter.open(input.file(), OpenMode.SHARED)) {
-            input.eachBatch(io, filter::addAll);
+            input.each(
+                    io.forAnswers(), (bytes, offset, length) -> out.println(filter.add(bytes, offset, length) ? 1 : 0));
         }
     }
 
@@ -44,43 +43,6 @@ final class FilterVerbs {
                     out.println(results[0][i] ? 1 : 0);
                 }
             });
-        }
-    }
-
-    /** The filter's shape, then its memory, capacity, target and current false-positive rates. */
-    static void describe(Path file, Map<String, Object> facts) throws IOException {
-        try (MembershipFilter filter = MembershipFilter.open(file, OpenMode.READ_ONLY)) {
-            switch (filter) {
-                case BloomFilter classic -> {
-                    facts.put("bits", classic.bitCount());
-                    facts.put("hashes", classic.hashCount());
-                }
-                case BlockedBloomFilter blocked -> {
-                    facts.put("blocks", blocked.blockCount());
-                    facts.put("bits per key", blocked.bitsPerKey());
-                }
-                case CountingBloomFilter counting -> {
-                    facts.put("counters", counting.counterCount());
-                    facts.put("hashes", counting.hashCount());
-                }
-                case CuckooFilter cuckoo -> {
-                    facts.put("buckets", cuckoo.bucketCount());
-                    facts.put("fingerprint bits", cuckoo.fingerprintBits());
-                    facts.put("bits per slot", cuckoo.bitsPerSlot());
-                    facts.put("lock recoveries", cuckoo.lockRecoveries());
-                }
-                case ScalableBloomFilter scalable -> {
-                    facts.put("links", scalable.links());
-                    facts.put("growth factor", scalable.growthFactor());
-                    facts.put("tightening ratio", scalable.tighteningRatio());
-                }
-            }
-            facts.put("memory bytes", filter.memoryBytes());
-            facts.put("expected items", filter.expectedItems());
-            facts.put("target false-positive rate", filter.targetFalsePositiveRate());
-            facts.put("fill ratio", filter.fillRatio());
-            facts.put("current false-positive rate", filter.expectedFalsePositiveRate());
-            facts.put("over capacity", filter.isOverCapacity());
         }
     }
 }

@@ -7,7 +7,6 @@ import io.mapsketch.cardinality.HyperLogLog;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -17,7 +16,8 @@ import picocli.CommandLine.ParentCommand;
 /** {@code mapsketch hll}: HyperLogLog, "how many distinct X?" with a relative standard error of 1.04 / sqrt(2^P). */
 @Command(
         name = "hll",
-        description = "HyperLogLog: how many distinct X? (relative standard error 1.04 / sqrt(2^P)," + " both ways)")
+        description = "HyperLogLog: how many distinct X? (relative standard error 1.04 / sqrt(2^P)," + " both ways)",
+        subcommands = FamilyInfo.class)
 final class HyperLogLogCommands implements SketchFamily {
 
     @ParentCommand
@@ -45,7 +45,8 @@ final class HyperLogLogCommands implements SketchFamily {
     @Command(
             name = "add",
             description = {
-                "Adds items (PFADD). Any number of processes may add to one file at once.",
+                "Adds items and prints 1 if a register changed (the estimate may have grown), else 0 (PFADD)."
+                        + " Any number of processes may add to one file at once.",
                 "With no ITEM, adds each line of standard input."
             },
             footer = {
@@ -54,7 +55,9 @@ final class HyperLogLogCommands implements SketchFamily {
             })
     int add(@Mixin FileAndItems input) throws IOException {
         try (HyperLogLog sketch = HyperLogLog.open(input.file(), OpenMode.SHARED)) {
-            input.eachBatch(root.io(), sketch::addAll);
+            boolean[] changed = {false};
+            input.each(root.io(), (bytes, offset, length) -> changed[0] |= sketch.add(bytes, offset, length));
+            root.io().out().println(changed[0] ? 1 : 0);
         }
         return 0;
     }
@@ -89,37 +92,25 @@ final class HyperLogLogCommands implements SketchFamily {
     @Command(
             name = "merge",
             description = {
-                "Merges the SRC files into DEST, which must exist (PFMERGE); the" + " sources stay unchanged.",
+                "Merges the SRC files into DEST (PFMERGE); the sources stay unchanged. A missing DEST is created"
+                        + " empty in the first source's precision and seed; DEST may be among the sources.",
                 "A source of higher precision than DEST is folded down to it; one of"
                         + " lower precision, or another seed, is refused."
             },
-            footer = {
-                "%nExample:%n  mapsketch hll create week.hll --precision 14",
-                "  mapsketch hll merge week.hll monday.hll tuesday.hll"
-            })
+            footer = {"%nExample:%n  mapsketch hll merge week.hll week.hll monday.hll tuesday.hll"})
     int mergeVerb(
             @Parameters(index = "0", paramLabel = "DEST", description = "The HyperLogLog to merge into.")
                     Path destination,
             @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "HyperLogLog files.")
                     List<Path> sources)
             throws IOException {
-        Merging.merge(destination, sources, HyperLogLog::open, HyperLogLogCommands::mergeFolding);
+        Merging.merge(destination, sources, HyperLogLog::open, (into, from, source) -> mergeFolding(into, from));
         return 0;
     }
 
     @Override
     public boolean reads(SketchKind kind) {
         return kind == SketchKind.HYPERLOGLOG;
-    }
-
-    @Override
-    public void describe(Path file, Map<String, Object> facts) throws IOException {
-        try (HyperLogLog sketch = HyperLogLog.open(file, OpenMode.READ_ONLY)) {
-            facts.put("precision", sketch.precision());
-            facts.put("memory bytes", sketch.memoryBytes());
-            facts.put("estimate", Math.round(sketch.estimate()));
-            facts.put("relative standard error", sketch.relativeStandardError());
-        }
     }
 
     @Override

@@ -1,8 +1,10 @@
 package io.mapsketch.cli;
 
 import io.mapsketch.OpenMode;
+import io.mapsketch.Sketch;
 import io.mapsketch.SketchKind;
 import io.mapsketch.internal.Regions;
+import io.mapsketch.internal.SketchFacts;
 import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchRegion;
 import io.mapsketch.memory.WriterLockHolders;
@@ -20,22 +22,37 @@ import java.util.stream.Collectors;
 /**
  * {@code mapsketch info FILE [--json]}: what a sketch file holds, read-only: kind, format version, hash
  * scheme and seed, live counters, the writers registered and those holding the writer lock (which differ when
- * writers died or lost their locks) and the clean-close flag, then the figures of the sketch's
- * family ({@link SketchFamily#describe}): sizes, fill and current false-positive rate for filters,
- * shape and error bound for Count-Min, estimate and error for HyperLogLog.
+ * writers died or lost their locks) and the clean-close flag, then the figures the engine gives for
+ * the sketch whatever its family ({@link SketchFacts#of}): its shape, memory and error, the fill,
+ * estimated items and current false-positive rate of a filter, the error bound of Count-Min, the
+ * estimate of a HyperLogLog.
  */
 final class Info {
 
     private Info() {}
 
-    static void print(Path path, boolean json, PrintWriter out, List<SketchFamily> families) throws IOException {
+    /** Prints the facts of a file of any kind ({@code mapsketch info}). */
+    static void print(Path path, boolean json, PrintWriter out) throws IOException {
+        print(path, json, out, null);
+    }
+
+    /**
+     * Prints the facts of the file at {@code path}.
+     *
+     * @param family the family whose {@code info} verb this is ({@code bf info}), which refuses files of other
+     *     families; {@code null} for {@code mapsketch info}, which takes any file
+     */
+    static void print(Path path, boolean json, PrintWriter out, SketchFamily family) throws IOException {
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("file", path.toString());
-        SketchKind kind;
         Path headerFile = SketchFiles.headerFile(path);
         try (SketchRegion region = Regions.open(headerFile, OpenMode.READ_ONLY, null, null)) {
             SketchHeader header = region.header();
-            kind = Regions.kind(header);
+            SketchKind kind = Regions.kind(header);
+            if (family != null && !family.reads(kind)) {
+                throw new CommandFailure(path + ": a " + kind + " sketch, not one of this verb's kinds;"
+                        + " 'mapsketch info' shows a file of any kind");
+            }
             facts.put("kind", kind.name());
             facts.put("format version", header.formatVersion());
             facts.put("hash scheme", header.hashScheme().name());
@@ -47,12 +64,8 @@ final class Info {
             putLockHolders(headerFile, facts);
             facts.put("cleanly closed", region.wasCleanlyClosed());
         }
-        Optional<SketchFamily> family =
-                families.stream().filter(f -> f.reads(kind)).findFirst();
-        if (family.isPresent()) {
-            family.get().describe(path, facts);
-        } else {
-            facts.put("details", "this version of the command reads no more of this kind");
+        try (Sketch sketch = Sketch.open(path, OpenMode.READ_ONLY)) {
+            facts.putAll(SketchFacts.of(sketch));
         }
         if (json) {
             out.println(toJson(facts));

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Where a verb's items come from: its ITEM arguments, or, when it has none, standard input with one
@@ -14,6 +16,9 @@ import java.util.List;
  * and each line passed as a slice of the chunk. A line ends at a newline, with a carriage return
  * before it dropped; the last line needs no newline; an empty line is the empty item. Standard output
  * is flushed after each chunk, so answers to lines typed by hand appear at once.
+ *
+ * <p>A line that is not UTF-8 text is refused with its line number ({@link Utf8Text}), and so is an item
+ * a verb refuses: the verb stops there, every item before it applied and none after it, and says so.
  */
 final class Items {
 
@@ -52,26 +57,38 @@ final class Items {
     private Items() {}
 
     /**
-     * Hands every item to {@code sink}: the arguments if there are any, else the lines of standard input.
+     * Hands every item to {@code sink}, one at a time: the arguments if there are any, else the lines of
+     * standard input. An item the sink refuses ({@link IllegalArgumentException} or
+     * {@link IllegalStateException}) stops the verb with a {@link CommandFailure} naming the file, the
+     * item's position and the reason, and how many items before it were applied.
      *
+     * @param file the verb's file, named in a refusal
      * @param arguments the ITEM arguments, empty for none
      */
-    static void each(List<String> arguments, CommandIo io, Sink sink) {
-        eachBatch(arguments, io, (data, offsets, lengths, count) -> {
+    static void each(Path file, List<String> arguments, CommandIo io, Sink sink) {
+        long[] done = {0};
+        eachBatch(file, arguments, io, (data, offsets, lengths, count) -> {
             for (int i = 0; i < count; i++) {
-                sink.accept(data, offsets[i], lengths[i]);
+                try {
+                    sink.accept(data, offsets[i], lengths[i]);
+                } catch (IllegalArgumentException | IllegalStateException refused) {
+                    throw stopped(file, position(arguments, done[0] + 1), refused.getMessage(), done[0]);
+                }
+                done[0]++;
             }
         });
     }
 
     /**
      * Hands the items to {@code sink} in batches: all the arguments at once if there are any, else the
-     * lines of each chunk of standard input, showing progress on a terminal.
+     * lines of each chunk of standard input, showing progress on a terminal. A line that is not UTF-8
+     * stops the verb after the lines before it were handed on.
      *
+     * @param file the verb's file, named in a refusal
      * @param arguments the ITEM arguments, empty for none
-     * @throws CommandFailure if standard input cannot be read
+     * @throws CommandFailure if standard input cannot be read or a line is not UTF-8
      */
-    static void eachBatch(List<String> arguments, CommandIo io, BatchSink sink) {
+    static void eachBatch(Path file, List<String> arguments, CommandIo io, BatchSink sink) {
         if (!arguments.isEmpty()) {
             byte[][] items = arguments.stream()
                     .map(a -> a.getBytes(StandardCharsets.UTF_8))
@@ -92,51 +109,103 @@ final class Items {
         }
         Progress progress = new Progress(io.err(), io.terminal(), System::nanoTime);
         try {
-            eachLine(io.in(), io.out(), sink, progress);
+            new Lines(file, sink, progress).read(io.in(), io.out());
             progress.finish();
         } catch (IOException e) {
             throw new CommandFailure("standard input: " + e.getMessage());
         }
     }
 
-    /** Hands each chunk's complete lines to {@code sink} as one batch; the last line needs no newline. */
-    private static void eachLine(InputStream in, PrintWriter out, BatchSink sink, Progress progress)
-            throws IOException {
-        byte[] buffer = new byte[CHUNK];
-        int[] offsets = new int[CHUNK];
-        int[] lengths = new int[CHUNK];
-        int filled = 0;
-        while (true) {
-            if (filled == buffer.length) {
-                buffer = Arrays.copyOf(buffer, 2 * buffer.length);
-                offsets = new int[buffer.length];
-                lengths = new int[buffer.length];
-            }
-            int read = in.read(buffer, filled, buffer.length - filled);
-            if (read < 0) {
-                if (filled > 0) {
-                    slice(buffer, 0, filled, offsets, lengths, 0);
-                    sink.accept(buffer, offsets, lengths, 1);
-                    progress.advance(1);
+    /** Where item {@code number} (from 1) came from: an argument, or a line of standard input. */
+    static String position(List<String> arguments, long number) {
+        return arguments.isEmpty() ? "standard input line " + number : "item " + number;
+    }
+
+    /** The refusal that stops a verb at one item, after {@code done} items were applied. */
+    static CommandFailure stopped(Path file, String position, String reason, long done) {
+        return new CommandFailure(file + ": " + position + ": " + reason + "; "
+                + (done == 0
+                        ? "nothing was applied"
+                        : done == 1
+                                ? "the 1 item before it was applied, none after it"
+                                : "the " + done + " items before it were applied, none after it"));
+    }
+
+    /** The lines of standard input, handed to a sink chunk by chunk, each checked to be UTF-8. */
+    private static final class Lines {
+
+        private final Path file;
+        private final BatchSink sink;
+        private final Progress progress;
+        private long handed;
+
+        Lines(Path file, BatchSink sink, Progress progress) {
+            this.file = file;
+            this.sink = sink;
+            this.progress = progress;
+        }
+
+        /** Hands each chunk's complete lines to the sink as one batch; the last line needs no newline. */
+        void read(InputStream in, PrintWriter out) throws IOException {
+            byte[] buffer = new byte[CHUNK];
+            int[] offsets = new int[CHUNK];
+            int[] lengths = new int[CHUNK];
+            int filled = 0;
+            while (true) {
+                if (filled == buffer.length) {
+                    buffer = Arrays.copyOf(buffer, 2 * buffer.length);
+                    offsets = new int[buffer.length];
+                    lengths = new int[buffer.length];
                 }
-                return;
+                int read = in.read(buffer, filled, buffer.length - filled);
+                if (read < 0) {
+                    if (filled > 0) {
+                        slice(buffer, 0, filled, offsets, lengths, 0);
+                        hand(buffer, offsets, lengths, 1);
+                    }
+                    return;
+                }
+                int end = filled + read;
+                int lineStart = 0;
+                int items = 0;
+                for (int i = filled; i < end; i++) {
+                    if (buffer[i] == '\n') {
+                        slice(buffer, lineStart, i, offsets, lengths, items++);
+                        lineStart = i + 1;
+                    }
+                }
+                hand(buffer, offsets, lengths, items);
+                filled = end - lineStart;
+                System.arraycopy(buffer, lineStart, buffer, 0, filled);
+                out.flush();
             }
-            int end = filled + read;
-            int lineStart = 0;
-            int items = 0;
-            for (int i = filled; i < end; i++) {
-                if (buffer[i] == '\n') {
-                    slice(buffer, lineStart, i, offsets, lengths, items++);
-                    lineStart = i + 1;
+        }
+
+        /** Hands the lines on, or those before the first that is not UTF-8 and then refuses that one. */
+        private void hand(byte[] buffer, int[] offsets, int[] lengths, int items) {
+            for (int i = 0; i < items; i++) {
+                int bad = Utf8Text.firstInvalid(buffer, offsets[i], offsets[i] + lengths[i]);
+                if (bad >= 0) {
+                    if (i > 0) {
+                        sink.accept(buffer, offsets, lengths, i);
+                    }
+                    long line = handed + i + 1;
+                    throw stopped(
+                            file,
+                            "standard input line " + line,
+                            String.format(
+                                    Locale.ROOT,
+                                    "not UTF-8 text (byte 0x%02x at byte %d of the line); items are UTF-8 strings",
+                                    buffer[bad] & 0xFF,
+                                    bad - offsets[i] + 1),
+                            line - 1);
                 }
             }
             if (items > 0) {
                 sink.accept(buffer, offsets, lengths, items);
             }
-            filled = end - lineStart;
-            System.arraycopy(buffer, lineStart, buffer, 0, filled);
+            handed += items;
             progress.advance(items);
-            out.flush();
         }
     }
 

@@ -78,22 +78,26 @@ final class MapsketchCommand {
                     Path file,
             @Option(names = "--json", description = "One JSON object instead of aligned lines.") boolean json)
             throws IOException {
-        Info.print(file, json, io.out(), families());
+        Info.print(file, json, io.out());
         return 0;
     }
 
     @Command(
             name = "merge",
             description = {
-                "Merges the SRC files into DEST, which must exist: any mergeable kind"
+                "Merges the SRC files into DEST (PFMERGE, BF and CMS merges): any mergeable kind"
                         + " (Bloom filters, Count-Min, Top-K, HyperLogLog, MinHash). The sources stay unchanged.",
+                "A missing DEST is created empty in the first source's shape and seed. DEST may be among the"
+                        + " sources where merging is idempotent (Bloom filters but counting ones, HyperLogLog,"
+                        + " MinHash); for sums (Count-Min, Top-K, counting Bloom) it is refused.",
                 "All files must be of one kind, seed and shape: another kind or seed is refused before DEST changes;",
                 "a source of another shape stops the merge, and the sources listed before it stay merged;",
                 "a HyperLogLog of higher precision is folded into DEST's."
             },
             footer = {"%nExample:%n  mapsketch merge all.bf shard-1.bf shard-2.bf"})
     int merge(
-            @Parameters(index = "0", paramLabel = "DEST", description = "The sketch to merge into.") Path destination,
+            @Parameters(index = "0", paramLabel = "DEST", description = "The sketch to merge into, created if missing.")
+                    Path destination,
             @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Sketches of DEST's kind.")
                     List<Path> sources)
             throws IOException {

@@ -3,17 +3,23 @@ package io.mapsketch.cli;
 import io.mapsketch.Mergeable;
 import io.mapsketch.OpenMode;
 import io.mapsketch.Sketch;
+import io.mapsketch.internal.SketchFacts;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How files merge: the destination opens as a shared writer (adds by other processes go on meanwhile)
- * and every source read-only; all sources must open, be other files than the destination and have its
- * kind and seed before anything is merged. Then each source is merged in turn; one that the engine
- * refuses (another shape) stops the merge with one line naming both files, and the sources before it
- * stay merged.
+ * How files merge, as PFMERGE does: the destination opens as a shared writer (adds by other processes go
+ * on meanwhile) and every source read-only; a destination that does not exist is created empty in the
+ * first source's shape and seed. All sources must open and have one kind and seed, the destination's,
+ * before anything is merged. The destination may be among the sources when merging is idempotent (Bloom
+ * filters, HyperLogLog, MinHash: it is then skipped, merging it changes nothing); for sums (Count-Min,
+ * Top-K, counting Bloom) it is refused, since its counts would be added again. Then each source is merged
+ * in turn; one that the engine refuses (another shape) stops the merge with one line naming both files,
+ * and the sources before it stay merged.
  */
 final class Merging {
 
@@ -25,73 +31,101 @@ final class Merging {
          *
          * @param into the destination, writable
          * @param from the source, unchanged
+         * @param source the source's index among the SRC files
          * @throws IllegalArgumentException if their parameters or seeds differ
          */
-        void merge(S into, S from);
+        void merge(S into, S from, int source);
     }
 
     private Merging() {}
 
     /**
-     * {@code mapsketch merge}: the destination opens as the kind its header names, the sources as the
-     * destination's family reads its files, and each merges through {@link Mergeable}; a destination
-     * of a kind that does not merge is refused with its family's reason.
+     * {@code mapsketch merge}: the family is that of the kind the destination's header names (the first
+     * source's if the destination does not exist), the files open as that family's verbs open theirs,
+     * and each merges through {@link Mergeable}; a kind that does not merge is refused with its family's
+     * reason.
      */
     static void merge(Path destination, List<Path> sources, List<SketchFamily> families) throws IOException {
-        refuseItself(destination, sources);
-        try (Sketch into = Sketch.open(destination, OpenMode.SHARED)) {
-            SketchFamily family = families.stream()
-                    .filter(f -> f.reads(into.kind()))
+        Path shapeFile = Files.exists(destination) ? destination : sources.getFirst();
+        SketchFamily family;
+        try (Sketch shape = Sketch.open(shapeFile, OpenMode.READ_ONLY)) {
+            family = families.stream()
+                    .filter(f -> f.reads(shape.kind()))
                     .findFirst()
-                    .orElseThrow(() -> new CommandFailure(destination + ": " + into.kind() + " sketches cannot be"
+                    .orElseThrow(() -> new CommandFailure(shapeFile + ": " + shape.kind() + " sketches cannot be"
                             + " merged by this version of the command"));
-            if (!(into instanceof Mergeable<?>)) {
-                throw new CommandFailure(destination + ": " + family.mergeRefusal());
+            if (!(shape instanceof Mergeable<?>)) {
+                throw new CommandFailure(shapeFile + ": " + family.mergeRefusal());
             }
-            mergeInto(into, destination, sources, family::open, family::mergeStep);
         }
+        merge(destination, sources, family::open, (into, from, source) -> family.mergeStep(into, from));
     }
 
-    /** A family's own merge verb: the destination and the sources open with {@code opener}, merged by {@code step}. */
+    /**
+     * A merge verb: the destination and the sources open with {@code opener} (a missing destination is
+     * created first, in the first source's shape), merged by {@code step}.
+     */
     static <S extends Sketch> void merge(
             Path destination, List<Path> sources, SketchFiles.Opener<S> opener, Step<S> step) throws IOException {
-        refuseItself(destination, sources);
-        try (S into = opener.open(destination, OpenMode.SHARED)) {
-            mergeInto(into, destination, sources, opener, step);
+        boolean exists = Files.exists(destination);
+        List<Path> others = new ArrayList<>(sources.size());
+        List<Integer> indices = new ArrayList<>(sources.size());
+        Path itself = null;
+        for (int i = 0; i < sources.size(); i++) {
+            Path source = sources.get(i);
+            if (exists && Files.exists(source) && Files.isSameFile(source, destination)) {
+                itself = source;
+            } else {
+                others.add(source);
+                indices.add(i);
+            }
         }
-    }
-
-    private static void refuseItself(Path destination, List<Path> sources) throws IOException {
-        for (Path source : sources) {
-            if (Files.exists(source) && Files.exists(destination) && Files.isSameFile(source, destination)) {
-                throw new CommandFailure(source + ": is the destination itself; merging a sketch into itself"
-                        + " would count its items twice");
+        try (OpenSketches<S> from = OpenSketches.readOnly(others, opener)) {
+            if (!others.isEmpty()) {
+                requireKindAndSeed(others.getFirst(), from.list().getFirst(), others, from.list());
+            }
+            try (S into = exists ? opener.open(destination, OpenMode.SHARED) : created(destination, from, opener)) {
+                if (itself != null && !(into instanceof Mergeable<?> merged && merged.mergeIsIdempotent())) {
+                    throw new CommandFailure(itself + ": is the destination itself; merging a " + into.kind()
+                            + " sketch into itself would count its items twice");
+                }
+                requireKindAndSeed(destination, into, others, from.list());
+                for (int i = 0; i < others.size(); i++) {
+                    try {
+                        step.merge(into, from.list().get(i), indices.get(i));
+                    } catch (IllegalArgumentException e) {
+                        throw new CommandFailure(
+                                others.get(i) + ": cannot be merged into " + destination + ": " + e.getMessage());
+                    }
+                }
             }
         }
     }
 
-    private static <S extends Sketch> void mergeInto(
-            S into, Path destination, List<Path> sources, SketchFiles.Opener<S> opener, Step<S> step)
+    /** The destination, created empty in the first source's shape (or as another process just created it). */
+    private static <S extends Sketch> S created(Path destination, OpenSketches<S> from, SketchFiles.Opener<S> opener)
             throws IOException {
-        try (OpenSketches<S> from = OpenSketches.readOnly(sources, opener)) {
-            for (int i = 0; i < sources.size(); i++) {
-                S source = from.list().get(i);
-                if (source.kind() != into.kind()) {
-                    throw new CommandFailure(sources.get(i) + ": a " + source.kind() + " sketch cannot be merged into "
-                            + destination + ", a " + into.kind() + " sketch");
-                }
-                if (source.hashSeed() != into.hashSeed()) {
-                    throw new CommandFailure(sources.get(i) + ": hash seed " + source.hashSeed() + " differs from "
-                            + destination + "'s " + into.hashSeed() + "; only sketches of one seed merge");
-                }
+        try {
+            SketchFacts.createEmptyLike(from.list().getFirst(), destination, OpenMode.SHARED)
+                    .close();
+        } catch (FileAlreadyExistsException raced) {
+            // Another process created it first: merge into that one.
+        }
+        return opener.open(destination, OpenMode.SHARED);
+    }
+
+    /** Refuses a source of another kind or seed than {@code reference} before anything is merged. */
+    private static void requireKindAndSeed(
+            Path referenceFile, Sketch reference, List<Path> files, List<? extends Sketch> sketches) {
+        for (int i = 0; i < files.size(); i++) {
+            Sketch source = sketches.get(i);
+            if (source.kind() != reference.kind()) {
+                throw new CommandFailure(files.get(i) + ": a " + source.kind() + " sketch cannot be merged into "
+                        + referenceFile + ", a " + reference.kind() + " sketch");
             }
-            for (int i = 0; i < sources.size(); i++) {
-                try {
-                    step.merge(into, from.list().get(i));
-                } catch (IllegalArgumentException e) {
-                    throw new CommandFailure(
-                            sources.get(i) + ": cannot be merged into " + destination + ": " + e.getMessage());
-                }
+            if (source.hashSeed() != reference.hashSeed()) {
+                throw new CommandFailure(files.get(i) + ": hash seed " + source.hashSeed() + " differs from "
+                        + referenceFile + "'s " + reference.hashSeed() + "; only sketches of one seed merge");
             }
         }
     }

@@ -9,7 +9,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -20,7 +19,8 @@ import picocli.CommandLine.ParentCommand;
 @Command(
         name = "minhash",
         description = "MinHash signatures, one per row: how similar are two sets? (Jaccard"
-                + " estimate, standard error about 1/sqrt(k))")
+                + " estimate, standard error about 1/sqrt(k))",
+        subcommands = FamilyInfo.class)
 final class MinHashCommands implements SketchFamily {
 
     @ParentCommand
@@ -69,6 +69,7 @@ final class MinHashCommands implements SketchFamily {
                 throw new IllegalArgumentException("ROW = " + row + ", must be in [0, " + sketch.rows() + ")");
             }
             Items.each(
+                    file,
                     items == null ? List.of() : items,
                     root.io(),
                     (bytes, offset, length) -> sketch.add(row, bytes, offset, length));
@@ -109,16 +110,6 @@ final class MinHashCommands implements SketchFamily {
     @Override
     public boolean reads(SketchKind kind) {
         return kind == SketchKind.MINHASH;
-    }
-
-    @Override
-    public void describe(Path file, Map<String, Object> facts) throws IOException {
-        try (MinHash sketch = MinHash.open(file, OpenMode.READ_ONLY)) {
-            facts.put("rows", sketch.rows());
-            facts.put("signature length", sketch.signatureLength());
-            facts.put("memory bytes", sketch.memoryBytes());
-            facts.put("standard error", sketch.standardError());
-        }
     }
 
     @Override

@@ -48,18 +48,20 @@ final class Saturation {
         }
     }
 
-    /**
-     * Notes the first item of a batch just added that is saturated. Cost: nothing until N reaches the
-     * largest estimate (no counter exceeds N) or once an item was found, else an estimate per item.
-     */
-    void added(byte[] data, int[] offsets, int[] lengths, int count) {
-        if (first != null || sketch.totalWeight() < sketch.maxEstimate()) {
-            return;
+    /** Notes an item of bytes' estimate right after its add. */
+    void added(byte[] bytes, int offset, int length, long estimate) {
+        if (first == null && isSaturated(sketch, estimate)) {
+            first = new String(bytes, offset, length, StandardCharsets.UTF_8);
         }
-        for (int i = 0; i < count && first == null; i++) {
-            if (isSaturated(sketch, sketch.estimate(data, offsets[i], lengths[i]))) {
-                first = new String(data, offsets[i], lengths[i], StandardCharsets.UTF_8);
-            }
+    }
+
+    /**
+     * Notes an item just added whose estimate the add did not return. Cost: nothing until N reaches the
+     * largest estimate or once an item was found, else an estimate.
+     */
+    void added(byte[] bytes, int offset, int length) {
+        if (first == null && sketch.totalWeight() >= sketch.maxEstimate()) {
+            added(bytes, offset, length, sketch.estimate(bytes, offset, length));
         }
     }
 

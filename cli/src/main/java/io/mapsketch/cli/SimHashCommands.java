@@ -8,31 +8,22 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.ScopeType;
 
 /** {@code mapsketch simhash}: tables of 64-bit SimHash fingerprints of documents, for near-duplicates. */
 @Command(
         name = "simhash",
         description = "SimHash fingerprints of documents: which stored documents are near"
-                + " duplicates of this one? (Hamming distance tracks cosine similarity)")
+                + " duplicates of this one? (Hamming distance tracks cosine similarity)",
+        subcommands = FamilyInfo.class)
 final class SimHashCommands implements SketchFamily {
 
     @ParentCommand
     private MapsketchCommand root;
-
-    @Option(
-            names = "--shingle",
-            paramLabel = "W",
-            defaultValue = "3",
-            scope = ScopeType.INHERIT,
-            description = "Words per shingle, the features of a document (default: ${DEFAULT-VALUE}).")
-    private int shingle;
 
     @Command(
             name = "create",
@@ -55,12 +46,13 @@ final class SimHashCommands implements SketchFamily {
                 "With no DOCUMENT, each line of standard input is a document."
             },
             footer = {"%nExample:%n  mapsketch simhash add docs.sh \"the quick brown fox jumps over the lazy dog\""})
-    int add(@Mixin FileAndItems input) throws IOException {
+    int add(@Mixin FileAndItems input, @Mixin Shingles shingles) throws IOException {
         PrintWriter out = root.io().out();
         try (SimHash table = SimHash.open(input.file(), OpenMode.SHARED)) {
             input.each(
                     root.io().forAnswers(),
-                    (bytes, offset, length) -> out.println(table.append(fingerprint(table, bytes, offset, length))));
+                    (bytes, offset, length) ->
+                            out.println(table.append(fingerprint(table, shingles, bytes, offset, length))));
         }
         return 0;
     }
@@ -78,6 +70,7 @@ final class SimHashCommands implements SketchFamily {
             })
     int near(
             @Mixin FileAndItems input,
+            @Mixin Shingles shingles,
             @Option(
                             names = "--distance",
                             paramLabel = "D",
@@ -88,7 +81,7 @@ final class SimHashCommands implements SketchFamily {
         PrintWriter out = root.io().out();
         try (SimHash table = SimHash.open(input.file(), OpenMode.READ_ONLY)) {
             input.each(root.io().forAnswers(), (bytes, offset, length) -> {
-                long[] found = table.within(fingerprint(table, bytes, offset, length), distance);
+                long[] found = table.within(fingerprint(table, shingles, bytes, offset, length), distance);
                 StringBuilder line = new StringBuilder();
                 for (long index : found) {
                     line.append(line.isEmpty() ? "" : "\t").append(index);
@@ -99,24 +92,30 @@ final class SimHashCommands implements SketchFamily {
         return 0;
     }
 
-    private long fingerprint(SimHash table, byte[] bytes, int offset, int length) {
+    /**
+     * How documents are cut into features, given to each verb that fingerprints them: the file does not
+     * record it, so {@code create} does not take it; use the same width to add and to look up.
+     */
+    static final class Shingles {
+
+        @Option(
+                names = "--shingle",
+                paramLabel = "W",
+                defaultValue = "3",
+                description = "Words per shingle, the features of a document (default: ${DEFAULT-VALUE});"
+                        + " use the same W to add and to look up.")
+        private int words;
+    }
+
+    private static long fingerprint(SimHash table, Shingles shingles, byte[] bytes, int offset, int length) {
         return table.features()
-                .addShingles(new String(bytes, offset, length, StandardCharsets.UTF_8), shingle)
+                .addShingles(new String(bytes, offset, length, StandardCharsets.UTF_8), shingles.words)
                 .fingerprint();
     }
 
     @Override
     public boolean reads(SketchKind kind) {
         return kind == SketchKind.SIMHASH;
-    }
-
-    @Override
-    public void describe(Path file, Map<String, Object> facts) throws IOException {
-        try (SimHash table = SimHash.open(file, OpenMode.READ_ONLY)) {
-            facts.put("capacity", table.capacity());
-            facts.put("fingerprints", table.size());
-            facts.put("memory bytes", table.memoryBytes());
-        }
     }
 
     @Override

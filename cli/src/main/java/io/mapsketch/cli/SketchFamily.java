@@ -5,13 +5,12 @@ import io.mapsketch.Sketch;
 import io.mapsketch.SketchKind;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * One family of sketches as the command knows it. A family is a picocli command (its verbs:
  * {@code mapsketch bf ...}) listed among {@link MapsketchCommand}'s subcommands, and through this
- * interface it also tells {@code mapsketch info} what its files hold and {@code mapsketch merge} how
- * it reads them. Adding a family to the command is one class implementing this and one entry in that list.
+ * interface it also tells {@code mapsketch merge} how it reads its files and {@code mapsketch bf info}
+ * which files are its own ({@code info} itself asks the engine what a file holds: {@link Info}). Adding a family to the command is one class implementing this and one entry in that list.
  */
 interface SketchFamily {
 
@@ -19,19 +18,9 @@ interface SketchFamily {
      * Tells whether this family reads files of a kind.
      *
      * @param kind the kind in a file's header
-     * @return {@code true} if {@link #describe} and {@link #open} take such files
+     * @return {@code true} if {@link #open} takes such files
      */
     boolean reads(SketchKind kind);
-
-    /**
-     * Adds the family's own figures for {@code file} (sizes, error, estimates) to the facts that
-     * {@code info} prints, in the order to print them.
-     *
-     * @param file a file of a kind this family {@link #reads}
-     * @param facts the facts so far, name to value
-     * @throws IOException if the file cannot be opened read-only
-     */
-    void describe(Path file, Map<String, Object> facts) throws IOException;
 
     /**
      * Opens a file as this family's verbs open theirs, for {@code mapsketch merge} to merge it into a

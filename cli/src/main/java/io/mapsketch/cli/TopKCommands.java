@@ -7,10 +7,15 @@ import io.mapsketch.frequency.HeavyHitter;
 import io.mapsketch.frequency.TopK;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -20,7 +25,8 @@ import picocli.CommandLine.ParentCommand;
 /** {@code mapsketch topk}: the k heaviest items of a stream, kept with a Count-Min sketch in one file. */
 @Command(
         name = "topk",
-        description = "Top-K: the k most frequent items, with Count-Min estimates (never below" + " the true count)")
+        description = "Top-K: the k most frequent items, with Count-Min estimates (never below" + " the true count)",
+        subcommands = FamilyInfo.class)
 final class TopKCommands implements SketchFamily {
 
     @ParentCommand
@@ -82,28 +88,138 @@ final class TopKCommands implements SketchFamily {
     @Command(
             name = "add",
             description = {
-                "Adds one occurrence of each item (TOPK.ADD). Any number of processes"
-                        + " may add to one file at once.",
-                "With no ITEM, adds each line of standard input.",
+                "Adds one occurrence of each item and prints, per item, the item its add expelled from the"
+                        + " top k, or an empty line if none (TOPK.ADD). Any number of processes may add to one file"
+                        + " at once. Items longer than the file stores are refused before anything is added.",
+                "With no ITEM, adds each line of standard input; a line refused stops the verb there, the lines"
+                        + " before it added.",
                 "An item whose count"
                         + " reaches the counters' largest value (2^32 - 1 for 32-bit counters) is saturated: a line on standard"
                         + " error names it and the option that counts further."
             },
             footer = {
                 "%nExamples:%n  mapsketch topk add pages.topk /home /about /home",
-                "  cut -f7 -d' ' access.log | mapsketch topk add pages.topk"
+                "  cut -f7 -d' ' access.log | mapsketch topk add pages.topk > /dev/null"
             })
     int add(@Mixin FileAndItems input) throws IOException {
         try (TopK sketch = TopK.open(input.file(), OpenMode.SHARED)) {
+            List<String> items = input.arguments();
+            for (int i = 0; i < items.size(); i++) {
+                requireStorable(input.file(), sketch, items.get(i), i);
+            }
             Saturation saturation = new Saturation(input.file(), sketch, "topk create");
+            PrintWriter out = root.io().out();
             try {
-                input.eachBatch(root.io(), (data, offsets, lengths, count) -> {
-                    sketch.addAll(data, offsets, lengths, count);
-                    saturation.added(data, offsets, lengths, count);
+                input.each(root.io().forAnswers(), (bytes, offset, length) -> {
+                    if (length > sketch.maxKeyBytes()) {
+                        throw new IllegalArgumentException(tooLong(sketch, length));
+                    }
+                    Optional<HeavyHitter> expelled = sketch.addExpelling(bytes, offset, length, 1);
+                    saturation.added(bytes, offset, length);
+                    out.println(expelled.map(HeavyHitter::keyAsString).orElse(""));
                 });
             } finally {
                 saturation.report(root.io().err());
             }
+        }
+        return 0;
+    }
+
+    @Command(
+            name = "incrby",
+            description = {
+                "Adds COUNT occurrences of each ITEM and prints, per item, the item its add expelled from the"
+                        + " top k, or an empty line if none (TOPK.INCRBY). Every pair is checked before anything is"
+                        + " added."
+            },
+            footer = {"%nExample:%n  mapsketch topk incrby pages.topk /home 10 /about 3"})
+    int incrby(
+            @Parameters(index = "0", paramLabel = "FILE", description = "A Top-K file.") Path file,
+            @Parameters(
+                            index = "1..*",
+                            arity = "1..*",
+                            paramLabel = "ITEM COUNT",
+                            description = "Items, as UTF-8 strings, each followed by its count (at least 1).")
+                    List<String> pairs)
+            throws IOException {
+        long[] counts = CountMinCommands.counts(pairs);
+        PrintWriter out = root.io().out();
+        try (TopK sketch = TopK.open(file, OpenMode.SHARED)) {
+            for (int i = 0; i < counts.length; i++) {
+                requireStorable(file, sketch, pairs.get(2 * i), i);
+            }
+            CountMinCommands.requireRoom(file, sketch, counts);
+            Saturation saturation = new Saturation(file, sketch, "topk create");
+            try {
+                for (int i = 0; i < counts.length; i++) {
+                    byte[] item = pairs.get(2 * i).getBytes(StandardCharsets.UTF_8);
+                    Optional<HeavyHitter> expelled;
+                    try {
+                        expelled = sketch.addExpelling(item, 0, item.length, counts[i]);
+                    } catch (IllegalArgumentException refused) {
+                        throw Items.stopped(file, "pair " + (i + 1), refused.getMessage(), i);
+                    }
+                    saturation.added(item, 0, item.length);
+                    out.println(expelled.map(HeavyHitter::keyAsString).orElse(""));
+                }
+            } finally {
+                saturation.report(root.io().err());
+            }
+        }
+        return 0;
+    }
+
+    /** Refuses, before anything is added, an argument longer than the sketch stores. */
+    private static void requireStorable(Path file, TopK sketch, String item, int index) {
+        int length = item.getBytes(StandardCharsets.UTF_8).length;
+        if (length > sketch.maxKeyBytes()) {
+            throw new IllegalArgumentException(
+                    file + ": item " + (index + 1) + ": " + tooLong(sketch, length) + "; nothing was added");
+        }
+    }
+
+    /** Why an item of {@code length} bytes is refused. */
+    private static String tooLong(TopK sketch, int length) {
+        return "key length = " + length + " bytes, must be in [0, " + sketch.maxKeyBytes()
+                + "] (the file's max item bytes)";
+    }
+
+    @Command(
+            name = "query",
+            description = {
+                "Prints 1 per item that is among the top k now, 0 per item that is not (TOPK.QUERY).",
+                "With no ITEM, answers each line of standard input."
+            },
+            footer = {"%nExample:%n  mapsketch topk query pages.topk /home /contact"})
+    int query(@Mixin FileAndItems input) throws IOException {
+        PrintWriter out = root.io().out();
+        try (TopK sketch = TopK.open(input.file(), OpenMode.READ_ONLY)) {
+            Set<ByteBuffer> top = sketch.top().stream()
+                    .map(hitter -> ByteBuffer.wrap(hitter.key()))
+                    .collect(Collectors.toSet());
+            input.each(
+                    root.io().forAnswers(),
+                    (bytes, offset, length) ->
+                            out.println(top.contains(ByteBuffer.wrap(bytes, offset, length)) ? 1 : 0));
+        }
+        return 0;
+    }
+
+    @Command(
+            name = "count",
+            description = {
+                "Prints the estimated count of each item, one per line, whether or not it is among the top k:"
+                        + " never below the true count (TOPK.COUNT); a saturated count is marked as 'list' marks it.",
+                "With no ITEM, answers each line of standard input."
+            },
+            footer = {"%nExample:%n  mapsketch topk count pages.topk /home /contact"})
+    int count(@Mixin FileAndItems input) throws IOException {
+        PrintWriter out = root.io().out();
+        try (TopK sketch = TopK.open(input.file(), OpenMode.READ_ONLY)) {
+            input.each(
+                    root.io().forAnswers(),
+                    (bytes, offset, length) ->
+                            out.println(Saturation.text(sketch, sketch.estimate(bytes, offset, length))));
         }
         return 0;
     }
@@ -156,17 +272,6 @@ final class TopKCommands implements SketchFamily {
     @Override
     public boolean reads(SketchKind kind) {
         return kind == SketchKind.TOP_K;
-    }
-
-    @Override
-    public void describe(Path file, Map<String, Object> facts) throws IOException {
-        try (TopK sketch = TopK.open(file, OpenMode.READ_ONLY)) {
-            facts.put("k", sketch.k());
-            facts.put("max item bytes", sketch.maxKeyBytes());
-            facts.put("candidates", sketch.top().size());
-            facts.put("candidate lock recoveries", sketch.candidateRecoveries());
-            CountMinCommands.describeCounters(sketch, facts);
-        }
     }
 
     @Override

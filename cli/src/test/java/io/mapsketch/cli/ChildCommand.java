@@ -60,6 +60,11 @@ final class ChildCommand {
 
     /** Runs {@code mapsketch ARGS} with {@code stdin} as standard input; files of the run go to {@code dir}. */
     static Result run(Path dir, String stdin, String... args) throws IOException, InterruptedException {
+        return run(dir, stdin.getBytes(StandardCharsets.UTF_8), args);
+    }
+
+    /** As {@link #run(Path, String, String...)}, with standard input given as bytes (not necessarily UTF-8). */
+    static Result run(Path dir, byte[] stdin, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(
                 ProcessHandle.current().info().command().orElseThrow(),
                 "-Xshare:auto",
@@ -72,7 +77,7 @@ final class ChildCommand {
                 "--module",
                 "io.mapsketch.cli/" + Main.class.getName()));
         command.addAll(List.of(args));
-        Path in = Files.writeString(dir.resolve("stdin"), stdin);
+        Path in = Files.write(dir.resolve("stdin"), stdin);
         Path out = dir.resolve("stdout");
         Path err = dir.resolve("stderr");
         Process process = new ProcessBuilder(command)

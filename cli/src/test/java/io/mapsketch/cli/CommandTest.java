@@ -87,7 +87,7 @@ class CommandTest {
             {"hll", "add", missing, "x"},
             {"hll", "count", missing},
             {"info", missing},
-            {"merge", missing, missing + "2"}
+            {"merge", missing + "2", missing}
         }) {
             assertOneLineFault(InProcess.run(args), missing + ": no such file");
         }
@@ -209,7 +209,9 @@ class CommandTest {
         assertOneLineFault(
                 InProcess.run("merge", blocked, bigger),
                 bigger + ": cannot be merged into " + blocked + ": sketches differ in blocks");
-        assertOneLineFault(InProcess.run("merge", blocked, blocked), blocked + ": is the destination itself");
+        String counting = file("c.bf");
+        InProcess.run("bf", "create", counting, "--capacity", "1000", "--error-rate", "0.01", "--layout", "counting");
+        assertOneLineFault(InProcess.run("merge", counting, counting), counting + ": is the destination itself");
         String hll = file("h.hll");
         InProcess.run("hll", "create", hll, "--precision", "8");
         assertOneLineFault(InProcess.run("merge", blocked, hll), "sketch file " + hll + ": header field 'sketch kind'");

@@ -6,6 +6,7 @@ import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ class ItemsTest {
                 new PrintWriter(new StringWriter()),
                 false);
         Items.each(
+                Path.of("items"),
                 List.of(),
                 io,
                 (bytes, offset, length) -> items.add(new String(bytes, offset, length, StandardCharsets.UTF_8)));
@@ -59,6 +61,7 @@ class ItemsTest {
                 new PrintWriter(new StringWriter()),
                 false);
         Items.each(
+                Path.of("items"),
                 List.of("é", "b"),
                 io,
                 (bytes, offset, length) -> seen.add(new String(bytes, offset, length, StandardCharsets.UTF_8)));

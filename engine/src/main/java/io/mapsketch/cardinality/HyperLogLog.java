@@ -13,6 +13,7 @@ import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -324,6 +325,21 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     public void close() throws IOException {
         estimates.close();
         super.close();
+    }
+
+    /** A maximum of registers: merging the same sketch again changes nothing. */
+    @Override
+    public boolean mergeIsIdempotent() {
+        return true;
+    }
+
+    /** Precision, memory, the estimate (rounded) and the relative standard error. */
+    @Override
+    protected void putFigures(Map<String, Object> figures) {
+        figures.put("precision", precision);
+        super.putFigures(figures);
+        figures.put("estimate", Math.round(estimate()));
+        figures.put("relative standard error", relativeStandardError());
     }
 
     @Override

@@ -68,6 +68,35 @@ final class CandidateTable extends CandidateSlots {
     }
 
     /**
+     * As {@link #consider(long, long, MemorySegment, long, long)}, and returns the candidate the key took
+     * the place of in a full table, with its estimate then, or {@code null} if it took none (it did not get
+     * in, was a candidate already, or took a free slot). Same cost; a displaced key is read under the lock.
+     */
+    HeavyHitter considerExpelling(long hash, long estimate, MemorySegment key, long offset, long length) {
+        if (estimate <= threshold() || contains(hash)) {
+            return null;
+        }
+        lockAndRepair();
+        try {
+            int size = size();
+            int slot = claimSlot(hash, estimate);
+            HeavyHitter expelled = null;
+            if (slot >= 0) {
+                if (slot < size) {
+                    byte[] old = keyIfIntact(slot, slotHash(slot));
+                    expelled = old == null ? null : new HeavyHitter(old, cached(slot));
+                }
+                writeSlot(slot, hash, estimate, key, offset, length);
+                place(slot, hash);
+            }
+            publishThreshold();
+            return expelled;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Refreshes every candidate's cached estimate, then offers each key of {@code others} with its
      * estimate in this sketch: the re-ranking after a merge.
      */

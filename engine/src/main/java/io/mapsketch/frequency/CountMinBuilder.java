@@ -49,6 +49,43 @@ public abstract sealed class CountMinBuilder<B extends CountMinBuilder<B, S>, S 
     }
 
     /**
+     * Sets the counter matrix's shape directly, as RedisBloom's CMS.INITBYDIM does, in place of
+     * {@link #epsilon} and {@link #delta}: the file records the epsilon and delta that size to exactly
+     * {@code width} x {@code depth} (epsilon about e / width, delta about e^-depth).
+     *
+     * @param width counters per row, in [3, 2^31 - 1] (epsilon must stay below 1)
+     * @param depth rows, in [1, {@value FrequencySketch#MAX_DEPTH}]
+     * @return this builder
+     * @throws IllegalArgumentException if either is out of range
+     */
+    public B dimensions(int width, int depth) {
+        if (width < 3) {
+            throw new IllegalArgumentException("width = " + width + ", must be in [3, " + Integer.MAX_VALUE + "]");
+        }
+        if (depth < 1 || depth > FrequencySketch.MAX_DEPTH) {
+            throw new IllegalArgumentException(
+                    "depth = " + depth + ", must be in [1, " + FrequencySketch.MAX_DEPTH + "]");
+        }
+        double e = Math.E / width;
+        while (CountMinSizing.width(e) > width) {
+            e = Math.nextUp(e);
+        }
+        while (CountMinSizing.width(e) < width) {
+            e = Math.nextDown(e);
+        }
+        double d = depth == FrequencySketch.MAX_DEPTH ? Double.MIN_VALUE : Math.exp(-depth);
+        while (CountMinSizing.depth(d) > depth) {
+            d = Math.nextUp(d);
+        }
+        while (CountMinSizing.depth(d) < depth) {
+            d = Math.nextDown(d);
+        }
+        this.epsilon = e;
+        this.delta = d;
+        return self();
+    }
+
+    /**
      * Sets the counter width: 32 bits (saturate at {@code 2^32 - 1}, half the memory) or 64
      * bits. Default 32.
      *

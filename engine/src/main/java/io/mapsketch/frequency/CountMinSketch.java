@@ -83,6 +83,23 @@ public final class CountMinSketch extends FrequencySketch implements Mergeable<C
         mergeCounters(other);
     }
 
+    /**
+     * Merges another sketch into this one {@code weight} times over, as if its stream had been added
+     * {@code weight} times: every counter, N and the items added grow by {@code weight} times the
+     * other's (RedisBloom's CMS.MERGE WEIGHTS); weight 1 is {@link #merge(CountMinSketch)}. Cost: one pass
+     * over both payloads, counter by counter for a weight above 1.
+     *
+     * @param other a sketch as {@link #merge(CountMinSketch)} takes; not modified
+     * @param weight how many times to take it, in [1, 2^63 - 1]
+     * @throws IncompatibleSketchException naming the parameter that differs
+     * @throws IllegalArgumentException if {@code weight} is out of range or the merged N would pass
+     *     2^63 - 2^55 - 1; nothing is merged
+     * @throws IllegalStateException if this sketch is read-only or either is closed
+     */
+    public void merge(CountMinSketch other, long weight) {
+        mergeCounters(other, weight);
+    }
+
     @Override
     public String toString() {
         return "CountMinSketch[" + describe() + ", " + shapeText() + "]";

@@ -119,6 +119,26 @@ abstract sealed class CounterMatrix permits CounterMatrix.Ints, CounterMatrix.Lo
         }
     }
 
+    /**
+     * Adds {@code weight} times every counter of {@code other} (same shape) to this matrix, saturating;
+     * the caller has checked that {@code weight} times the other's N, the largest of its counters, stays
+     * below 2^63. One pass, counter by counter (CAS when shared); weight 1 is {@link #addAll}.
+     */
+    final void addAllTimes(CounterMatrix other, long weight) {
+        if (weight == 1) {
+            addAll(other);
+            return;
+        }
+        int bytes = counterBytes();
+        long end = (long) depth * rowStride;
+        for (long offset = 0; offset < end; offset += bytes) {
+            long value = other.load(offset);
+            if (value != 0) {
+                add(offset, value * weight);
+            }
+        }
+    }
+
     static long unsignedMin(long a, long b) {
         return Long.compareUnsigned(a, b) <= 0 ? a : b;
     }

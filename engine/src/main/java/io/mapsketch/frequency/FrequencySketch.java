@@ -5,6 +5,7 @@ import io.mapsketch.internal.OwnedScratch;
 import io.mapsketch.internal.Utf8;
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -293,7 +294,8 @@ public abstract sealed class FrequencySketch extends FrequencyReads permits Coun
     /** Called after each add of a key of bytes with its estimate; a Top-K sketch considers it as a candidate. */
     void offer(long hash, long estimate, MemorySegment key, long offset, long length) {}
 
-    private long addCounted(long hash, long count) {
+    /** Takes {@code count} of the key of this hash into N, the items and the counters; returns its estimate. */
+    final long addCounted(long hash, long count) {
         requireWritable();
         if (count < 1) {
             throw new IllegalArgumentException("count = " + count + ", must be in [1, " + Long.MAX_VALUE + "]");
@@ -312,14 +314,43 @@ public abstract sealed class FrequencySketch extends FrequencyReads permits Coun
      * mode, a compare-and-set of each non-zero counter in {@code SHARED} mode.
      */
     final void mergeCounters(FrequencySketch other) {
+        mergeCounters(other, 1);
+    }
+
+    /**
+     * As {@link #mergeCounters(FrequencySketch)} with every counter of {@code other}, its N and its items
+     * taken {@code times} times, as if its stream had been added that often.
+     */
+    final void mergeCounters(FrequencySketch other, long times) {
         Objects.requireNonNull(other, "other");
+        if (times < 1) {
+            throw new IllegalArgumentException("weight = " + times + ", must be in [1, " + Long.MAX_VALUE + "]");
+        }
         requireWritable();
         requireCompatible(other, CountMinFormat.SHAPE);
         rows.requireSameScheme(other.rows);
         long weight = other.totalWeight();
-        admitWeight(weight, "the other sketch's total weight");
+        long high = Math.multiplyHigh(weight, times);
+        long scaled = weight * times;
+        admitWeight(
+                high != 0 || scaled < 0 ? Long.MAX_VALUE : scaled,
+                times == 1 ? "the other sketch's total weight" : "the other sketch's total weight times " + times);
         long items = other.itemsAdded();
-        counters.addAll(other.counters);
-        countAdmitted(items, weight);
+        counters.addAllTimes(other.counters, times);
+        countAdmitted(
+                Math.multiplyHigh(items, times) != 0 || items * times < 0 ? Long.MAX_VALUE : items * times, scaled);
+    }
+
+    /** The shape in the question's terms and as counters, the update rule, memory and the error bound. */
+    @Override
+    protected void putFigures(Map<String, Object> figures) {
+        figures.put("epsilon", epsilon);
+        figures.put("delta", delta);
+        figures.put("width", width);
+        figures.put("depth", depth);
+        figures.put("counter bits", counterBits());
+        figures.put("conservative update", conservative);
+        super.putFigures(figures);
+        figures.put("error bound", errorBound());
     }
 }

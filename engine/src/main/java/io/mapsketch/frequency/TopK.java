@@ -11,7 +11,9 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Heavy hitters: a Count-Min sketch that also keeps the k keys with the largest estimates seen so
@@ -142,6 +144,33 @@ public final class TopK extends FrequencySketch implements Mergeable<TopK> {
     }
 
     /**
+     * Adds {@code count} occurrences of the key of the bytes {@code key[offset, offset + length)}, as
+     * {@link #add(byte[], int, int, long)}, and returns the candidate it expelled: the key that held the
+     * smallest estimate of a full candidate table, with that estimate, when this key took its place
+     * (RedisBloom's TOPK.ADD reply). The same cost as the add; the expelled key is read under the
+     * candidate lock, which an add that changes the candidates takes anyway.
+     *
+     * @param key the array
+     * @param offset first byte
+     * @param length number of bytes
+     * @param count occurrences, in [1, 2^63 - 1]
+     * @return the expelled candidate, or empty if the key did not get in, was a candidate already, or
+     *     took a free place
+     * @throws IllegalArgumentException if {@code count} is out of range, the key is longer than
+     *     {@link #maxKeyBytes()}, or N would pass 2^63 - 2^55 - 1; nothing was added
+     * @throws IndexOutOfBoundsException if the range is outside the array
+     * @throws IllegalStateException if the sketch is read-only or closed
+     */
+    public Optional<HeavyHitter> addExpelling(byte[] key, int offset, int length, long count) {
+        Objects.checkFromIndexSize(offset, length, key.length);
+        checkKeyLength(length);
+        MemorySegment bytes = MemorySegment.ofArray(key);
+        long hash = hasher.hash(bytes, offset, length);
+        long estimate = addCounted(hash, count);
+        return Optional.ofNullable(candidates.considerExpelling(hash, estimate, bytes, offset, length));
+    }
+
+    /**
      * Lists the heaviest keys: at most {@code n} candidates with their current estimates, largest
      * first, equal estimates ordered by key bytes (unsigned lexicographic). Works in every mode,
      * without a lock.
@@ -221,6 +250,16 @@ public final class TopK extends FrequencySketch implements Mergeable<TopK> {
         List<HeavyHitter> theirs = other.top();
         mergeCounters(other);
         candidates.rerank(theirs);
+    }
+
+    /** k, the longest item, the candidates now, lock recoveries, then the Count-Min figures. */
+    @Override
+    protected void putFigures(Map<String, Object> figures) {
+        figures.put("k", k);
+        figures.put("max item bytes", maxKeyBytes);
+        figures.put("candidates", top().size());
+        figures.put("candidate lock recoveries", candidateRecoveries());
+        super.putFigures(figures);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.mapsketch.internal;
 
+import io.mapsketch.CreateOption;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.OpenMode;
 import io.mapsketch.PayloadVerification;
@@ -15,6 +16,7 @@ import io.mapsketch.memory.SoleWriterCounters;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -205,6 +207,37 @@ public abstract class RegionSketch implements Sketch {
             throw new IncompatibleSketchException("hash seed", mine.hashSeed(), theirs.hashSeed());
         }
         format().requireSame(other.format(), shape);
+    }
+
+    /**
+     * Adds the figures {@code mapsketch info} shows for this sketch (its shape, error and estimates), name
+     * to value, in the order to show them ({@link SketchFacts#of}). Cost: what the figures cost, up to a
+     * pass over the payload.
+     */
+    protected void putFigures(Map<String, Object> figures) {
+        figures.put("memory bytes", memoryBytes());
+    }
+
+    /**
+     * Returns the value of every payload byte of an empty sketch of this kind: zero unless the kind says
+     * otherwise (its builder fills a new file with the same byte).
+     */
+    protected byte emptyPayloadFill() {
+        return 0;
+    }
+
+    /**
+     * Creates an empty sketch in a new file that merges with this one: the same kind, header parameters,
+     * hash scheme and seed, in the format version this build writes ({@link SketchFacts#createEmptyLike}).
+     */
+    protected Sketch createEmptyLike(Path file, OpenMode mode, CreateOption... options) throws IOException {
+        HeaderFormat format = format();
+        SketchHeader mine = region.header();
+        SketchHeader header = SketchHeader.forNewSketch(
+                        format.kind().id(), mine.hashScheme(), mine.hashSeed(), format.encode(), format.payloadBytes())
+                .withFormatVersion(format.versions().written());
+        Regions.close(Regions.create(file, header, emptyPayloadFill(), mode, options));
+        return Sketch.open(file, mode);
     }
 
     protected final String describe() {

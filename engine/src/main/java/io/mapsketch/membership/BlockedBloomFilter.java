@@ -9,6 +9,7 @@ import io.mapsketch.kernels.BlockedBloomKernels;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * The cache-line blocked Bloom filter, mapsketch's default for speed: one hash picks a 512-bit
@@ -167,6 +168,18 @@ public final class BlockedBloomFilter extends MembershipFilter implements Mergea
         return bitFillRatio(blocks * BLOCK_BYTES * 8);
     }
 
+    @Override
+    public long estimatedItems() {
+        return itemsOfFill(blocks * BLOCK_BYTES * 8.0, bitsPerKey, fillRatio());
+    }
+
+    /** The blocks and the bits each key sets in its block (its probes: the memory per key is another figure). */
+    @Override
+    void putShape(Map<String, Object> figures) {
+        figures.put("blocks", blocks);
+        figures.put("probes per key", bitsPerKey);
+    }
+
     /**
      * Returns the probability that a key never added is reported present, computed exactly from the
      * filter's current bits: the mean over blocks of the product, over the eight words, of the chance
@@ -188,6 +201,12 @@ public final class BlockedBloomFilter extends MembershipFilter implements Mergea
             sum += product;
         }
         return sum / blocks;
+    }
+
+    /** An OR of bits: merging the same sketch again changes nothing. */
+    @Override
+    public boolean mergeIsIdempotent() {
+        return true;
     }
 
     @Override

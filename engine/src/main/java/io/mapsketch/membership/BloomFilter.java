@@ -11,6 +11,7 @@ import io.mapsketch.internal.ScratchPool;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -263,6 +264,17 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
         return bitFillRatio(bits);
     }
 
+    @Override
+    public long estimatedItems() {
+        return itemsOfFill(bits, hashes, fillRatio());
+    }
+
+    @Override
+    void putShape(Map<String, Object> figures) {
+        figures.put("bits", bits);
+        figures.put("hashes", hashes);
+    }
+
     /**
      * Returns the probability that a key never added is reported present, at the current load:
      * {@code fillRatio^k}. Cost: as {@link #fillRatio()}.
@@ -272,6 +284,12 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
     @Override
     public double expectedFalsePositiveRate() {
         return Math.pow(fillRatio(), hashes);
+    }
+
+    /** An OR of bits: merging the same sketch again changes nothing. */
+    @Override
+    public boolean mergeIsIdempotent() {
+        return true;
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -316,6 +317,23 @@ public final class CountingBloomFilter extends RemovableFilter implements Mergea
     @Override
     public double expectedFalsePositiveRate() {
         return Math.pow(fillRatio(), hashes);
+    }
+
+    /**
+     * Returns the keys the filter holds, estimated from the fraction of non-zero counters; a removed key
+     * no longer counts.
+     *
+     * @return the estimate
+     */
+    @Override
+    public long estimatedItems() {
+        return itemsOfFill(counters, hashes, fillRatio());
+    }
+
+    @Override
+    void putShape(Map<String, Object> figures) {
+        figures.put("counters", counters);
+        figures.put("hashes", hashes);
     }
 
     @Override

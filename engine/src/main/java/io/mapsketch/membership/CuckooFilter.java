@@ -9,6 +9,7 @@ import io.mapsketch.memory.RegionLock;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 
 /**
  * A cuckoo filter: a membership filter that supports removal by storing a short fingerprint of each
@@ -139,6 +140,61 @@ public final class CuckooFilter extends RemovableFilter {
         } finally {
             unlockIfShared();
         }
+    }
+
+    /**
+     * Adds a key, as its {@linkplain io.mapsketch##keys bytes} {@code key[offset, offset + length)}, only
+     * if the filter does not already report it present: the check and the add are one step under the
+     * filter's lock, so of several writers adding one new key at once exactly one adds it (RedisBloom's
+     * CF.ADDNX). A false positive leaves the key out.
+     *
+     * @param key the array
+     * @param offset first byte
+     * @param length number of bytes
+     * @return {@code true} if the key was added, {@code false} if it was reported present already
+     * @throws IndexOutOfBoundsException if the range is outside the array
+     * @throws FilterFullException if the key is absent and there is no room for it (nothing changes)
+     * @throws IllegalStateException if the filter is read-only or closed
+     */
+    public boolean addIfAbsent(byte[] key, int offset, int length) {
+        requireWritable();
+        long hash = hasher.hash(key, offset, length);
+        int fingerprint = table.fingerprint(hash);
+        long first = table.bucket(hash);
+        long second = table.alternate(first, fingerprint);
+        beginWrite();
+        try {
+            if (table.contains(first, second, fingerprint)) {
+                return false;
+            }
+            if (!table.insert(first, second, fingerprint)) {
+                throw full(first, second, fingerprint);
+            }
+        } finally {
+            unlockIfShared();
+        }
+        countItems(1);
+        return true;
+    }
+
+    /**
+     * Returns how many copies of a key's fingerprint its two buckets hold: the times it was added and not
+     * removed, or more if other keys share its fingerprint and buckets (RedisBloom's CF.COUNT). Never below
+     * the truth for keys that were only added and removed as added. Reads without the lock.
+     *
+     * @param key the array
+     * @param offset first byte
+     * @param length number of bytes
+     * @return copies, in [0, 8]
+     * @throws IndexOutOfBoundsException if the range is outside the array
+     * @throws IllegalStateException if the filter is closed
+     */
+    public int count(byte[] key, int offset, int length) {
+        long hash = hasher.hash(key, offset, length);
+        int fingerprint = table.fingerprint(hash);
+        long first = table.bucket(hash);
+        long second = table.alternate(first, fingerprint);
+        return table.count(first, fingerprint) + (second == first ? 0 : table.count(second, fingerprint));
     }
 
     private FilterFullException full(long first, long second, int fingerprint) {
@@ -281,6 +337,25 @@ public final class CuckooFilter extends RemovableFilter {
     @Override
     public double expectedFalsePositiveRate() {
         return CuckooSizing.falsePositiveRate(fingerprintBits, fillRatio());
+    }
+
+    /**
+     * Returns the occupied slots: the keys stored, a key added twice counting twice (each copy takes a
+     * slot of the capacity).
+     *
+     * @return occupied slots
+     */
+    @Override
+    public long estimatedItems() {
+        return table.occupied();
+    }
+
+    @Override
+    void putShape(Map<String, Object> figures) {
+        figures.put("buckets", buckets);
+        figures.put("fingerprint bits", fingerprintBits);
+        figures.put("bits per slot", bitsPerSlot());
+        figures.put("lock recoveries", lockRecoveries());
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -88,13 +89,50 @@ public abstract sealed class MembershipFilter extends KeyedSketch
     }
 
     /**
-     * Tells whether the filter holds more than it was sized for: more items added than
-     * {@link #expectedItems()}, or a current false-positive rate above the target.
+     * Tells whether the filter holds more than it was sized for: more distinct keys than
+     * {@link #expectedItems()} by {@link #estimatedItems()} (keys added again do not count), or a current
+     * false-positive rate above the target. Cost: two passes over the payload.
      *
      * @return {@code true} once past capacity
      */
     public boolean isOverCapacity() {
-        return itemsAdded() > expectedItems || expectedFalsePositiveRate() > targetFalsePositiveRate;
+        return estimatedItems() > expectedItems || expectedFalsePositiveRate() > targetFalsePositiveRate;
+    }
+
+    /**
+     * Returns how many keys the filter holds, estimated from its fill, so that a key added twice counts
+     * once (unlike {@link #itemsAdded()}): {@code -(m / k) ln(1 - fill)} for m bits or counters and k
+     * probes per key, within about 1% at capacity; a cuckoo filter counts its occupied slots (each copy of
+     * a key added again takes one). Cost: as {@link #fillRatio()}.
+     *
+     * @return the estimate, {@code Long.MAX_VALUE} once every cell is set
+     * @throws IllegalStateException if the filter is closed
+     */
+    public abstract long estimatedItems();
+
+    /** {@code -(cells / probes) ln(1 - fill)}, the keys that set a fraction {@code fill} of the cells. */
+    static long itemsOfFill(double cells, int probes, double fill) {
+        return fill >= 1 ? Long.MAX_VALUE : Math.round(-cells / probes * Math.log1p(-fill));
+    }
+
+    /** Adds the layout's own figures (its shape), which come first in {@link #putFigures}. */
+    abstract void putShape(Map<String, Object> figures);
+
+    /**
+     * The layout's shape, then memory, capacity, the target rate, the fill, the keys it holds as estimated
+     * from the fill, the memory per key of capacity, the current rate and whether it is over capacity.
+     */
+    @Override
+    protected final void putFigures(Map<String, Object> figures) {
+        putShape(figures);
+        figures.put("memory bytes", memoryBytes());
+        figures.put("expected items", expectedItems);
+        figures.put("target false-positive rate", targetFalsePositiveRate);
+        figures.put("fill ratio", fillRatio());
+        figures.put("estimated items", estimatedItems());
+        figures.put("bits per key", (double) memoryBytes() * Byte.SIZE / expectedItems);
+        figures.put("current false-positive rate", expectedFalsePositiveRate());
+        figures.put("over capacity", isOverCapacity());
     }
 
     /**

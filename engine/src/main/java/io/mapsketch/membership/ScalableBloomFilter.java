@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -218,6 +219,41 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
     }
 
     /**
+     * Returns the keys the links hold, each link's estimated from its fill, summed.
+     *
+     * @return the estimate
+     */
+    @Override
+    public long estimatedItems() {
+        long sum = 0;
+        for (BlockedBloomFilter link : chain.current()) {
+            long items = link.estimatedItems();
+            sum = items > Long.MAX_VALUE - sum ? Long.MAX_VALUE : sum + items;
+        }
+        return sum;
+    }
+
+    @Override
+    void putShape(Map<String, Object> figures) {
+        figures.put("links", links());
+        figures.put("growth factor", growthFactor());
+        figures.put("tightening ratio", tighteningRatio());
+    }
+
+    /** An empty filter of this one's parameters and seed, in a directory, with a chain of its own. */
+    @Override
+    protected ScalableBloomFilter createEmptyLike(Path directory, OpenMode mode, CreateOption... options)
+            throws IOException {
+        return builder()
+                .expectedItems(format.initialCapacity())
+                .falsePositiveRate(format.falsePositiveRate())
+                .tighteningRatio(format.tighteningRatio())
+                .growthFactor(format.growthFactor())
+                .seed(hashSeed())
+                .create(directory, mode, options);
+    }
+
+    /**
      * Tells whether the compound rate exceeds the target; a scalable filter has no fixed capacity.
      *
      * @return {@code true} if {@link #expectedFalsePositiveRate()} is above the target
@@ -270,6 +306,12 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
         } finally {
             super.close();
         }
+    }
+
+    /** An OR of bits: merging the same sketch again changes nothing. */
+    @Override
+    public boolean mergeIsIdempotent() {
+        return true;
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -236,6 +237,26 @@ public final class MinHash extends MinHashWrites implements Mergeable<MinHash> {
      */
     public double standardError() {
         return MinHashSizing.standardError(slots);
+    }
+
+    /** A minimum of slots: merging the same sketch again changes nothing. */
+    @Override
+    public boolean mergeIsIdempotent() {
+        return true;
+    }
+
+    /** Rows, signature length, memory and the standard error of a Jaccard estimate. */
+    @Override
+    protected void putFigures(Map<String, Object> figures) {
+        figures.put("rows", rows());
+        figures.put("signature length", signatureLength());
+        super.putFigures(figures);
+        figures.put("standard error", standardError());
+    }
+
+    @Override
+    protected byte emptyPayloadFill() {
+        return (byte) MinHashSignature.EMPTY_SLOT;
     }
 
     @Override

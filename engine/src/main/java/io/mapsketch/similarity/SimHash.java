@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.OptionalLong;
 
 /**
@@ -307,6 +308,14 @@ public final class SimHash extends RegionSketch {
             throw new IllegalArgumentException("index = " + index + ", must be in [0, " + capacity + ")");
         }
         return index;
+    }
+
+    /** Capacity, fingerprints stored and memory. */
+    @Override
+    protected void putFigures(Map<String, Object> figures) {
+        figures.put("capacity", capacity());
+        figures.put("fingerprints", size());
+        super.putFigures(figures);
     }
 
     @Override

@@ -465,4 +465,56 @@ class CountMinSketchTest {
             assertEquals(2, base.itemsAdded());
         }
     }
+
+    /** CMS.INITBYDIM: the shape given is the shape made, and the recorded epsilon and delta size to it. */
+    @Test
+    void dimensionsMakeExactlyThatShape() throws IOException {
+        for (int[] shape : new int[][] {{3, 1}, {2_000, 5}, {2_719, 7}, {1_000_003, 20}}) {
+            Path file = dir.resolve("dims-" + shape[0] + "x" + shape[1]);
+            CountMinSketch.builder()
+                    .dimensions(shape[0], shape[1])
+                    .create(file, OpenMode.EXCLUSIVE)
+                    .close();
+            try (CountMinSketch cms = CountMinSketch.open(file, OpenMode.READ_ONLY)) {
+                assertEquals(shape[0], cms.width());
+                assertEquals(shape[1], cms.depth());
+                assertEquals(shape[0], CountMinSizing.width(cms.epsilon()));
+                assertEquals(shape[1], CountMinSizing.depth(cms.delta()));
+            }
+        }
+        assertThrows(
+                IllegalArgumentException.class, () -> CountMinSketch.builder().dimensions(2, 5));
+        assertThrows(
+                IllegalArgumentException.class, () -> CountMinSketch.builder().dimensions(100, 0));
+    }
+
+    /** CMS.MERGE WEIGHTS: a weight w adds w times the other's counters, N and items. */
+    @Test
+    void aWeightedMergeAddsTheOtherThatManyTimes() throws IOException {
+        for (OpenMode mode : new OpenMode[] {OpenMode.EXCLUSIVE, OpenMode.SHARED}) {
+            try (CountMinSketch into = sketch(0.01, 0.01, 32, false, mode);
+                    CountMinSketch other = sketch(0.01, 0.01, 32, false, OpenMode.EXCLUSIVE);
+                    CountMinSketch thrice = sketch(0.01, 0.01, 32, false, OpenMode.EXCLUSIVE)) {
+                into.add("a", 2);
+                other.add("a", 3);
+                other.add("b", 1);
+                into.merge(other, 3);
+                assertEquals(11, into.estimate("a"), mode.name());
+                assertEquals(3, into.estimate("b"), mode.name());
+                assertEquals(14, into.totalWeight(), mode.name());
+                assertEquals(7, into.itemsAdded(), mode.name());
+                thrice.add("a", 2);
+                for (int i = 0; i < 3; i++) {
+                    thrice.merge(other);
+                }
+                assertArrayEquals(
+                        SketchInternals.payload(thrice).segment().toArray(ValueLayout.JAVA_BYTE),
+                        SketchInternals.payload(into).segment().toArray(ValueLayout.JAVA_BYTE),
+                        "the same counters as three merges");
+                assertThrows(IllegalArgumentException.class, () -> into.merge(other, 0));
+                assertThrows(IllegalArgumentException.class, () -> into.merge(other, Long.MAX_VALUE));
+                assertEquals(14, into.totalWeight(), "nothing was merged");
+            }
+        }
+    }
 }

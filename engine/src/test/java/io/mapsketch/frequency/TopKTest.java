@@ -28,6 +28,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -315,5 +316,31 @@ class TopKTest {
             String text = sketch.toString();
             assertTrue(text.startsWith("TopK[anonymous TOP_K sketch, k 7, 2719 x 5 x 32-bit"), text);
         }
+    }
+
+    /** TOPK.ADD's reply: the key an add expelled from a full table, and nothing otherwise. */
+    @Test
+    void addExpellingNamesTheCandidateItTookThePlaceOf() throws IOException {
+        try (TopK sketch = builder(2).createAnonymous(OpenMode.EXCLUSIVE)) {
+            assertEquals(Optional.empty(), addExpelling(sketch, "a", 1), "a free place");
+            assertEquals(Optional.empty(), addExpelling(sketch, "b", 2), "a free place");
+            assertEquals(Optional.empty(), addExpelling(sketch, "c", 1), "not above the smallest");
+            assertEquals(Optional.empty(), addExpelling(sketch, "b", 1), "a candidate already");
+            Optional<HeavyHitter> expelled = addExpelling(sketch, "c", 5);
+            assertEquals("a", expelled.orElseThrow().keyAsString());
+            assertEquals(1, expelled.orElseThrow().estimate());
+            assertEquals(
+                    List.of("c", "b"),
+                    sketch.top().stream().map(HeavyHitter::keyAsString).toList());
+            assertEquals(10, sketch.totalWeight());
+            byte[] tooLong = new byte[sketch.maxKeyBytes() + 1];
+            assertThrows(IllegalArgumentException.class, () -> sketch.addExpelling(tooLong, 0, tooLong.length, 1));
+            assertEquals(10, sketch.totalWeight(), "nothing was added");
+        }
+    }
+
+    private static Optional<HeavyHitter> addExpelling(TopK sketch, String key, long count) {
+        byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+        return sketch.addExpelling(bytes, 0, bytes.length, count);
     }
 }

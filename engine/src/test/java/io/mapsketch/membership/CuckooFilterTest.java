@@ -19,6 +19,7 @@ import io.mapsketch.memory.RegionMode;
 import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchRegions;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -53,6 +54,11 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
     @Override
     boolean merges() {
         return false;
+    }
+
+    @Override
+    boolean storesCopies() {
+        return true;
     }
 
     @Override
@@ -431,6 +437,27 @@ class CuckooFilterTest extends RemovableFilterContract<CuckooFilter> {
         try (CuckooFilter filter = CuckooFilter.open(file, OpenMode.SHARED)) {
             filter.remove("kept");
             assertEquals(1, filter.lockRecoveries(), "a shared writer found the lock free");
+        }
+    }
+
+    /** CF.ADDNX and CF.COUNT: an add only if absent, and the copies a key's buckets hold. */
+    @Test
+    void addIfAbsentAddsOnceAndCountTellsTheCopies() throws IOException {
+        byte[] key = "session-3f2a91".getBytes(StandardCharsets.UTF_8);
+        byte[] other = "session-77c0de".getBytes(StandardCharsets.UTF_8);
+        try (CuckooFilter filter = filter(1_000, 0.001, OpenMode.SHARED)) {
+            assertEquals(0, filter.count(key, 0, key.length));
+            assertTrue(filter.addIfAbsent(key, 0, key.length));
+            assertFalse(filter.addIfAbsent(key, 0, key.length), "present: not added again");
+            assertEquals(1, filter.count(key, 0, key.length));
+            assertEquals(1, filter.itemsAdded(), "only the add counts");
+            filter.add(key, 0, key.length);
+            filter.add(key, 0, key.length);
+            assertEquals(3, filter.count(key, 0, key.length));
+            assertEquals(0, filter.count(other, 0, other.length));
+            filter.remove(key, 0, key.length);
+            assertEquals(2, filter.count(key, 0, key.length));
+            assertEquals(2, filter.estimatedItems(), "one slot per copy held");
         }
     }
 }

@@ -69,6 +69,11 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
         return Math.max(1, keys / 2);
     }
 
+    /** Whether a key added again takes room again (a cuckoo filter stores a copy), and so counts again. */
+    boolean storesCopies() {
+        return false;
+    }
+
     /** The lowest false-positive rate the layout can be built for (a cuckoo filter's 16-bit bound). */
     double lowestRate() {
         return Double.MIN_VALUE;
@@ -369,5 +374,22 @@ abstract class MembershipFilterContract<F extends MembershipFilter> {
                         () -> builder().expectedItems(5).createAnonymous(OpenMode.SHARED))
                 .getMessage()
                 .startsWith("falsePositiveRate was not set"));
+    }
+
+    /**
+     * 600 distinct keys added twice to a filter of 1,000: it holds about 600 by its fill, and is not over
+     * capacity though 1,200 items were added (a layout that stores copies holds 1,200, and is).
+     */
+    @Test
+    void estimatedItemsCountARepeatedKeyOnceAndJudgeTheCapacity() throws IOException {
+        long[] keys = new SplittableRandom(600).longs(600).toArray();
+        try (F filter = anonymous(1_000, 0.01, OpenMode.SHARED)) {
+            filter.addAll(keys);
+            filter.addAll(keys);
+            assertEquals(1_200, filter.itemsAdded());
+            long held = storesCopies() ? 1_200 : 600;
+            assertEquals(held, filter.estimatedItems(), held * 0.05);
+            assertEquals(storesCopies(), filter.isOverCapacity());
+        }
     }
 }
