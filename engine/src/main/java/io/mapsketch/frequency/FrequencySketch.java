@@ -344,12 +344,12 @@ public abstract sealed class FrequencySketch extends FrequencyReads permits Coun
     /** The shape in the question's terms and as counters, the update rule, memory and the error bound. */
     @Override
     protected void putFigures(Map<String, Object> figures) {
-        figures.put("epsilon", epsilon);
-        figures.put("delta", delta);
-        figures.put("width", width);
-        figures.put("depth", depth);
+        figures.put("epsilon", epsilon());
+        figures.put("delta", delta());
+        figures.put("width", width());
+        figures.put("depth", depth());
         figures.put("counter bits", counterBits());
-        figures.put("conservative update", conservative);
+        figures.put("conservative update", isConservative());
         super.putFigures(figures);
         figures.put("error bound", errorBound());
     }

@@ -12,4 +12,4 @@ package io.mapsketch.interop;
  * @param curMin the smallest register value the sketch tracks
  * @param numAtCurMin how many registers hold {@code curMin}
  */
-public record DataSketchesHipState(double hipAccumulator, double kxq0, double kxq1, int curMin, int numAtCurMin) {}
+record DataSketchesHipState(double hipAccumulator, double kxq0, double kxq1, int curMin, int numAtCurMin) {}

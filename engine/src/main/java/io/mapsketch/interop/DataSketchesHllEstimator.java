@@ -1,7 +1,7 @@
 package io.mapsketch.interop;
 
 /** Which of DataSketches' HLL estimators answers for an image, as DataSketches picks it per mode. */
-public enum DataSketchesHllEstimator {
+enum DataSketchesHllEstimator {
     /** LIST and SET modes: the number of distinct coupons, mapped through a cubic interpolation table. */
     COUPON,
     /** HLL mode, sketch built by updates in order: the historic inverse probability accumulator. */

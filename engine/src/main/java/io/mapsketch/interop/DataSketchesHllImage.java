@@ -8,7 +8,7 @@ import java.util.Arrays;
  * answers the estimate DataSketches gives for the same bytes, by the estimator DataSketches picks for
  * its mode, and says which one that was.
  */
-public sealed interface DataSketchesHllImage permits DataSketchesHllImage.Coupons, DataSketchesHllImage.Registers {
+sealed interface DataSketchesHllImage permits DataSketchesHllImage.Coupons, DataSketchesHllImage.Registers {
 
     /**
      * Returns log2 of the sketch's number of registers.

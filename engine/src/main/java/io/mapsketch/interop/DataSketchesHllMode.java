@@ -5,7 +5,7 @@ package io.mapsketch.interop;
  * of coupons, grows into a hash set of coupons when lgK is at least 8, and becomes an array of
  * registers when the set would pass three quarters of {@code 2^(lgK-3)} entries.
  */
-public enum DataSketchesHllMode {
+enum DataSketchesHllMode {
     /** Up to seven coupons, in the order they arrived. */
     LIST,
     /** An open-addressing hash set of coupons; only sketches of lgK 8 and more have one. */

@@ -25,7 +25,7 @@ import java.util.Arrays;
  * bytes merely claim), each coupon and register value, the hash tables' probe placement, and the
  * summaries an HLL image keeps beside its registers. Cost: O(image length + 2^lgK).
  */
-public final class DataSketchesHllReader {
+final class DataSketchesHllReader {
 
     private DataSketchesHllReader() {}
 

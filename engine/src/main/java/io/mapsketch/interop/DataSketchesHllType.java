@@ -5,7 +5,7 @@ package io.mapsketch.interop;
  * mode (the target type, named in every mode). The values are the same in every type; only the size
  * differs.
  */
-public enum DataSketchesHllType {
+enum DataSketchesHllType {
     /** Four bits per register: an offset from the sketch's current minimum, with an exception table. */
     HLL_4,
     /** Six bits per register, packed little-endian. */

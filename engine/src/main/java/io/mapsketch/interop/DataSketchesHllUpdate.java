@@ -13,7 +13,7 @@ package io.mapsketch.interop;
  * sketch does: the same changes in the same order give the same accumulator, bit for bit. Not
  * thread-safe; each call costs a division.
  */
-public final class DataSketchesHllUpdate {
+final class DataSketchesHllUpdate {
 
     /** The Murmur3_x64_128 seed DataSketches hashes every key with. */
     public static final long SEED = 9001L;

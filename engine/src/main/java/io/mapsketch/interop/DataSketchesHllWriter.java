@@ -11,7 +11,7 @@ import java.nio.ByteOrder;
  * preamble (no lgArr, flags only out-of-order), the HIP accumulator, kxq sums, curMin and numAtCurMin as
  * given, an aux count of 0, then one byte per register. Cost: one array of {@code 40 + 2^lgK} bytes.
  */
-public final class DataSketchesHllWriter {
+final class DataSketchesHllWriter {
 
     private DataSketchesHllWriter() {}
 

@@ -22,7 +22,7 @@ import java.util.Objects;
  * @param hashFunctions the number of probes per key, 1 to {@value #MAX_HASH_FUNCTIONS}
  * @param words the bit array's words, at least one; the filter has {@code 64 * words.length()} bits
  */
-public record GuavaBloomImage(int hashFunctions, ImmutableLongArray words) {
+record GuavaBloomImage(int hashFunctions, ImmutableLongArray words) {
 
     /** The format's name, as the command spells it. */
     public static final String FORMAT = "guava-bloom";

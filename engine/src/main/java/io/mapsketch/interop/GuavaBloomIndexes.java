@@ -13,7 +13,7 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Cost: no allocation; the hash, then one multiply-add and one remainder per probe.
  */
-public final class GuavaBloomIndexes {
+final class GuavaBloomIndexes {
 
     private GuavaBloomIndexes() {}
 

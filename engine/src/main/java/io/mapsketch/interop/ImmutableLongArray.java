@@ -8,7 +8,7 @@ import java.util.Objects;
  * foreign table, as its codec decoded them. Bit {@code i} of a bit array is bit {@code i & 63} of
  * word {@code i >>> 6}, the numbering of Guava's and Spark's bit arrays. Equality is by contents.
  */
-public final class ImmutableLongArray {
+final class ImmutableLongArray {
 
     private final long[] values;
 

@@ -25,7 +25,7 @@ import java.util.Objects;
  * @param seed the hash seed; 0 for version 1
  * @param words the bit array's words, at least one; the filter has {@code 64 * words.length()} bits
  */
-public record SparkBloomImage(int version, int hashFunctions, int seed, ImmutableLongArray words) {
+record SparkBloomImage(int version, int hashFunctions, int seed, ImmutableLongArray words) {
 
     /** The format's name, as the command spells it. */
     public static final String FORMAT = "spark-bloom";

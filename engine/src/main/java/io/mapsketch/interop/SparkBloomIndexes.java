@@ -15,7 +15,7 @@ package io.mapsketch.interop;
  *
  * <p>Cost: no allocation; a multiply-add and a remainder per probe.
  */
-public final class SparkBloomIndexes {
+final class SparkBloomIndexes {
 
     private SparkBloomIndexes() {}
 

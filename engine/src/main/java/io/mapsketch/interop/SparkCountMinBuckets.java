@@ -11,7 +11,7 @@ import java.util.Random;
  *
  * <p>Cost: no allocation but in {@link #hashA}; a multiply, a shift and a remainder per row.
  */
-public final class SparkCountMinBuckets {
+final class SparkCountMinBuckets {
 
     private SparkCountMinBuckets() {}
 

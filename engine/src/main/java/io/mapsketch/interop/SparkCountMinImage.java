@@ -27,8 +27,7 @@ import java.util.Objects;
  * @param hashA the multiplier of each row, {@code depth} of them
  * @param table the counters, row by row, {@code depth * width} of them
  */
-public record SparkCountMinImage(
-        long totalCount, int depth, int width, ImmutableLongArray hashA, ImmutableLongArray table) {
+record SparkCountMinImage(long totalCount, int depth, int width, ImmutableLongArray hashA, ImmutableLongArray table) {
 
     /** The format's name, as the command spells it. */
     public static final String FORMAT = "spark-cms";

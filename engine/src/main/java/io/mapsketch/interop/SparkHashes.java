@@ -12,7 +12,7 @@ import java.lang.foreign.MemorySegment;
  * {@code int}, {@code long}) are widened to a {@code long} and take {@code hashLong}. The pair is
  * packed in one {@code long}, {@code h1} in the high half, so that no call allocates.
  */
-public final class SparkHashes {
+final class SparkHashes {
 
     private SparkHashes() {}
 
