@@ -1,6 +1,7 @@
 package io.mapsketch.internal;
 
 import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.IncompatibleSketchFileException;
 import io.mapsketch.OpenMode;
 import io.mapsketch.PayloadVerification;
 import io.mapsketch.Sketch;
@@ -38,7 +39,7 @@ public abstract class RegionSketch implements Sketch {
         this.region = region;
         this.payload = region.payload();
         this.kind = Regions.kind(region.header());
-        this.hasher = new KeyHasher(region.header().hashSeed());
+        this.hasher = KeyHasher.of(region.header().hashScheme(), region.header().hashSeed());
         this.sharedWriters = region.mode() == RegionMode.SHARED;
         this.readOnly = region.mode() == RegionMode.READ_ONLY;
         this.soleCounters = region.mode() == RegionMode.EXCLUSIVE ? region.soleWriterCounters() : null;
@@ -217,8 +218,12 @@ public abstract class RegionSketch implements Sketch {
         S read(SketchRegion region) throws IOException;
     }
 
-    /** Opens a file of one kind and hands it to the reader; the region is closed if the reader refuses it. */
-    protected static <S> S open(Path file, OpenMode mode, SketchKind kind, RegionReader<S> reader) throws IOException {
+    /**
+     * Opens a file of one kind and hands it to the reader; the region is closed if the reader refuses it,
+     * or if the sketch's parameters cannot run the header's hash scheme ({@link HeaderFormat#schemeRefusal}).
+     */
+    protected static <S extends RegionSketch> S open(Path file, OpenMode mode, SketchKind kind, RegionReader<S> reader)
+            throws IOException {
         return open(file, mode, kind, null, reader);
     }
 
@@ -227,12 +232,20 @@ public abstract class RegionSketch implements Sketch {
      * {@link Regions#open(Path, OpenMode, SketchKind, SketchRegions.OpenCheck)}), and hands the
      * region to the reader; the region is closed if the check or the reader refuses it.
      */
-    protected static <S> S open(
+    protected static <S extends RegionSketch> S open(
             Path file, OpenMode mode, SketchKind kind, SketchRegions.OpenCheck check, RegionReader<S> reader)
             throws IOException {
         SketchRegion region = Regions.open(file, mode, kind, check);
         try {
-            return reader.read(region);
+            S sketch = reader.read(region);
+            String refusal = sketch.format().schemeRefusal(region.header().hashScheme());
+            if (refusal != null) {
+                throw new IncompatibleSketchFileException(
+                        file,
+                        "header field 'hash scheme' is " + region.header().hashScheme() + ", which a " + kind
+                                + " of these parameters cannot run: " + refusal);
+            }
+            return sketch;
         } catch (IOException | RuntimeException e) {
             Regions.close(region);
             throw e;
