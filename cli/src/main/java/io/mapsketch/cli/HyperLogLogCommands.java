@@ -118,6 +118,7 @@ final class HyperLogLogCommands implements SketchFamily {
             facts.put("precision", sketch.precision());
             facts.put("memory bytes", sketch.memoryBytes());
             facts.put("estimate", Math.round(sketch.estimate()));
+            facts.put("estimator", sketch.estimator());
             facts.put("relative standard error", sketch.relativeStandardError());
         }
     }

@@ -13,9 +13,10 @@ import java.util.Objects;
  * form they arrive in: a {@code CharSequence} hashes as its UTF-8 bytes ({@link Utf8}), a byte array or
  * segment range as its bytes, a {@code long} as its scheme says (XXH3: its eight little-endian bytes).
  *
- * <p>One final subclass per scheme ({@link #of}), each loaded only when a sketch of its scheme is opened,
- * so that while every open sketch hashes with XXH3 the JIT sees one implementation of each method and
- * compiles the calls as direct ones.
+ * <p>One final subclass per scheme ({@link #of}), each loaded only when a sketch of its scheme is opened
+ * (the factory names a foreign subclass only through a static method that returns this type, so that
+ * verifying this class loads none), so that while every open sketch hashes with XXH3 the JIT sees one
+ * implementation of each method and compiles the calls as direct ones.
  *
  * <p>Batches ({@code forEachBatch}) are hashed {@value #BATCH} keys at a time into a scratch array
  * ({@code long} keys of XXH3 with the SIMD kernel), and each step goes to the sketch's {@link BatchStep}.
@@ -54,7 +55,7 @@ public abstract sealed class KeyHasher permits Xxh3KeyHasher, RedisKeyHasher {
     public static KeyHasher of(HashScheme scheme, long seed) {
         return switch (scheme) {
             case XXH3_64 -> new Xxh3KeyHasher(seed);
-            case REDIS_HLL -> new RedisKeyHasher(seed);
+            case REDIS_HLL -> RedisKeyHasher.create(seed);
         };
     }
 

@@ -19,8 +19,13 @@ final class RedisKeyHasher extends KeyHasher {
     /** Bytes of the longest decimal string of a {@code long}: {@code -9223372036854775808}. */
     private static final int LONG_DIGITS = 20;
 
-    RedisKeyHasher(long seed) {
+    private RedisKeyHasher(long seed) {
         super(seed);
+    }
+
+    /** A hasher of this scheme, typed as the base class so that naming this method loads nothing. */
+    static KeyHasher create(long seed) {
+        return new RedisKeyHasher(seed);
     }
 
     /**

@@ -136,14 +136,15 @@ public final class RedisHyperLogLog {
     }
 
     private static void requireRedisHashing(HyperLogLog sketch) {
+        String name = sketch.file().map(Path::toString).orElse("an anonymous HyperLogLog");
         if (sketch.estimator() != CardinalityEstimator.REDIS_PFCOUNT) {
-            throw new IllegalArgumentException(sketch + " hashes keys with mapsketch's own scheme (XXH3_64) at"
+            throw new IllegalArgumentException(name + ": hashes keys with mapsketch's own scheme (XXH3_64) at"
                     + " precision " + sketch.precision() + ", so its registers mean nothing to Redis; only a sketch"
                     + " that hashes as Redis does (imported from Redis, or built with HyperLogLog.builder()"
                     + ".precision(14).redisHashing()) exports to a Redis string");
         }
         if (sketch.hashSeed() != HyperLogLog.REDIS_SEED) {
-            throw new IllegalArgumentException(sketch + " hashes as Redis does but with seed 0x"
+            throw new IllegalArgumentException(name + ": hashes as Redis does but with seed 0x"
                     + Long.toHexString(sketch.hashSeed()) + ", not Redis's 0xadc83b19, so its registers are not"
                     + " those Redis would hold");
         }
