@@ -236,19 +236,26 @@ public abstract class RegionSketch implements Sketch {
             Path file, OpenMode mode, SketchKind kind, SketchRegions.OpenCheck check, RegionReader<S> reader)
             throws IOException {
         SketchRegion region = Regions.open(file, mode, kind, check);
+        S sketch;
         try {
-            S sketch = reader.read(region);
-            String refusal = sketch.format().schemeRefusal(region.header().hashScheme());
-            if (refusal != null) {
-                throw new IncompatibleSketchFileException(
-                        file,
-                        "header field 'hash scheme' is " + region.header().hashScheme() + ", which a " + kind
-                                + " of these parameters cannot run: " + refusal);
-            }
-            return sketch;
+            sketch = reader.read(region);
         } catch (IOException | RuntimeException e) {
             Regions.close(region);
             throw e;
         }
+        String refusal = sketch.format().schemeRefusal(region.header().hashScheme());
+        if (refusal != null) {
+            IncompatibleSketchFileException refused = new IncompatibleSketchFileException(
+                    file,
+                    "header field 'hash scheme' is " + region.header().hashScheme() + ", which a " + kind
+                            + " of these parameters cannot run: " + refusal);
+            try {
+                sketch.close();
+            } catch (IOException | RuntimeException suppressed) {
+                refused.addSuppressed(suppressed);
+            }
+            throw refused;
+        }
+        return sketch;
     }
 }
