@@ -64,7 +64,11 @@ public abstract sealed class SketchBuilder<B extends SketchBuilder<B, S>, S exte
      * @throws IOException if the file cannot be written
      */
     public S create(Path file, OpenMode mode, CreateOption... options) throws IOException {
-        SketchRegion region = Regions.create(file, header(), payloadFill(), mode, options);
+        SketchHeader header = header();
+        ContentWriter<S> content = initialContent();
+        SketchRegion region = content == null
+                ? Regions.create(file, header, payloadFill(), mode, options)
+                : Regions.create(file, header, payloadFill(), temporary -> write(temporary, content), mode, options);
         try {
             return wrap(region);
         } catch (IOException | RuntimeException e) {
@@ -88,7 +92,12 @@ public abstract sealed class SketchBuilder<B extends SketchBuilder<B, S>, S exte
             if (payloadFill() != 0) {
                 region.payload().segment().fill(payloadFill());
             }
-            return wrap(region);
+            S sketch = wrap(region);
+            ContentWriter<S> content = initialContent();
+            if (content != null) {
+                content.write(sketch);
+            }
+            return sketch;
         } catch (IOException | RuntimeException e) {
             try {
                 region.close();
@@ -107,13 +116,25 @@ public abstract sealed class SketchBuilder<B extends SketchBuilder<B, S>, S exte
      * cannot be sized, as {@code create} does before any file is written.
      *
      * @return the header {@code create} would write
-     * @throws IllegalArgumentException if the parameters cannot be sized
+     * @throws IllegalArgumentException if the parameters cannot be sized, or the kind cannot run the hash
+     *     scheme at these parameters
      */
     protected final SketchHeader header() {
         HeaderFormat format = format();
-        return SketchHeader.forNewSketch(
-                        format.kind().id(), HashScheme.XXH3_64, seed, format.encode(), format.payloadBytes())
+        HashScheme scheme = hashScheme();
+        format.requireRunnable(scheme);
+        return SketchHeader.forNewSketch(format.kind().id(), scheme, seed, format.encode(), format.payloadBytes())
                 .withFormatVersion(format.versions().written());
+    }
+
+    /**
+     * Returns the hash scheme the new sketch hashes keys with: the native XXH3-64 unless a kind's builder
+     * was told to hash as a foreign system does.
+     *
+     * @return the scheme the header records
+     */
+    protected HashScheme hashScheme() {
+        return HashScheme.XXH3_64;
     }
 
     /**
@@ -140,6 +161,49 @@ public abstract sealed class SketchBuilder<B extends SketchBuilder<B, S>, S exte
      */
     protected byte payloadFill() {
         return 0;
+    }
+
+    /**
+     * Writes the content of a new sketch into it.
+     *
+     * @param <S> the sketch
+     */
+    @FunctionalInterface
+    protected interface ContentWriter<S> {
+
+        /**
+         * Writes the content into the new sketch, through its own update mechanics.
+         *
+         * @param sketch the new sketch, empty, open {@code EXCLUSIVE} for a file
+         * @throws IOException to abandon the creation (nothing appears under the file's name)
+         */
+        void write(S sketch) throws IOException;
+    }
+
+    /**
+     * Returns what a new sketch holds beyond its empty payload, written into it before {@code create}
+     * hands it out; into a file, before the file gets its name, so that it appears with that content or
+     * not at all.
+     *
+     * @return the writer of the content, or {@code null} when the sketch starts empty
+     */
+    protected ContentWriter<S> initialContent() {
+        return null;
+    }
+
+    /** Opens the new file under its temporary name as its only writer, writes the content and closes it. */
+    private void write(Path temporary, ContentWriter<S> content) throws IOException {
+        SketchRegion region = Regions.open(temporary, OpenMode.EXCLUSIVE, null, null);
+        S sketch;
+        try {
+            sketch = wrap(region);
+        } catch (IOException | RuntimeException e) {
+            Regions.close(region);
+            throw e;
+        }
+        try (sketch) {
+            content.write(sketch);
+        }
     }
 
     /**

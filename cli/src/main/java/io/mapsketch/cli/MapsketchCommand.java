@@ -13,7 +13,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code mapsketch} command: one subcommand per sketch family ({@link SketchFamily}) and the
- * verbs that take any kind of file: {@code info}, {@code merge}, {@code verify}, and the {@code demo}.
+ * verbs that take any kind of file: {@code info}, {@code merge}, {@code verify}, {@code import} and
+ * {@code export} of foreign sketches, and the {@code demo}.
  */
 @Command(
         name = "mapsketch",
@@ -25,7 +26,9 @@ import picocli.CommandLine.Spec;
             TopKCommands.class,
             HyperLogLogCommands.class,
             MinHashCommands.class,
-            SimHashCommands.class
+            SimHashCommands.class,
+            ImportVerb.class,
+            ExportVerb.class
         },
         footer = {
             "%nItems are UTF-8 strings; a verb given no ITEM reads one item per line from standard input.",

@@ -9,8 +9,10 @@ import io.mapsketch.SketchBuilder;
 import io.mapsketch.SketchKind;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.KeyedSketch;
+import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +34,12 @@ import java.util.Objects;
  *
  * <p>Keys arrive in {@linkplain io.mapsketch##keys every key form}, and the same bytes count as the
  * same key in any form.
+ *
+ * <p>Hashing as Redis does: a sketch built with {@link Builder#redisHashing()}, or imported from a Redis
+ * string ({@link io.mapsketch.interop.RedisHyperLogLog}), hashes every key as Redis's {@code PFADD} does,
+ * raises the registers Redis would raise, and estimates with Redis's {@code PFCOUNT}
+ * ({@link #estimator()}), so that it can go back to Redis with the registers and the count Redis would
+ * have. It merges only with sketches that hash as it does.
  *
  * <p>Concurrency: any number of {@code SHARED} writers in any number of processes leave the registers
  * byte for byte as sequential adds would (each raise is a compare-and-set of the word that holds the
@@ -59,14 +67,20 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     public static final int MIN_PRECISION = 4;
     /** The largest precision. */
     public static final int MAX_PRECISION = 18;
+    /** The seed Redis hashes its HyperLogLog's keys with ({@link Builder#redisHashing()}). */
+    public static final long REDIS_SEED = 0xadc83b19L;
 
     private final HyperLogLogFormat format;
     private final int precision;
     private final HyperLogLogEstimates estimates;
     private final HyperLogLogRegisters registers;
+    private final CardinalityEstimator estimator;
 
     private HyperLogLog(SketchRegion region, HyperLogLogFormat format) {
         super(region);
+        this.estimator = region.header().hashScheme() == HashScheme.REDIS_HLL
+                ? CardinalityEstimator.REDIS_PFCOUNT
+                : CardinalityEstimator.IMPROVED;
         this.format = format;
         this.precision = format.precision();
         HyperLogLogSummaryLine line = HyperLogLogSummaryLine.of(region, precision);
@@ -191,7 +205,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      * (SIMD for those at the lowest precision) and one summary pass.
      *
      * @param sketches at least one sketch; all of the same hash scheme and seed
-     * @return the estimated number of distinct keys added to any of them
+     * @return the estimated number of distinct keys added to any of them, by the sketches' {@link #estimator()}
      * @throws IllegalArgumentException if no sketch is given
      * @throws IncompatibleSketchException if the kinds, hash schemes or seeds differ
      * @throws IllegalStateException if a sketch is closed
@@ -205,14 +219,16 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
             sketches[0].requireCompatible(Objects.requireNonNull(sketches[s], "sketch"), List.of());
             sources[s] = sketches[s].registers;
         }
-        return HyperLogLogEstimates.union(sources);
+        return HyperLogLogEstimates.union(sources, sketches[0].estimator);
     }
 
     /**
      * Estimates the number of distinct keys added, with Ertl's improved estimator: no bias tables,
      * no switch between estimators, relative standard error about {@link #relativeStandardError()}.
      * Returns 0 for an empty sketch. The answer is the same, bit for bit, whether it comes from the
-     * summary line or from a pass over the registers.
+     * summary line or from a pass over the registers. A sketch that hashes as Redis does answers
+     * Redis's {@code PFCOUNT} of its registers instead, an integer ({@link CardinalityEstimator#REDIS_PFCOUNT}),
+     * from a histogram pass over the registers at every call.
      *
      * <p>Cost: with nothing changed since this sketch's last estimate, a load or two and a compare;
      * after a change, four loads and O(64) arithmetic; without trusted numbers (a file of format version
@@ -225,7 +241,23 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      *     impossible rank (the file was corrupted after it was opened)
      */
     public double estimate() {
-        return estimates.current().estimate();
+        return estimate(estimates.current());
+    }
+
+    private double estimate(HyperLogLogEstimates.Snapshot snapshot) {
+        return estimator == CardinalityEstimator.IMPROVED
+                ? snapshot.estimate()
+                : RedisCountEstimator.count(registers.bytes(), 0);
+    }
+
+    /**
+     * Returns the estimator that answers {@link #estimate()}, the one the sketch's hash scheme calls for.
+     *
+     * @return {@link CardinalityEstimator#REDIS_PFCOUNT} for a sketch that hashes as Redis does,
+     *     {@link CardinalityEstimator#IMPROVED} otherwise
+     */
+    public CardinalityEstimator estimator() {
+        return estimator;
     }
 
     /**
@@ -257,7 +289,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     public double lowerBound(double standardDeviations) {
         double width = width(standardDeviations);
         HyperLogLogEstimates.Snapshot snapshot = estimates.current();
-        double estimate = snapshot.estimate();
+        double estimate = estimate(snapshot);
         return Math.min(estimate, Math.max(registerCount() - snapshot.zeros(), estimate / (1 + width)));
     }
 
@@ -339,6 +371,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         figures.put("precision", precision);
         super.putFigures(figures);
         figures.put("estimate", Math.round(estimate()));
+        figures.put("estimator", estimator());
         figures.put("relative standard error", relativeStandardError());
     }
 
@@ -351,8 +384,45 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     public static final class Builder extends SketchBuilder<Builder, HyperLogLog> {
 
         private int precision;
+        private HashScheme scheme = HashScheme.XXH3_64;
+        private byte[] registers;
 
         private Builder() {}
+
+        /**
+         * Starts the new sketch with these registers instead of empty ones, as if the keys that raised
+         * them had been added (the items counter stays 0): for registers read from another system that
+         * hashes as this sketch will. A file appears with them, or not at all.
+         *
+         * @param registers {@code 2^p} register values, each a rank in [0, 65 - p]; copied
+         * @return this builder
+         * @throws IllegalArgumentException at {@code create} if the length is not {@code 2^p} or a
+         *     value is outside [0, 65 - p]
+         */
+        public Builder registers(byte[] registers) {
+            this.registers = registers.clone();
+            return this;
+        }
+
+        /**
+         * Hashes keys as Redis's {@code PFADD} does: MurmurHash64A of the key's bytes with Redis's seed
+         * {@code 0xadc83b19} (which this sets), a {@code long} key as its decimal string (the bytes a Redis
+         * client sends for it), the register from the hash's low 14 bits and the rank from the others; the
+         * sketch estimates with {@code PFCOUNT} and exports to a Redis string
+         * ({@link io.mapsketch.interop.RedisHyperLogLog}). Redis's precision is 14: {@code create} refuses
+         * another.
+         *
+         * @return this builder
+         */
+        public Builder redisHashing() {
+            this.scheme = HashScheme.REDIS_HLL;
+            return seed(REDIS_SEED);
+        }
+
+        @Override
+        protected HashScheme hashScheme() {
+            return scheme;
+        }
 
         /**
          * Sets the precision p: m = 2^p registers of one byte, relative standard error
@@ -376,7 +446,19 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         @Override
         protected HyperLogLogFormat format() {
             requireSet("precision", precision != 0);
+            if (registers != null) {
+                HyperLogLogLayout.requireRegisters(registers, precision);
+            }
             return new HyperLogLogFormat(precision);
+        }
+
+        @Override
+        protected ContentWriter<HyperLogLog> initialContent() {
+            if (registers == null) {
+                return null;
+            }
+            MemorySegment content = MemorySegment.ofArray(registers);
+            return sketch -> sketch.registers.merge(content);
         }
 
         @Override

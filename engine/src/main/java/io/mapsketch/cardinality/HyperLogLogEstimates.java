@@ -208,13 +208,13 @@ final class HyperLogLogEstimates {
     record Snapshot(long stamp, long zeros, long saturated, long powerSum, double estimate) {}
 
     /**
-     * The improved estimate of the union of register arrays, folded to the lowest precision among them,
-     * without modifying any. Cost: a heap scratch of m bytes, one pass over every source (SIMD for those
-     * at the lowest precision) and one summary pass.
+     * The estimate, by {@code estimator}, of the union of register arrays, folded to the lowest precision
+     * among them, without modifying any. Cost: a heap scratch of m bytes, one pass over every source (SIMD
+     * for those at the lowest precision) and one summary pass.
      *
      * @throws IllegalStateException if the union holds a register above the largest rank
      */
-    static double union(HyperLogLogRegisters[] sources) {
+    static double union(HyperLogLogRegisters[] sources, CardinalityEstimator estimator) {
         int precision = HyperLogLog.MAX_PRECISION;
         for (HyperLogLogRegisters source : sources) {
             precision = Math.min(precision, source.precision());
@@ -240,7 +240,9 @@ final class HyperLogLogEstimates {
                     + " registers above the largest rank 65 - precision = " + maxRank(precision)
                     + "; a sketch's file was corrupted while open");
         }
-        return improved(summary, precision);
+        return estimator == CardinalityEstimator.IMPROVED
+                ? improved(summary, precision)
+                : RedisCountEstimator.count(union, 0);
     }
 
     /**

@@ -7,11 +7,14 @@ import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.HeaderValue;
+import io.mapsketch.memory.HashScheme;
 import java.util.List;
 
 /**
  * The header of a HyperLogLog file (kind 8): the precision p in slot 0; the payload is the
  * {@code 2^p} one-byte registers, rounded up to a whole 64-byte line ({@link HyperLogLogLayout}).
+ *
+ * <p>Hash schemes: XXH3-64 at every precision; Redis's ({@code REDIS_HLL}) at precision 14.
  *
  * <p>Versions: reads 1 to 4, writes 4. A version 1 file has no summary line; from version 2 the
  * header's summary line keeps the estimate's inputs ({@link HyperLogLogSummaryLine}); version 3 is
@@ -55,5 +58,17 @@ record HyperLogLogFormat(int precision) implements HeaderFormat {
     @Override
     public long payloadBytes() {
         return HyperLogLogLayout.payloadBytes(precision);
+    }
+
+    /** Runs XXH3-64 at every precision and Redis's scheme at Redis's precision, 14. */
+    @Override
+    public String schemeRefusal(HashScheme scheme) {
+        return switch (scheme) {
+            case XXH3_64 -> null;
+            case REDIS_HLL ->
+                precision == RedisCountEstimator.PRECISION
+                        ? null
+                        : "REDIS_HLL runs only at precision 14, Redis's, not at precision " + precision;
+        };
     }
 }

@@ -39,6 +39,25 @@ final class HyperLogLogLayout {
     }
 
     /**
+     * Refuses register values handed to a builder that are not {@code 2^p} ranks in [0, 65 - p].
+     *
+     * @throws IllegalArgumentException naming the length or the first register out of range
+     */
+    static void requireRegisters(byte[] registers, int precision) {
+        if (registers.length != 1 << precision) {
+            throw new IllegalArgumentException(
+                    "registers.length = " + registers.length + ", must be 2^precision = " + (1 << precision));
+        }
+        int top = maxRank(precision);
+        for (int i = 0; i < registers.length; i++) {
+            if (registers[i] < 0 || registers[i] > top) {
+                throw new IllegalArgumentException(
+                        "registers[" + i + "] = " + registers[i] + ", must be in [0, 65 - precision = " + top + "]");
+            }
+        }
+    }
+
+    /**
      * Refuses a file whose register summary ({@link RegisterKernels#summary} with {@code top = 65 - p})
      * counts registers above the largest rank.
      */

@@ -2,6 +2,7 @@ package io.mapsketch.internal;
 
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.SketchKind;
+import io.mapsketch.memory.HashScheme;
 import java.util.List;
 
 /**
@@ -39,6 +40,31 @@ public interface HeaderFormat {
      * @return bytes, a multiple of 64
      */
     long payloadBytes();
+
+    /**
+     * Tells why sketches of these parameters cannot hash keys with a scheme: every kind runs the native
+     * XXH3-64; a kind that runs a foreign scheme overrides this for the parameters it runs it at.
+     *
+     * @param scheme the header's hash scheme
+     * @return {@code null} if the scheme runs, else what the kind runs, e.g. "BLOOM runs only XXH3_64"
+     */
+    default String schemeRefusal(HashScheme scheme) {
+        return scheme == HashScheme.XXH3_64 ? null : kind() + " runs only " + HashScheme.XXH3_64;
+    }
+
+    /**
+     * Refuses, before anything is written, to create a sketch of these parameters with a scheme it
+     * cannot run ({@link #schemeRefusal}).
+     *
+     * @throws IllegalArgumentException naming the kind and the scheme
+     */
+    default void requireRunnable(HashScheme scheme) {
+        String refusal = schemeRefusal(scheme);
+        if (refusal != null) {
+            throw new IllegalArgumentException(
+                    "hash scheme = " + scheme + " cannot hash the keys of a " + kind() + ": " + refusal);
+        }
+    }
 
     /**
      * Returns the header's parameter slots: slot i is the value of the parameter of index i, unused

@@ -1,27 +1,33 @@
 package io.mapsketch.internal;
 
-import io.mapsketch.kernels.HashKernels;
+import io.mapsketch.memory.HashScheme;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
- * Turns every form of key into the sketch's 64-bit XXH3 hash with the seed from the file header, one
- * key at a time or a batch at a time: the one place where keys become hashes, which every sketch then
- * hands to its own hash-level operation. The same bytes give the same hash whichever form they arrive
- * in: a {@code long} hashes as its eight little-endian bytes, a {@code CharSequence} as its UTF-8 bytes
- * ({@link Utf8}), a byte array or segment range as its bytes.
+ * Turns every form of key into the sketch's 64-bit hash, by the hash scheme and with the seed of the
+ * file header, one key at a time or a batch at a time: the one place where keys become hashes, which
+ * every sketch then hands to its own hash-level operation. The same bytes give the same hash whichever
+ * form they arrive in: a {@code CharSequence} hashes as its UTF-8 bytes ({@link Utf8}), a byte array or
+ * segment range as its bytes, a {@code long} as its scheme says (XXH3: its eight little-endian bytes).
+ *
+ * <p>One final subclass per scheme ({@link #of}), each loaded only when a sketch of its scheme is opened
+ * (the factory names a foreign subclass only through a static method that returns this type, so that
+ * verifying this class loads none), so that while every open sketch hashes with XXH3 the JIT sees one
+ * implementation of each method and compiles the calls as direct ones.
  *
  * <p>Batches ({@code forEachBatch}) are hashed {@value #BATCH} keys at a time into a scratch array
- * ({@code long} keys with the SIMD kernel), and each step goes to the sketch's {@link BatchStep}.
+ * ({@code long} keys of XXH3 with the SIMD kernel), and each step goes to the sketch's {@link BatchStep}.
  *
- * <p>Cost: XXH3 of the key's bytes; a {@code long} takes a few nanoseconds. A {@code CharSequence} is
- * encoded into a buffer first, the calling thread's ({@link OwnedScratch}: plain loads and stores, no
- * fence). A batch's scratch array is lent to the call ({@link ScratchPool}: an atomic exchange per
- * call). Nothing is allocated once the buffers are large enough, except the lambda of a batch call.
+ * <p>Cost: the scheme's hash of the key's bytes; an XXH3 {@code long} takes a few nanoseconds. A
+ * {@code CharSequence} is encoded into a buffer first, the calling thread's ({@link OwnedScratch}: plain
+ * loads and stores, no fence). A batch's scratch array is lent to the call ({@link ScratchPool}: an
+ * atomic exchange per call). Nothing is allocated once the buffers are large enough, except the lambda
+ * of a batch call.
  */
-public final class KeyHasher {
+public abstract sealed class KeyHasher permits Xxh3KeyHasher, RedisKeyHasher {
 
     /** Keys hashed per step of a batch: large enough to amortise a step, small enough to stay in the L1 cache. */
     public static final int BATCH = 512;
@@ -31,16 +37,31 @@ public final class KeyHasher {
     /** The largest UTF-8 buffer kept; a longer key's buffer is left to the collector. */
     private static final int KEPT_BUFFER_BYTES = 1 << 16;
 
-    private final long seed;
-    /** XXH3's constant of the seed for 8-byte keys, derived once rather than per key. */
-    private final long longKeyConstant;
+    /** The header's seed. */
+    protected final long seed;
 
     private final ScratchPool<long[]> batches = new ScratchPool<>(() -> new long[BATCH]);
     private final OwnedScratch<Utf8Buffer> utf8Buffers = new OwnedScratch<>(Utf8Buffer::new);
 
-    public KeyHasher(long seed) {
+    KeyHasher(long seed) {
         this.seed = seed;
-        this.longKeyConstant = HashKernels.xxh3SeedConstant(seed);
+    }
+
+    /**
+     * The hasher of a scheme and seed, as a file header names them.
+     *
+     * @return a new hasher, with its own scratch
+     */
+    public static KeyHasher of(HashScheme scheme, long seed) {
+        return switch (scheme) {
+            case XXH3_64 -> new Xxh3KeyHasher(seed);
+            case REDIS_HLL -> RedisKeyHasher.create(seed);
+        };
+    }
+
+    /** The hasher of the native scheme, XXH3-64, with a seed. */
+    public static KeyHasher xxh3(long seed) {
+        return new Xxh3KeyHasher(seed);
     }
 
     /** What a sketch does with one step of a batch. */
@@ -58,17 +79,22 @@ public final class KeyHasher {
         return seed;
     }
 
-    public long hash(long key) {
-        return HashKernels.xxh3WithSeedConstant(longKeyConstant, key);
+    /** The hash of a {@code long} key, in the form its scheme gives it. */
+    public abstract long hash(long key);
+
+    /** The hash of the bytes {@code key[offset, offset + length)}. */
+    public final long hash(byte[] key, int offset, int length) {
+        return hash(MemorySegment.ofArray(key), offset, length);
     }
 
-    public long hash(byte[] key, int offset, int length) {
-        return HashKernels.xxh3Bytes(seed, MemorySegment.ofArray(key), offset, length);
-    }
+    /** The hash of the bytes of a segment slice. */
+    public abstract long hash(MemorySegment key, long offset, long length);
 
-    public long hash(MemorySegment key, long offset, long length) {
-        return HashKernels.xxh3Bytes(seed, key, offset, length);
-    }
+    /**
+     * Hashes the {@code long} keys {@code keys[from, from + count)} into {@code hashes[to, to + count)};
+     * the two ranges may be the same range of one array.
+     */
+    abstract void hashLongs(long[] keys, int from, long[] hashes, int to, int count);
 
     // Kept under C2's trivial inlining size (35 bytecodes), so that it is inlined into a caller's loop
     // even after it was compiled on its own into a large method: no try-finally (a call that throws
@@ -82,7 +108,7 @@ public final class KeyHasher {
 
     private long hashUtf8(CharSequence key, Utf8Buffer buffer) {
         byte[] bytes = buffer.forChars(key.length());
-        return HashKernels.xxh3Bytes(seed, MemorySegment.ofArray(bytes), 0, Utf8.encode(key, bytes));
+        return hash(MemorySegment.ofArray(bytes), 0, Utf8.encode(key, bytes));
     }
 
     /**
@@ -123,7 +149,7 @@ public final class KeyHasher {
         try {
             for (int from = 0; from < keys.length; from += BATCH) {
                 int count = Math.min(BATCH, keys.length - from);
-                HashKernels.xxh3(seed, keys, from, hashes, 0, count);
+                hashLongs(keys, from, hashes, 0, count);
                 step.apply(hashes, from, count);
             }
         } finally {
@@ -144,7 +170,7 @@ public final class KeyHasher {
             for (long done = 0; done < count; done += BATCH) {
                 int n = (int) Math.min(BATCH, count - done);
                 MemorySegment.copy(keys, KEY_LAYOUT, offset + done * Long.BYTES, hashes, 0, n);
-                HashKernels.xxh3(seed, hashes, 0, hashes, 0, n);
+                hashLongs(hashes, 0, hashes, 0, n);
                 step.apply(hashes, done, n);
             }
         } finally {
@@ -168,7 +194,7 @@ public final class KeyHasher {
             for (int from = 0; from < count; from += BATCH) {
                 int n = Math.min(BATCH, count - from);
                 for (int i = 0; i < n; i++) {
-                    hashes[i] = HashKernels.xxh3Bytes(seed, bytes, offsets[from + i], lengths[from + i]);
+                    hashes[i] = hash(bytes, offsets[from + i], lengths[from + i]);
                 }
                 step.apply(hashes, from, n);
             }

@@ -2,6 +2,7 @@ package io.mapsketch.internal;
 
 import io.mapsketch.CreateOption;
 import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.IncompatibleSketchFileException;
 import io.mapsketch.OpenMode;
 import io.mapsketch.PayloadVerification;
 import io.mapsketch.Sketch;
@@ -40,7 +41,7 @@ public abstract class RegionSketch implements Sketch {
         this.region = region;
         this.payload = region.payload();
         this.kind = Regions.kind(region.header());
-        this.hasher = new KeyHasher(region.header().hashSeed());
+        this.hasher = KeyHasher.of(region.header().hashScheme(), region.header().hashSeed());
         this.sharedWriters = region.mode() == RegionMode.SHARED;
         this.readOnly = region.mode() == RegionMode.READ_ONLY;
         this.soleCounters = region.mode() == RegionMode.EXCLUSIVE ? region.soleWriterCounters() : null;
@@ -250,8 +251,12 @@ public abstract class RegionSketch implements Sketch {
         S read(SketchRegion region) throws IOException;
     }
 
-    /** Opens a file of one kind and hands it to the reader; the region is closed if the reader refuses it. */
-    protected static <S> S open(Path file, OpenMode mode, SketchKind kind, RegionReader<S> reader) throws IOException {
+    /**
+     * Opens a file of one kind and hands it to the reader; the region is closed if the reader refuses it,
+     * or if the sketch's parameters cannot run the header's hash scheme ({@link HeaderFormat#schemeRefusal}).
+     */
+    protected static <S extends RegionSketch> S open(Path file, OpenMode mode, SketchKind kind, RegionReader<S> reader)
+            throws IOException {
         return open(file, mode, kind, null, reader);
     }
 
@@ -260,15 +265,30 @@ public abstract class RegionSketch implements Sketch {
      * {@link Regions#open(Path, OpenMode, SketchKind, SketchRegions.OpenCheck)}), and hands the
      * region to the reader; the region is closed if the check or the reader refuses it.
      */
-    protected static <S> S open(
+    protected static <S extends RegionSketch> S open(
             Path file, OpenMode mode, SketchKind kind, SketchRegions.OpenCheck check, RegionReader<S> reader)
             throws IOException {
         SketchRegion region = Regions.open(file, mode, kind, check);
+        S sketch;
         try {
-            return reader.read(region);
+            sketch = reader.read(region);
         } catch (IOException | RuntimeException e) {
             Regions.close(region);
             throw e;
         }
+        String refusal = sketch.format().schemeRefusal(region.header().hashScheme());
+        if (refusal != null) {
+            IncompatibleSketchFileException refused = new IncompatibleSketchFileException(
+                    file,
+                    "header field 'hash scheme' is " + region.header().hashScheme() + ", which a " + kind
+                            + " of these parameters cannot run: " + refusal);
+            try {
+                sketch.close();
+            } catch (IOException | RuntimeException suppressed) {
+                refused.addSuppressed(suppressed);
+            }
+            throw refused;
+        }
+        return sketch;
     }
 }

@@ -49,8 +49,27 @@ public final class Regions {
     public static SketchRegion create(
             Path file, SketchHeader header, byte payloadFill, OpenMode mode, CreateOption... options)
             throws IOException {
+        return create(file, header, payloadFill, null, mode, options);
+    }
+
+    /**
+     * Creates a file of a kind, filled with {@code payloadFill}, with {@code preparation} run on it before it
+     * gets its name, and opens it
+     * ({@link SketchRegions#create(Path, SketchHeader, byte, SketchRegions.Preparation, RegionMode, CreateFlag...)}).
+     *
+     * @throws SketchFileException of the fault's reason
+     * @throws IOException if the file cannot be written, or {@code preparation} throws
+     */
+    public static SketchRegion create(
+            Path file,
+            SketchHeader header,
+            byte payloadFill,
+            SketchRegions.Preparation preparation,
+            OpenMode mode,
+            CreateOption... options)
+            throws IOException {
         try {
-            return SketchRegions.create(file, header, payloadFill, regionMode(mode), flags(options));
+            return SketchRegions.create(file, header, payloadFill, preparation, regionMode(mode), flags(options));
         } catch (FileFault fault) {
             throw reported(fault);
         }

@@ -39,7 +39,7 @@ public final class SimHashFeatures {
      * @param seed the hash seed
      */
     public SimHashFeatures(long seed) {
-        this.hasher = new KeyHasher(seed);
+        this.hasher = KeyHasher.xxh3(seed);
     }
 
     /**

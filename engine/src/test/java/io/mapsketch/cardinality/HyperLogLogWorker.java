@@ -107,7 +107,7 @@ public final class HyperLogLogWorker {
      * for j in 0..3 and r in 1..{@value #RACE_RANKS}, the first such key of a seeded stream.
      */
     static long[][] racingKeys() {
-        KeyHasher hasher = new KeyHasher(RACE_SEED);
+        KeyHasher hasher = KeyHasher.xxh3(RACE_SEED);
         long[][] keys = new long[Integer.BYTES][RACE_RANKS + 1];
         boolean[][] found = new boolean[Integer.BYTES][RACE_RANKS + 1];
         int missing = Integer.BYTES * RACE_RANKS;

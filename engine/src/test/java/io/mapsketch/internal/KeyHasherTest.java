@@ -40,7 +40,7 @@ class KeyHasherTest {
                         longs().all(),
                         integers().between(0, 9))
                 .checkAssert((text, seed, pad) -> {
-                    KeyHasher hasher = new KeyHasher(seed);
+                    KeyHasher hasher = KeyHasher.xxh3(seed);
                     byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
                     long expected = hasher.hash(utf8, 0, utf8.length);
                     assertEquals(expected, hasher.hash(text));
@@ -54,7 +54,7 @@ class KeyHasherTest {
 
     @Test
     void rangesOutsideTheKeyAreRefused() {
-        KeyHasher hasher = new KeyHasher(0);
+        KeyHasher hasher = KeyHasher.xxh3(0);
         assertThrows(IndexOutOfBoundsException.class, () -> hasher.hash(new byte[4], 2, 3));
     }
 }

@@ -129,11 +129,11 @@ class SimHashFeaturesTest {
 
     @Test
     void oneFeatureIsItsHashAndWeightsDecideTies() {
-        long hash = new KeyHasher(5).hash("only");
+        long hash = KeyHasher.xxh3(5).hash("only");
         SimHashFeatures features = new SimHashFeatures(5);
         assertEquals(0, features.fingerprint(), "no features");
         assertEquals(hash, features.add("only").fingerprint());
-        long other = new KeyHasher(5).hash("other");
+        long other = KeyHasher.xxh3(5).hash("other");
         assertEquals(hash & other, features.add("other").fingerprint(), "equal weights: a bit needs both");
         assertEquals(other, features.add("other", 0.5).fingerprint(), "the heavier feature wins where they differ");
         assertEquals(3, features.featureCount());

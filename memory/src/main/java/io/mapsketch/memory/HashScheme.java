@@ -7,7 +7,15 @@ package io.mapsketch.memory;
  */
 public enum HashScheme {
     /** XXH3, 64-bit output, seeded (the reference implementation is hash4j's {@code xxh3_64}). */
-    XXH3_64(1);
+    XXH3_64(1),
+    /**
+     * Redis's HyperLogLog hashing: MurmurHash64A (Appleby's 64-bit MurmurHash2, little-endian blocks) of
+     * the key's bytes with seed {@code 0xadc83b19}; the register is the hash's low 14 bits and the rank
+     * one plus the trailing zeros of the other 50 (at most 51). Only a HyperLogLog of precision 14 runs
+     * it. Ids 3 to 5 are reserved for Guava's Bloom filter (murmur3_128, seed 0), Spark's Bloom filter and
+     * Count-Min sketch (Murmur3_x86_32) and DataSketches' HyperLogLog (Murmur3_x64_128, seed 9001).
+     */
+    REDIS_HLL(2);
 
     private final int id;
 

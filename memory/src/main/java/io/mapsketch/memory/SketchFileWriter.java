@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
 /**
  * Writes a new sketch file so that it appears at its name complete or not at all: the header (with the
  * payload's checksum, sealed, from format version 4) and the payload, every byte of it the sketch kind's
- * empty value (zero for most kinds), go to a temporary file in the same directory, which is forced and
+ * empty value (zero for most kinds), then whatever the creator's preparation writes, go to a temporary file in the same directory, which is forced and
  * then linked (or, when overwriting, renamed) into place. The temporary file's name carries the creator's pid
  * ({@code .NAME.PID.RANDOM.creating}); a creator killed half-way leaves it behind, and the next
  * creation of the same name deletes the leftovers of creators that are no longer alive. Permissions
@@ -40,7 +40,13 @@ final class SketchFileWriter {
 
     private SketchFileWriter() {}
 
-    static void writeNew(Path file, SketchHeader header, byte payloadFill, CreateFlag... options) throws IOException {
+    static void writeNew(
+            Path file,
+            SketchHeader header,
+            byte payloadFill,
+            SketchRegions.Preparation preparation,
+            CreateFlag... options)
+            throws IOException {
         boolean replaceInUse = Arrays.asList(options).contains(CreateFlag.REPLACE_IN_USE);
         boolean overwrite = replaceInUse || Arrays.asList(options).contains(CreateFlag.OVERWRITE_EXISTING);
         Path target = file.toAbsolutePath();
@@ -54,6 +60,12 @@ final class SketchFileWriter {
                 TEMPORARY_SUFFIX);
         try {
             write(temporary, header, payloadFill, file);
+            if (preparation != null) {
+                preparation.prepare(temporary);
+                try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
+                    channel.force(true);
+                }
+            }
             if (Files.getFileStore(temporary).supportsFileAttributeView(PosixFileAttributeView.class)) {
                 Files.setPosixFilePermissions(
                         temporary,

@@ -102,9 +102,53 @@ public final class SketchRegions {
      */
     public static SketchRegion create(
             Path file, SketchHeader header, byte payloadFill, RegionMode mode, CreateFlag... flags) throws IOException {
+        return create(file, header, payloadFill, null, mode, flags);
+    }
+
+    /**
+     * What a new file holds before it gets its name, beyond its header and fill: a step that may open the
+     * file, still under a temporary name, as a sketch, write its content through the sketch's own
+     * mechanics, and close it. The file is forced after the step.
+     */
+    @FunctionalInterface
+    public interface Preparation {
+
+        /**
+         * Writes the new file's content.
+         *
+         * @param temporary the new file, complete with its header and fill, under a temporary name in
+         *     the directory of its final name
+         * @throws IOException to abandon the creation: nothing appears under the final name
+         */
+        void prepare(Path temporary) throws IOException;
+    }
+
+    /**
+     * Creates a sketch file as {@link #create(Path, SketchHeader, byte, RegionMode, CreateFlag...)} does,
+     * with {@code preparation} run on the new file before it is forced and linked into place, so that the
+     * file appears with that content, or not at all.
+     *
+     * @param file where the sketch file goes
+     * @param header what the file holds; its payload length sizes the file
+     * @param payloadFill the value of every payload byte before the preparation
+     * @param preparation writes the content, or {@code null} for the fill alone
+     * @param mode how to open it after creation: {@code SHARED} or {@code EXCLUSIVE}
+     * @param flags what to do with a file already at the path, and the new file's permissions
+     * @return the open region
+     * @throws IOException as {@link #create(Path, SketchHeader, byte, RegionMode, CreateFlag...)} throws, or
+     *     as {@code preparation} throws (nothing was left under the name)
+     */
+    public static SketchRegion create(
+            Path file,
+            SketchHeader header,
+            byte payloadFill,
+            Preparation preparation,
+            RegionMode mode,
+            CreateFlag... flags)
+            throws IOException {
         Objects.requireNonNull(header, "header");
         requireWritable(mode);
-        SketchFileWriter.writeNew(file, header, payloadFill, flags);
+        SketchFileWriter.writeNew(file, header, payloadFill, preparation, flags);
         int kind = header.kindId();
         return open(
                 file,

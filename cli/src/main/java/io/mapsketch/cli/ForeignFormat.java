@@ -1,0 +1,78 @@
+package io.mapsketch.cli;
+
+import io.mapsketch.CreateOption;
+import io.mapsketch.OpenMode;
+import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.interop.RedisHyperLogLog;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Iterator;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * The foreign formats of {@code mapsketch import} and {@code export}, each with its name on the command
+ * line and the engine's codec that reads and writes it; what each keeps and loses is in
+ * {@code docs/interop.md}.
+ */
+enum ForeignFormat {
+    /** A Redis HyperLogLog string, as {@code GET} returns it: dense or sparse in, dense out. */
+    REDIS_HLL(RedisHyperLogLog.FORMAT) {
+        @Override
+        void importFile(Path source, Path destination, CreateOption... options) throws IOException {
+            RedisHyperLogLog.importFrom(source, destination, OpenMode.EXCLUSIVE, options)
+                    .close();
+        }
+
+        @Override
+        void exportFile(Path source, Path destination) throws IOException {
+            try (HyperLogLog sketch = HyperLogLog.open(source, OpenMode.READ_ONLY)) {
+                RedisHyperLogLog.exportTo(sketch, destination);
+            } catch (IllegalArgumentException refused) {
+                throw new CommandFailure(refused.getMessage());
+            }
+        }
+    };
+
+    private final String name;
+
+    ForeignFormat(String name) {
+        this.name = name;
+    }
+
+    /** Creates the sketch file {@code destination} from the foreign bytes of {@code source}. */
+    abstract void importFile(Path source, Path destination, CreateOption... options) throws IOException;
+
+    /** Writes the foreign bytes of the sketch file {@code source} to {@code destination}. */
+    abstract void exportFile(Path source, Path destination) throws IOException;
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    /** Reads a format by its name on the command line. */
+    static final class Converter implements ITypeConverter<ForeignFormat> {
+
+        @Override
+        public ForeignFormat convert(String value) {
+            for (ForeignFormat format : values()) {
+                if (format.name.equals(value)) {
+                    return format;
+                }
+            }
+            throw new TypeConversionException(
+                    "'" + value + "' is not a format this build reads; formats: " + String.join(", ", new Names()));
+        }
+    }
+
+    /** The names, for the help's list of formats. */
+    static final class Names implements Iterable<String> {
+
+        @Override
+        public Iterator<String> iterator() {
+            return Arrays.stream(values()).map(f -> f.name).iterator();
+        }
+    }
+}
