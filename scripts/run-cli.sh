@@ -6,7 +6,9 @@
 # Quiet: every JVM that resolves jdk.incubator.vector prints "WARNING: Using incubator modules:
 # jdk.incubator.vector" as the first line of its standard error, before any code of the command runs,
 # and no JVM option turns it off. The command's standard error goes through a filter that drops that
-# one line, if it is the first, and passes everything else on as it comes.
+# one line, if it is the first, and passes everything else on as it comes. The JVM and the filter are
+# one pipeline that the launcher waits for, so that every line is written when it returns; a signal
+# from the terminal (Ctrl-C) or to the process group (timeout, service managers) reaches the JVM.
 #
 # Fast: AOT_CACHE is an ahead-of-time cache (JDK 25, JEP 483 and 514: classes loaded and linked, and
 # method profiles, of a training run of `mapsketch demo`), made on the first run after each build and
@@ -16,7 +18,8 @@
 
 mapsketch_incubator_notice='WARNING: Using incubator modules: jdk.incubator.vector'
 
-# The JVM options of the command and of the cache's training run, which must be the same.
+# The JVM options of the command and of the cache's training run, which must be the same (the serial
+# collector starts fastest, and the command's data is off the heap).
 mapsketch_cli_options() {
     local terminal=$1
     mapsketch_options=(--add-modules jdk.incubator.vector --enable-native-access=io.mapsketch.memory
