@@ -26,7 +26,7 @@ final class HyperLogLogCommands implements SketchFamily {
     @Command(
             name = "create",
             description = "Creates an empty HyperLogLog of 2^P one-byte registers.",
-            footer = {"%nExample (16 KiB, 0.81% standard error):%n  mapsketch hll create visitors.hll --precision 14"})
+            footer = {"%nExample (16 KiB, 0.81%% standard error):%n  mapsketch hll create visitors.hll --precision 14"})
     int create(
             @Parameters(paramLabel = "FILE", description = "The file to create.") Path file,
             @Option(
@@ -34,7 +34,7 @@ final class HyperLogLogCommands implements SketchFamily {
                             paramLabel = "P",
                             required = true,
                             description = "Precision, " + HyperLogLog.MIN_PRECISION + " to " + HyperLogLog.MAX_PRECISION
-                                    + ": 2^P bytes, error 1.04 / sqrt(2^P) (10: 3.25%, 14: 0.81%).")
+                                    + ": 2^P bytes, error 1.04 / sqrt(2^P) (10: 3.25%%, 14: 0.81%%).")
                     int precision,
             @Mixin CreateOptions options)
             throws IOException {

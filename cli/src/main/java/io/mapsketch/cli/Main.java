@@ -25,9 +25,9 @@ public final class Main {
     public static final String TERMINAL_PROPERTY = "mapsketch.terminal";
 
     /**
-     * The kernels log which implementation they chose; a command prints that only when it is a warning
-     * (the scalar fallback), so that a fault stays the one line on standard error. Held here because
-     * the logging framework keeps loggers weakly.
+     * The kernels log which implementation they chose; a command prints none of it, so that its standard
+     * error holds only its own lines (the launcher gives the JVM the Vector API module, so the choice
+     * needs no advice). Held here because the logging framework keeps loggers weakly.
      */
     private static final Logger KERNEL_NOTICES = Logger.getLogger("io.mapsketch.kernels");
 
@@ -39,7 +39,7 @@ public final class Main {
      * @param args the verb and its arguments
      */
     public static void main(String[] args) {
-        KERNEL_NOTICES.setLevel(Level.WARNING);
+        KERNEL_NOTICES.setLevel(Level.OFF);
         PrintWriter out =
                 new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
@@ -48,7 +48,7 @@ public final class Main {
 
     /** Runs one verb on the given streams and returns its exit status; flushes both outputs. */
     static int run(String[] args, CommandIo io) {
-        CommandLine command = new CommandLine(new MapsketchCommand(io))
+        CommandLine command = MapsketchCommand.commandLine(io, args)
                 .setOut(io.out())
                 .setErr(io.err())
                 .setCaseInsensitiveEnumValuesAllowed(true)

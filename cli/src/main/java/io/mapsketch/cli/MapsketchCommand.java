@@ -1,6 +1,7 @@
 package io.mapsketch.cli;
 
 import java.io.IOException;
+import java.lang.module.ModuleDescriptor;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine;
@@ -19,17 +20,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "mapsketch",
         description = "Sketch files: create, add to, query, inspect and merge them; several processes may add at once.",
-        subcommands = {
-            BloomCommands.class,
-            CuckooCommands.class,
-            CountMinCommands.class,
-            TopKCommands.class,
-            HyperLogLogCommands.class,
-            MinHashCommands.class,
-            SimHashCommands.class,
-            ImportVerb.class,
-            ExportVerb.class
-        },
+        versionProvider = MapsketchCommand.Version.class,
         footer = {
             "%nItems are UTF-8 strings; a verb given no ITEM reads one item per line from standard input.",
             "Exit status: 0 done, 1 a missing, bad or incompatible file, an I/O error or a refused operation",
@@ -40,6 +31,20 @@ import picocli.CommandLine.Spec;
             "  mapsketch bf exists visitors.bf alice@example.com bob@example.com"
         })
 final class MapsketchCommand {
+
+    /**
+     * The families, in the order the help lists them. Only the family a command line names is built
+     * ({@link #commandLine}): picocli reads every verb's annotations by reflection, which is most of the
+     * command's start-up.
+     */
+    private static final List<Class<? extends SketchFamily>> FAMILIES = List.of(
+            BloomCommands.class,
+            CuckooCommands.class,
+            CountMinCommands.class,
+            TopKCommands.class,
+            HyperLogLogCommands.class,
+            MinHashCommands.class,
+            SimHashCommands.class);
 
     private final CommandIo io;
 
@@ -53,8 +58,40 @@ final class MapsketchCommand {
             description = "Show this help.")
     private boolean help;
 
+    @Option(
+            names = {"-V", "--version"},
+            versionHelp = true,
+            description = "Print the version.")
+    private boolean version;
+
     MapsketchCommand(CommandIo io) {
         this.io = io;
+    }
+
+    /**
+     * Builds the command for one command line: the family its first argument names, alone, or every
+     * family and the {@code import} and {@code export} verbs when it names none (the help, {@code info},
+     * {@code merge}, {@code verify}, {@code demo}, {@code import}, {@code export}, or a usage error), so
+     * that the help and the verbs over any kind of file see them all.
+     *
+     * @param io the streams of the run
+     * @param args the command line
+     * @return the command
+     */
+    static CommandLine commandLine(CommandIo io, String... args) {
+        CommandLine command = new CommandLine(new MapsketchCommand(io));
+        List<Class<? extends SketchFamily>> named = FAMILIES.stream()
+                .filter(family -> args.length > 0
+                        && family.getAnnotation(Command.class).name().equals(args[0]))
+                .toList();
+        for (Class<? extends SketchFamily> family : named.isEmpty() ? FAMILIES : named) {
+            command.addSubcommand(family);
+        }
+        if (named.isEmpty()) {
+            command.addSubcommand(ImportVerb.class);
+            command.addSubcommand(ExportVerb.class);
+        }
+        return command;
     }
 
     /** The streams of this run of the command. */
@@ -131,10 +168,24 @@ final class MapsketchCommand {
 
     @Command(
             name = "demo",
-            description = "Builds Bloom filters, a Count-Min sketch and HyperLogLogs as real files"
-                    + " in a temporary directory and prints what was measured next to what the formulas say.",
-            footer = {"%nExample:%n  mapsketch demo"})
-    int demo() throws IOException {
-        return new Demo(io.out(), families()).run();
+            description = "Builds every kind of sketch as real files in a temporary directory, prints what"
+                    + " was measured next to what the formulas say, and removes the directory.",
+            footer = {"%nExample:%n  mapsketch demo --keep"})
+    int demo(
+            @Option(names = "--keep", description = "Keep the directory and its files, and print where it is.")
+                    boolean keep)
+            throws IOException {
+        return new Demo(io.out()).run(keep);
+    }
+
+    /** The version of the command's module, as its descriptor records it. */
+    static final class Version implements CommandLine.IVersionProvider {
+
+        @Override
+        public String[] getVersion() {
+            ModuleDescriptor descriptor = MapsketchCommand.class.getModule().getDescriptor();
+            String version = descriptor == null ? null : descriptor.rawVersion().orElse(null);
+            return new String[] {"mapsketch " + (version == null ? "(version unknown: not run as a module)" : version)};
+        }
     }
 }

@@ -1,15 +1,31 @@
 package io.mapsketch.cli;
 
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
 /**
  * Reports a usage error (an option missing or malformed, or an argument the engine refused, such as a
  * rate out of range or parameters no sketch file can hold) as one line on standard error, the message
- * and where the help is, and exits with status 2; never the usage text or a stack trace.
+ * and where the help is, and exits with status 2; never the usage text or a stack trace. A refusal that
+ * names the engine's parameter ({@code expectedItems = 0, must be >= 1}) names the option that set it
+ * instead ({@code --capacity = 0, ...}).
  */
 final class UsageErrorHandler implements IParameterExceptionHandler {
+
+    /** The engine's parameters whose option is not their name in kebab case. */
+    private static final Map<String, String> RENAMED_OPTIONS =
+            Map.of("expectedItems", "--capacity", "falsePositiveRate", "--error-rate");
+
+    /** The engine's refusals start with the parameter's name: {@code name = value, must be ...}. */
+    private static final Pattern PARAMETER = Pattern.compile("^(\\p{Alpha}\\w*) = ");
+
+    private static final Pattern CAPITAL = Pattern.compile("(?<=[a-z0-9])([A-Z])");
 
     @Override
     public int handleParseException(ParameterException refused, String[] args) {
@@ -17,8 +33,20 @@ final class UsageErrorHandler implements IParameterExceptionHandler {
         String message =
                 String.valueOf(refused.getMessage()).replaceAll("\\R+", " ").strip();
         command.getErr()
-                .println("mapsketch: " + message + "; see '"
+                .println("mapsketch: " + inOptionTerms(message, command.getCommandSpec()) + "; see '"
                         + command.getCommandSpec().qualifiedName() + " --help'");
         return command.getCommandSpec().exitCodeOnInvalidInput();
+    }
+
+    /** The message with a leading engine parameter replaced by the verb's option for it, if the verb has one. */
+    static String inOptionTerms(String message, CommandSpec verb) {
+        Matcher parameter = PARAMETER.matcher(message);
+        if (!parameter.find()) {
+            return message;
+        }
+        String name = parameter.group(1);
+        String option = RENAMED_OPTIONS.getOrDefault(
+                name, "--" + CAPITAL.matcher(name).replaceAll("-$1").toLowerCase(Locale.ROOT));
+        return verb.findOption(option) == null ? message : option + message.substring(parameter.end(1));
     }
 }

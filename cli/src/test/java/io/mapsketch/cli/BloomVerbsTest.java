@@ -129,9 +129,9 @@ class BloomVerbsTest {
     void refusedParametersAreUsageErrors() {
         InProcess.Result rate = InProcess.run("bf", "create", file("r.bf"), "--capacity", "100", "--error-rate", "1.5");
         assertEquals(2, rate.status());
-        assertTrue(rate.err().startsWith("mapsketch: falsePositiveRate = 1.5, must be in (0, 1)"), rate.err());
+        assertTrue(rate.err().startsWith("mapsketch: --error-rate = 1.5, must be in (0, 1)"), rate.err());
         assertEquals(
-                List.of("mapsketch: falsePositiveRate = 1.5, must be in (0, 1); see 'mapsketch bf create --help'"),
+                List.of("mapsketch: --error-rate = 1.5, must be in (0, 1); see 'mapsketch bf create --help'"),
                 rate.err().lines().toList(),
                 "one line, no usage text");
         assertEquals(

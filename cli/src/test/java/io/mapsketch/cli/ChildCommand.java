@@ -34,7 +34,8 @@ final class ChildCommand {
 
     private ChildCommand() {}
 
-    private static String modulePath() {
+    /** The CLI and its dependencies, as this test JVM loaded them (class folders or jars). */
+    static String modulePath() {
         return Stream.of(
                         Main.class,
                         BlockedBloomFilter.class,

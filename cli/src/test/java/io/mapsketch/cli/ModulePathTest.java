@@ -1,12 +1,16 @@
 package io.mapsketch.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,5 +78,30 @@ class ModulePathTest {
                 text.matches("(?s).*\nmapsketch info \\S+events\\.topk:\n.*\nkind: +TOP_K\n.*\nk: +100\n.*"
                         + "\nwidth: +2719\n.*"),
                 text);
+        assertTrue(text.contains("Cuckoo filter, 10,000 items at 1%"), text);
+        assertTrue(text.contains("Scalable Bloom filter, first link for 1,000 items"), text);
+        assertTrue(text.contains("MinHash, 2,500 slots per signature"), text);
+        assertTrue(text.contains("SimHash, 64-bit fingerprints of 4 documents"), text);
+        assertTrue(text.contains("within 20 bits of document 0: [0, 2]"), text);
+        Matcher removed =
+                Pattern.compile("\nremoved (\\S+) \\(--keep keeps it\\)\n$").matcher(text);
+        assertTrue(removed.find(), text);
+        assertFalse(Files.exists(Path.of(removed.group(1))), "the demo's directory is removed");
+    }
+
+    @Test
+    void demoKeepsItsFilesWhenAsked() throws Exception {
+        InProcess.Result demo = InProcess.run("demo", "--keep");
+        assertEquals(0, demo.status(), demo.err());
+        Matcher kept = Pattern.compile("\nkept (\\S+)\n$").matcher(demo.out());
+        assertTrue(kept.find(), demo.out());
+        Path folder = Path.of(kept.group(1));
+        assertTrue(Files.isRegularFile(folder.resolve("members.cf")), folder.toString());
+        assertTrue(Files.isDirectory(folder.resolve("members.sbf")), folder.toString());
+        try (Stream<Path> paths = Files.walk(folder)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
     }
 }

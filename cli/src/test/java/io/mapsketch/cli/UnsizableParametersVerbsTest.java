@@ -37,8 +37,7 @@ class UnsizableParametersVerbsTest {
                     "bf", "create", filter, "--capacity", "100", "--error-rate", "1e-300", "--layout", layout);
             assertEquals(2, refused.status(), refused.err());
             assertEquals(1, refused.err().lines().count(), refused.err());
-            assertTrue(
-                    refused.err().startsWith("mapsketch: falsePositiveRate = 1.0E-300, must be in ["), refused.err());
+            assertTrue(refused.err().startsWith("mapsketch: --error-rate = 1.0E-300, must be in ["), refused.err());
             assertTrue(refused.err().strip().endsWith("; see 'mapsketch bf create --help'"), refused.err());
             assertFalse(Files.exists(Path.of(filter)), layout);
         }
@@ -50,30 +49,24 @@ class UnsizableParametersVerbsTest {
                 .filter(line -> !line.startsWith("WARNING: Using incubator modules"))
                 .toList();
         assertEquals(1, ours.size(), child.err());
-        assertTrue(ours.get(0).startsWith("mapsketch: falsePositiveRate = 1.0E-300, must be in ["), child.err());
+        assertTrue(ours.get(0).startsWith("mapsketch: --error-rate = 1.0E-300, must be in ["), child.err());
         assertFalse(Files.exists(dir.resolve("child.bf")));
     }
 
     @Test
     void everyCreateVerbRefusesWhatNoFileHolds() {
         List<List<String>> refusals = List.of(
+                List.of("--capacity = 9223372036854775807", "cf", "create", "x", "--capacity", "9223372036854775807"),
+                List.of("--error-rate = 1.0E-9", "cf", "create", "x", "--capacity", "10", "--error-rate", "1e-9"),
+                List.of("--epsilon = 1.0E-300", "cms", "create", "x", "--epsilon", "1e-300", "--delta", "0.01"),
+                List.of("--delta = NaN", "cms", "create", "x", "--epsilon", "0.01", "--delta", "NaN"),
+                List.of("--delta = 0.0", "topk", "create", "x", "--k", "10", "--delta", "1e-400"),
+                List.of("--k = 2000000", "topk", "create", "x", "--k", "2000000"),
+                List.of("--precision = 30", "hll", "create", "x", "--precision", "30"),
+                List.of("--standard-error = 1.0E-9", "minhash", "create", "x", "--standard-error", "1e-9"),
+                List.of("--capacity = 2199023255553", "simhash", "create", "x", "--capacity", "2199023255553"),
                 List.of(
-                        "expectedItems = 9223372036854775807",
-                        "cf",
-                        "create",
-                        "x",
-                        "--capacity",
-                        "9223372036854775807"),
-                List.of("falsePositiveRate = 1.0E-9", "cf", "create", "x", "--capacity", "10", "--error-rate", "1e-9"),
-                List.of("epsilon = 1.0E-300", "cms", "create", "x", "--epsilon", "1e-300", "--delta", "0.01"),
-                List.of("delta = NaN", "cms", "create", "x", "--epsilon", "0.01", "--delta", "NaN"),
-                List.of("delta = 0.0", "topk", "create", "x", "--k", "10", "--delta", "1e-400"),
-                List.of("k = 2000000", "topk", "create", "x", "--k", "2000000"),
-                List.of("precision = 30", "hll", "create", "x", "--precision", "30"),
-                List.of("standardError = 1.0E-9", "minhash", "create", "x", "--standard-error", "1e-9"),
-                List.of("capacity = 2199023255553", "simhash", "create", "x", "--capacity", "2199023255553"),
-                List.of(
-                        "expectedItems = 9223372036854775807",
+                        "--capacity = 9223372036854775807",
                         "bf",
                         "create",
                         "x",
@@ -105,7 +98,9 @@ class UnsizableParametersVerbsTest {
         InProcess.Result created = InProcess.run("cms", "create", sketch, "--epsilon", "0.01", "--delta", "1e-310");
         assertEquals(2, created.status(), created.err());
         assertEquals(1, created.err().lines().count(), created.err());
-        assertTrue(created.err().contains("delta = 1.0E-310, must be in [" + 0x1p-64 / 0.01 + ", 1)"), created.err());
+        assertTrue(
+                created.err().contains("mapsketch: --delta = 1.0E-310, must be in [" + 0x1p-64 / 0.01 + ", 1)"),
+                created.err());
         assertFalse(Files.exists(Path.of(sketch)));
     }
 

@@ -1,14 +1,12 @@
 package io.mapsketch.jmh;
 
 import static io.mapsketch.jmh.BenchmarkSettings.BLOOM_FALSE_POSITIVE_RATE;
-import static io.mapsketch.jmh.BenchmarkSettings.FASTFILTER_BITS_PER_KEY;
 import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
 
 import com.google.common.hash.Funnels;
 import io.mapsketch.OpenMode;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
-import java.lang.reflect.Constructor;
 import org.apache.datasketches.filters.bloomfilter.BloomFilterBuilder;
 import org.fastfilter.bloom.BlockedBloom;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -206,25 +204,10 @@ public class BloomBenchmark extends FilterBenchmark {
 
     private static final class FastFilter implements Filter {
 
-        private static final Constructor<BlockedBloom> CONSTRUCTOR;
-
-        static {
-            try {
-                CONSTRUCTOR = BlockedBloom.class.getDeclaredConstructor(int.class, int.class);
-                CONSTRUCTOR.setAccessible(true);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
         private final BlockedBloom filter;
 
         FastFilter(int items) {
-            try {
-                filter = CONSTRUCTOR.newInstance(items, FASTFILTER_BITS_PER_KEY);
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("cannot create fastfilter's BlockedBloom", e);
-            }
+            filter = PeerConstructors.fastfilterBlockedBloom(items);
         }
 
         @Override

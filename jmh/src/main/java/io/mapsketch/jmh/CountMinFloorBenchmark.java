@@ -163,7 +163,8 @@ public class CountMinFloorBenchmark {
      * (present and absent keys) has the estimate mapsketch's own sketch of the stream gives.
      */
     private void requireSameEstimatesAsMapsketch(double epsilon, long[] stream, long[] probes) throws IOException {
-        CountMinBenchmark.Mapsketch reference = CountMinBenchmark.Mapsketch.create(epsilon, OpenMode.EXCLUSIVE, false);
+        CountMinImplementations.Mapsketch reference =
+                CountMinImplementations.Mapsketch.create(epsilon, OpenMode.EXCLUSIVE, false);
         try {
             reference.addAll(stream);
             for (int i = 0; i < probes.length; i += CHECK_EVERY) {

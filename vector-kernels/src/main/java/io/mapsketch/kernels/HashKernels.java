@@ -23,9 +23,15 @@ import java.util.Objects;
  */
 public final class HashKernels {
 
-    private static final HashOps OPS = KernelProvider.active().hashes();
-
     private HashKernels() {}
+
+    /**
+     * Lazy holder of the batch implementation, so that single-key hashing never chooses the kernels (a
+     * command that hashes one key starts without loading the Vector API).
+     */
+    private static final class Batch {
+        static final HashOps OPS = KernelProvider.active().hashes();
+    }
 
     /**
      * Returns the XXH3-64 hash of one key with a seed: the hash of the key's eight little-endian
@@ -103,7 +109,7 @@ public final class HashKernels {
         Checks.arrayRange("keys", Objects.requireNonNull(keys, "keys").length, "keysFrom", keysFrom, "count", count);
         Checks.arrayRange(
                 "hashes", Objects.requireNonNull(hashes, "hashes").length, "hashesFrom", hashesFrom, "count", count);
-        OPS.xxh3(seed, keys, keysFrom, hashes, hashesFrom, count);
+        Batch.OPS.xxh3(seed, keys, keysFrom, hashes, hashesFrom, count);
     }
 
     /**
@@ -124,6 +130,6 @@ public final class HashKernels {
         Checks.slice("keys", keys, "keysOffset", keysOffset, "count", count, Long.BYTES);
         Checks.slice("hashes", hashes, "hashesOffset", hashesOffset, "count", count, Long.BYTES);
         Checks.writable("hashes", hashes);
-        OPS.xxh3(seed, keys, keysOffset, hashes, hashesOffset, count);
+        Batch.OPS.xxh3(seed, keys, keysOffset, hashes, hashesOffset, count);
     }
 }

@@ -9,7 +9,9 @@ import java.util.Optional;
  * Chooses, once per JVM, the implementation behind the kernel facades, in the manner of Lucene's
  * {@code VectorizationProvider}: the Vector API one when {@code jdk.incubator.vector} is in the
  * boot layer and its vectors are at least 256 bits wide, the scalar one otherwise, and
- * {@value Kernels#IMPLEMENTATION_PROPERTY} forces either. The decision is logged as one line.
+ * {@value Kernels#IMPLEMENTATION_PROPERTY} forces either. The decision is logged as one line: at
+ * {@code DEBUG} when it is made as configured, at {@code WARNING} when the Vector API was asked for or
+ * would pay but cannot be used, or the property's value is not understood.
  *
  * <p>This is the only class that reaches the SIMD classes, and only by reflection after the module
  * check, so a JVM without the incubator module never links a class that imports it.
@@ -54,14 +56,14 @@ final class KernelProvider {
         if (mode.equals("scalar")) {
             return new Decision(
                     KernelImplementation.SCALAR,
-                    Level.INFO,
+                    Level.DEBUG,
                     prefix + "scalar, forced by -D" + Kernels.IMPLEMENTATION_PROPERTY + "=" + forced);
         }
         if (mode.equals("vector")) {
             if (modulePresent) {
                 return new Decision(
                         KernelImplementation.VECTOR,
-                        Level.INFO,
+                        Level.DEBUG,
                         prefix + "Vector API with " + vectorBits + "-bit vectors, forced by -D"
                                 + Kernels.IMPLEMENTATION_PROPERTY + "=" + forced);
             }
@@ -76,6 +78,8 @@ final class KernelProvider {
                 ? ""
                 : " (ignored -D" + Kernels.IMPLEMENTATION_PROPERTY + "=" + forced
                         + ": expected scalar, vector or auto)";
+        // A choice made as configured is a detail; an ignored setting is worth a warning.
+        Level chosen = unknown.isEmpty() ? Level.DEBUG : Level.WARNING;
         if (!modulePresent) {
             return new Decision(
                     KernelImplementation.SCALAR,
@@ -93,14 +97,14 @@ final class KernelProvider {
         if (vectorBits < MIN_AUTO_VECTOR_BITS) {
             return new Decision(
                     KernelImplementation.SCALAR,
-                    Level.INFO,
+                    chosen,
                     prefix + "scalar, because this machine's "
                             + "vectors are " + vectorBits + " bits and SIMD kernels need " + MIN_AUTO_VECTOR_BITS
                             + " (-D" + Kernels.IMPLEMENTATION_PROPERTY + "=vector uses them anyway)" + unknown);
         }
         return new Decision(
                 KernelImplementation.VECTOR,
-                Level.INFO,
+                chosen,
                 prefix + "Vector API with " + vectorBits + "-bit vectors" + unknown);
     }
 

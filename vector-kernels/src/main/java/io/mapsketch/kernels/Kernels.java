@@ -3,8 +3,10 @@ package io.mapsketch.kernels;
 /**
  * Reports which kernel implementation this JVM uses, and names the switches that choose it.
  *
- * <p>The choice is made once per JVM, when the first kernel facade is used, and logged as one line
- * on the {@link System.Logger} named {@code io.mapsketch.kernels}. By default the Vector API
+ * <p>The choice is made once per JVM, when the first bulk kernel is used (hashing one key does not
+ * choose), and logged as one line on the {@link System.Logger} named {@code io.mapsketch.kernels}: at
+ * {@code DEBUG}, or at {@code WARNING} when the Vector API cannot be used although it was asked for or
+ * would pay. By default the Vector API
  * implementation is used when the module {@code jdk.incubator.vector} is in the boot layer (the JVM
  * was started with {@code --add-modules jdk.incubator.vector}) and the preferred vector size is at
  * least 256 bits; otherwise the scalar implementation is used, with the same results.

@@ -7,6 +7,7 @@ import io.mapsketch.kernelsclient.ModulePathMain;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,17 +52,18 @@ class KernelProviderTest {
 
     @Test
     void decisionCoversEveryCase() {
-        assertDecision(KernelImplementation.VECTOR, Level.INFO, "512-bit", null, true, 512);
-        assertDecision(KernelImplementation.VECTOR, Level.INFO, "256-bit", "auto", true, 256);
-        assertDecision(KernelImplementation.SCALAR, Level.INFO, "need 256", null, true, 128);
+        assertDecision(KernelImplementation.VECTOR, Level.DEBUG, "512-bit", null, true, 512);
+        assertDecision(KernelImplementation.VECTOR, Level.DEBUG, "256-bit", "auto", true, 256);
+        assertDecision(KernelImplementation.SCALAR, Level.DEBUG, "need 256", null, true, 128);
         assertDecision(
                 KernelImplementation.SCALAR, Level.WARNING, "--add-modules jdk.incubator.vector", null, false, 0);
-        assertDecision(KernelImplementation.SCALAR, Level.INFO, "forced", "scalar", true, 512);
-        assertDecision(KernelImplementation.SCALAR, Level.INFO, "forced", " Scalar ", false, 0);
-        assertDecision(KernelImplementation.VECTOR, Level.INFO, "forced", "vector", true, 128);
+        assertDecision(KernelImplementation.SCALAR, Level.DEBUG, "forced", "scalar", true, 512);
+        assertDecision(KernelImplementation.SCALAR, Level.DEBUG, "forced", " Scalar ", false, 0);
+        assertDecision(KernelImplementation.VECTOR, Level.DEBUG, "forced", "vector", true, 128);
         assertDecision(
                 KernelImplementation.SCALAR, Level.WARNING, "--add-modules jdk.incubator.vector", "vector", false, 0);
-        assertDecision(KernelImplementation.VECTOR, Level.INFO, "ignored -Dmapsketch.kernels=simd", "simd", true, 512);
+        assertDecision(
+                KernelImplementation.VECTOR, Level.WARNING, "ignored -Dmapsketch.kernels=simd", "simd", true, 512);
         assertEquals(
                 KernelImplementation.SCALAR,
                 KernelProvider.decide(null, true, 512, true).implementation());
@@ -133,6 +135,20 @@ class KernelProviderTest {
         assertEquals(s[2], v[2], "both implementations must give the same popcount");
     }
 
+    /**
+     * A logging configuration that prints the kernels' logger at every level, {@code DEBUG} included, on
+     * standard error.
+     */
+    private static Path debugLogging() throws IOException {
+        Path config = Files.createTempFile("kernels-logging", ".properties");
+        config.toFile().deleteOnExit();
+        return Files.writeString(
+                config,
+                "handlers = java.util.logging.ConsoleHandler\n"
+                        + "java.util.logging.ConsoleHandler.level = ALL\n"
+                        + "io.mapsketch.kernels.level = ALL\n");
+    }
+
     /** What a child JVM printed; {@code notice} is the provider's one log message. */
     private record Child(String stdout, String stderr, String notice) {}
 
@@ -145,6 +161,7 @@ class KernelProviderTest {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xshare:auto");
+        command.add("-Djava.util.logging.config.file=" + debugLogging());
         command.addAll(jvmArgs);
         command.add("-cp");
         command.add(classPath);
