@@ -4,8 +4,6 @@ import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.Mergeable;
 import io.mapsketch.OpenMode;
-import io.mapsketch.Sketch;
-import io.mapsketch.SketchBuilder;
 import io.mapsketch.SketchKind;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.KeyedSketch;
@@ -35,7 +33,7 @@ import java.util.Objects;
  * <p>Keys arrive in {@linkplain io.mapsketch##keys every key form}, and the same bytes count as the
  * same key in any form.
  *
- * <p>Hashing as Redis does: a sketch built with {@link Builder#redisHashing()}, or imported from a Redis
+ * <p>Hashing as Redis does: a sketch built with {@link HyperLogLogBuilder#redisHashing()}, or imported from a Redis
  * string ({@link io.mapsketch.interop.RedisHyperLogLog}), hashes every key as Redis's {@code PFADD} does,
  * raises the registers Redis would raise, and estimates with Redis's {@code PFCOUNT}
  * ({@link #estimator()}), so that it can go back to Redis with the registers and the count Redis would
@@ -67,7 +65,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     public static final int MIN_PRECISION = 4;
     /** The largest precision. */
     public static final int MAX_PRECISION = 18;
-    /** The seed Redis hashes its HyperLogLog's keys with ({@link Builder#redisHashing()}). */
+    /** The seed Redis hashes its HyperLogLog's keys with ({@link HyperLogLogBuilder#redisHashing()}). */
     public static final long REDIS_SEED = 0xadc83b19L;
 
     private final HyperLogLogFormat format;
@@ -85,7 +83,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         this.precision = format.precision();
         HyperLogLogSummaryLine line = HyperLogLogSummaryLine.of(region, precision);
         boolean soleWriter = line != null && mode() == OpenMode.EXCLUSIVE;
-        this.estimates = new HyperLogLogEstimates(region, describe(), precision, line, soleWriter);
+        this.estimates = new HyperLogLogEstimates(region, describe(), precision, line, soleWriter, estimator);
         this.registers = new HyperLogLogRegisters(payload, precision, sharedWriters, line, soleWriter, estimates);
     }
 
@@ -94,8 +92,8 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      *
      * @return a new builder
      */
-    public static Builder builder() {
-        return new Builder();
+    public static HyperLogLogBuilder builder() {
+        return new HyperLogLogBuilder();
     }
 
     /**
@@ -119,7 +117,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         return open(file, mode, SketchKind.HYPERLOGLOG, HyperLogLogEstimates::checkOnOpen, HyperLogLog::read);
     }
 
-    private static HyperLogLog read(SketchRegion region) throws IOException {
+    static HyperLogLog read(SketchRegion region) throws IOException {
         return new HyperLogLog(region, HyperLogLogFormat.read(HeaderReader.of(region)));
     }
 
@@ -241,13 +239,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      *     impossible rank (the file was corrupted after it was opened)
      */
     public double estimate() {
-        return estimate(estimates.current());
-    }
-
-    private double estimate(HyperLogLogEstimates.Snapshot snapshot) {
-        return estimator == CardinalityEstimator.IMPROVED
-                ? snapshot.estimate()
-                : RedisCountEstimator.count(registers.bytes(), 0);
+        return estimates.current().estimate();
     }
 
     /**
@@ -289,7 +281,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     public double lowerBound(double standardDeviations) {
         double width = width(standardDeviations);
         HyperLogLogEstimates.Snapshot snapshot = estimates.current();
-        double estimate = estimate(snapshot);
+        double estimate = snapshot.estimate();
         return Math.min(estimate, Math.max(registerCount() - snapshot.zeros(), estimate / (1 + width)));
     }
 
@@ -346,8 +338,13 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         return 1 << precision;
     }
 
+    /** Raises the registers to {@code content}'s, a new file's initial registers ({@link HyperLogLogBuilder#registers}). */
+    void raiseTo(MemorySegment content) {
+        registers.merge(content);
+    }
+
     /**
-     * Closes the sketch as every sketch closes ({@link Sketch#close()}). The {@code EXCLUSIVE} writer first
+     * Closes the sketch as every sketch closes ({@link io.mapsketch.Sketch#close()}). The {@code EXCLUSIVE} writer first
      * stores the summary line's numbers it kept, so that later readers read the line; an estimate after
      * the close fails as the sketch's other accesses do.
      *
@@ -378,92 +375,5 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     @Override
     public String toString() {
         return "HyperLogLog[" + describe() + ", precision " + precision + ", " + itemsAdded() + " items]";
-    }
-
-    /** Builds a HyperLogLog sketch from its precision. */
-    public static final class Builder extends SketchBuilder<Builder, HyperLogLog> {
-
-        private int precision;
-        private HashScheme scheme = HashScheme.XXH3_64;
-        private byte[] registers;
-
-        private Builder() {}
-
-        /**
-         * Starts the new sketch with these registers instead of empty ones, as if the keys that raised
-         * them had been added (the items counter stays 0): for registers read from another system that
-         * hashes as this sketch will. A file appears with them, or not at all.
-         *
-         * @param registers {@code 2^p} register values, each a rank in [0, 65 - p]; copied
-         * @return this builder
-         * @throws IllegalArgumentException at {@code create} if the length is not {@code 2^p} or a
-         *     value is outside [0, 65 - p]
-         */
-        public Builder registers(byte[] registers) {
-            this.registers = registers.clone();
-            return this;
-        }
-
-        /**
-         * Hashes keys as Redis's {@code PFADD} does: MurmurHash64A of the key's bytes with Redis's seed
-         * {@code 0xadc83b19} (which this sets), a {@code long} key as its decimal string (the bytes a Redis
-         * client sends for it), the register from the hash's low 14 bits and the rank from the others; the
-         * sketch estimates with {@code PFCOUNT} and exports to a Redis string
-         * ({@link io.mapsketch.interop.RedisHyperLogLog}). Redis's precision is 14: {@code create} refuses
-         * another.
-         *
-         * @return this builder
-         */
-        public Builder redisHashing() {
-            this.scheme = HashScheme.REDIS_HLL;
-            return seed(REDIS_SEED);
-        }
-
-        @Override
-        protected HashScheme hashScheme() {
-            return scheme;
-        }
-
-        /**
-         * Sets the precision p: m = 2^p registers of one byte, relative standard error
-         * {@code 1.04 / sqrt(m)}. Required.
-         *
-         * @param precision p, in [4, 18]; 14 gives 16 KiB and 0.81%
-         * @return this builder
-         * @throws IllegalArgumentException if out of range
-         */
-        public Builder precision(int precision) {
-            HyperLogLogSizing.registers(precision);
-            this.precision = precision;
-            return this;
-        }
-
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
-        @Override
-        protected HyperLogLogFormat format() {
-            requireSet("precision", precision != 0);
-            if (registers != null) {
-                HyperLogLogLayout.requireRegisters(registers, precision);
-            }
-            return new HyperLogLogFormat(precision);
-        }
-
-        @Override
-        protected ContentWriter<HyperLogLog> initialContent() {
-            if (registers == null) {
-                return null;
-            }
-            MemorySegment content = MemorySegment.ofArray(registers);
-            return sketch -> sketch.registers.merge(content);
-        }
-
-        @Override
-        protected HyperLogLog wrap(SketchRegion region) throws IOException {
-            return read(region);
-        }
     }
 }

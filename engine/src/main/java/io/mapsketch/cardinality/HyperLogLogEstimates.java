@@ -45,6 +45,9 @@ final class HyperLogLogEstimates {
     private final HyperLogLogSummaryLine line;
     /** Whether the sketch is the {@code EXCLUSIVE} writer of a file with a summary line. */
     private final boolean soleWriter;
+
+    /** The estimator a snapshot's estimate is made by. */
+    private final CardinalityEstimator estimator;
     /**
      * The last estimate computed from a trusted line, with its guard; replaced, never changed. Published
      * by compare-and-set. Not used by the sole writer.
@@ -60,12 +63,19 @@ final class HyperLogLogEstimates {
     private long changer;
 
     /**
-     * The estimate sources of the registers of {@code region}. The sole writer takes its line
+     * The estimate sources of the registers of {@code region}, whose snapshots carry the estimate by
+     * {@code estimator} (Redis's reads the registers once per snapshot, not the line). The sole writer takes its line
      * ({@link HyperLogLogSummaryLine#attach}) until {@link #close}.
      */
     HyperLogLogEstimates(
-            SketchRegion region, String name, int precision, HyperLogLogSummaryLine line, boolean soleWriter) {
+            SketchRegion region,
+            String name,
+            int precision,
+            HyperLogLogSummaryLine line,
+            boolean soleWriter,
+            CardinalityEstimator estimator) {
         this.region = region;
+        this.estimator = estimator;
         this.name = name;
         this.registers = region.payload().segment();
         this.precision = precision;
@@ -195,7 +205,9 @@ final class HyperLogLogEstimates {
                 summary[RegisterKernels.ZEROS],
                 summary[RegisterKernels.AT_TOP],
                 summary[RegisterKernels.POWER_SUM],
-                improved(summary, precision));
+                estimator == CardinalityEstimator.IMPROVED
+                        ? improved(summary, precision)
+                        : RedisCountEstimator.count(registers, 0));
     }
 
     /**

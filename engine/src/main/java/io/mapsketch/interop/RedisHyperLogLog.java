@@ -4,6 +4,7 @@ import io.mapsketch.CreateOption;
 import io.mapsketch.OpenMode;
 import io.mapsketch.cardinality.CardinalityEstimator;
 import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.cardinality.HyperLogLogBuilder;
 import io.mapsketch.internal.SketchInternals;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -16,7 +17,7 @@ import java.util.Objects;
 /**
  * Redis HyperLogLogs in and out: the value of a Redis key that {@code PFADD} built (the bytes {@code GET}
  * returns, dense or sparse) becomes a mapped {@link HyperLogLog} file that keeps hashing as Redis does
- * ({@link HyperLogLog.Builder#redisHashing()}): adds raise the registers Redis would raise and
+ * ({@link HyperLogLogBuilder#redisHashing()}): adds raise the registers Redis would raise and
  * {@link HyperLogLog#estimate()} answers what {@code PFCOUNT} answers. Such a sketch exports back to a
  * dense string that {@code SET} stores and every {@code PF*} command reads. What is kept and lost is in
  * {@code docs/interop.md}.
@@ -39,7 +40,7 @@ public final class RedisHyperLogLog {
      * @param redisString the value of the Redis key, as {@code GET} returns it
      * @param file where to create the sketch
      * @param mode {@code SHARED} or {@code EXCLUSIVE}
-     * @param options as {@link HyperLogLog.Builder#create}
+     * @param options as {@link HyperLogLogBuilder#create}
      * @return the open sketch: precision 14, {@link CardinalityEstimator#REDIS_PFCOUNT}, no items counted
      * @throws ForeignSketchException if the bytes are not a Redis HyperLogLog string (nothing is written)
      * @throws java.nio.file.FileAlreadyExistsException if the file exists and overwriting was not asked for
@@ -57,7 +58,7 @@ public final class RedisHyperLogLog {
      * @param source a file of the value's bytes
      * @param file where to create the sketch
      * @param mode {@code SHARED} or {@code EXCLUSIVE}
-     * @param options as {@link HyperLogLog.Builder#create}
+     * @param options as {@link HyperLogLogBuilder#create}
      * @return the open sketch
      * @throws ForeignSketchException naming {@code source} if its bytes are not a Redis HyperLogLog string
      * @throws IOException if the source cannot be read or the file cannot be written
@@ -72,7 +73,7 @@ public final class RedisHyperLogLog {
      * cardinality marked stale so that Redis computes {@code PFCOUNT} afresh: {@code SET} it under a key.
      *
      * @param sketch a HyperLogLog that hashes as Redis does, imported or built with
-     *     {@link HyperLogLog.Builder#redisHashing()}; not modified
+     *     {@link HyperLogLogBuilder#redisHashing()}; not modified
      * @return 12,304 bytes
      * @throws IllegalArgumentException if the sketch hashes otherwise, or with another seed than Redis's
      * @throws IllegalStateException if the sketch is closed

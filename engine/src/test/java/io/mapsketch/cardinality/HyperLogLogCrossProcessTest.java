@@ -41,7 +41,7 @@ class HyperLogLogCrossProcessTest {
     @Test
     void twoProcessesAddingAtOnceEqualTheSequentialBuild() throws Exception {
         Path file = dir.resolve("shared.hll");
-        HyperLogLog.Builder builder = HyperLogLog.builder().precision(12).seed(1234);
+        HyperLogLogBuilder builder = HyperLogLog.builder().precision(12).seed(1234);
         builder.create(file, OpenMode.SHARED).close();
         String keys = Integer.toString(KEYS_PER_SEED);
         List<String> answers;
@@ -90,7 +90,7 @@ class HyperLogLogCrossProcessTest {
      */
     @Test
     void twoProcessesRacingOnOneWordLoseNoRaise() throws Exception {
-        HyperLogLog.Builder builder = HyperLogLog.builder()
+        HyperLogLogBuilder builder = HyperLogLog.builder()
                 .precision(HyperLogLogWorker.RACE_PRECISION)
                 .seed(HyperLogLogWorker.RACE_SEED);
         for (int r = 0; r < ROUNDS; r++) {

@@ -135,7 +135,7 @@ class HyperLogLogPropertiesTest {
     @Test
     void threadsRacingOnOneWordLoseNoRaise() throws Exception {
         long[][] keys = HyperLogLogWorker.racingKeys();
-        HyperLogLog.Builder builder = HyperLogLog.builder()
+        HyperLogLogBuilder builder = HyperLogLog.builder()
                 .precision(HyperLogLogWorker.RACE_PRECISION)
                 .seed(HyperLogLogWorker.RACE_SEED);
         try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
