@@ -58,6 +58,15 @@ final class CountMinEstimates {
 
     /** The minimum of the key's counters, unsigned and not capped. */
     long raw(long hash) {
+        return raw(counters, rows, depth, hash);
+    }
+
+    /**
+     * The minimum of the counters of the key of this hash in {@code depth} rows, unsigned and not capped;
+     * static, so that a sketch's single-key estimate reads the matrix and rows from its own fields, with
+     * no load of this object before the row loop.
+     */
+    static long raw(CounterMatrix counters, CountMinRows rows, int depth, long hash) {
         long x = rows.first(hash);
         long y = rows.step(hash);
         long min = -1L;
@@ -71,6 +80,11 @@ final class CountMinEstimates {
 
     /** An unsigned counter value as an estimate: itself, or {@link #max()} if it is at least that. */
     long cap(long unsignedValue) {
+        return cap(unsignedValue, max);
+    }
+
+    /** An unsigned counter value as an estimate: itself, or {@code max} if it is at least that. */
+    static long cap(long unsignedValue, long max) {
         return Long.compareUnsigned(unsignedValue, max) >= 0 ? max : unsignedValue;
     }
 

@@ -22,6 +22,10 @@ abstract sealed class FrequencyReads extends RegionSketch permits FrequencySketc
     final CountMinRows rows;
     /** A key's estimate from its counters, one key or a batch. */
     final CountMinEstimates estimates;
+    /** The rows d, kept here with the matrix and rows so that a single-key estimate loads them from this object. */
+    private final int depth;
+    /** The largest estimate, kept here for the same reason. */
+    private final long maxEstimate;
 
     FrequencyReads(SketchRegion region, CountMinFormat shape) {
         super(region);
@@ -29,6 +33,13 @@ abstract sealed class FrequencyReads extends RegionSketch permits FrequencySketc
         this.counters = CounterMatrix.of(payload, shape.width(), shape.depth(), shape.counterBytes(), sharedWriters);
         this.rows = CountMinRows.of(region.header().formatVersion());
         this.estimates = new CountMinEstimates(counters, rows, shape);
+        this.depth = shape.depth();
+        this.maxEstimate = estimates.max();
+    }
+
+    /** The estimate of the key of this hash, as {@link CountMinEstimates#of(long)}. */
+    private long estimateOf(long hash) {
+        return CountMinEstimates.cap(CountMinEstimates.raw(counters, rows, depth, hash), maxEstimate);
     }
 
     /**
@@ -44,7 +55,7 @@ abstract sealed class FrequencyReads extends RegionSketch permits FrequencySketc
      * @throws IllegalStateException if the sketch is closed
      */
     public long estimate(long key) {
-        return estimates.of(hasher.hash(key));
+        return estimateOf(hasher.hash(key));
     }
 
     /**
@@ -76,7 +87,7 @@ abstract sealed class FrequencyReads extends RegionSketch permits FrequencySketc
      * @throws IllegalStateException if the sketch is closed
      */
     public long estimate(byte[] key, int offset, int length) {
-        return estimates.of(hasher.hash(key, offset, length));
+        return estimateOf(hasher.hash(key, offset, length));
     }
 
     /**
@@ -87,7 +98,7 @@ abstract sealed class FrequencyReads extends RegionSketch permits FrequencySketc
      * @throws IllegalStateException if the sketch is closed
      */
     public long estimate(CharSequence key) {
-        return estimates.of(hasher.hash(key));
+        return estimateOf(hasher.hash(key));
     }
 
     /**
@@ -101,7 +112,7 @@ abstract sealed class FrequencyReads extends RegionSketch permits FrequencySketc
      * @throws IllegalStateException if the sketch is closed
      */
     public long estimate(MemorySegment key, long offset, long length) {
-        return estimates.of(hasher.hash(key, offset, length));
+        return estimateOf(hasher.hash(key, offset, length));
     }
 
     /**
@@ -261,7 +272,7 @@ abstract sealed class FrequencyReads extends RegionSketch permits FrequencySketc
 
     /** Estimate of the key of this hash: the minimum of its counters, capped at {@link #maxEstimate()}. */
     final long estimateHash(long hash) {
-        return estimates.of(hash);
+        return estimateOf(hash);
     }
 
     /** Reads counter {@code column} of {@code row}, unsigned; for tests and the file format. */
