@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
         },
         footer = {
             "%nFormats:%n  redis-hll  a Redis HyperLogLog string (GET of a PFADD key; dense or sparse)",
-            "%nExample:%n  redis-cli --no-raw GET visitors > visitors.redis   (see docs/interop.md for binary-safe ways)",
+            "%nExample:%n  redis-cli --raw GET visitors | head -c -1 > visitors.redis   (--raw adds a newline)",
             "  mapsketch import redis-hll visitors.redis visitors.hll"
         })
 final class ImportVerb implements Callable<Integer> {
