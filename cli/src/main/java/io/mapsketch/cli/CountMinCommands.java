@@ -202,12 +202,8 @@ final class CountMinCommands implements SketchFamily {
             },
             footer = {"%nExample:%n  mapsketch cms query events.cms login logout"})
     int query(@Mixin FileAndItems input) throws IOException {
-        PrintWriter out = root.io().out();
         try (CountMinSketch sketch = CountMinSketch.open(input.file(), OpenMode.READ_ONLY)) {
-            input.each(
-                    root.io().forAnswers(),
-                    (bytes, offset, length) ->
-                            out.println(Saturation.text(sketch, sketch.estimate(bytes, offset, length))));
+            Saturation.printEstimates(sketch, input, root.io());
         }
         return 0;
     }

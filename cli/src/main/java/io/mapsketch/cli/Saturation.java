@@ -37,6 +37,17 @@ final class Saturation {
                 : Long.toString(estimate);
     }
 
+    /**
+     * Prints the estimate of each item of {@code input} ({@link #text}), one line each, for the verbs that
+     * query a frequency sketch ({@code cms query}, {@code topk count}).
+     */
+    static void printEstimates(FrequencySketch sketch, FileAndItems input, CommandIo io) {
+        PrintWriter out = io.out();
+        input.each(
+                io.forAnswers(),
+                (bytes, offset, length) -> out.println(text(sketch, sketch.estimate(bytes, offset, length))));
+    }
+
     static boolean isSaturated(FrequencySketch sketch, long estimate) {
         return estimate == sketch.maxEstimate();
     }

@@ -214,12 +214,8 @@ final class TopKCommands implements SketchFamily {
             },
             footer = {"%nExample:%n  mapsketch topk count pages.topk /home /contact"})
     int count(@Mixin FileAndItems input) throws IOException {
-        PrintWriter out = root.io().out();
         try (TopK sketch = TopK.open(input.file(), OpenMode.READ_ONLY)) {
-            input.each(
-                    root.io().forAnswers(),
-                    (bytes, offset, length) ->
-                            out.println(Saturation.text(sketch, sketch.estimate(bytes, offset, length))));
+            Saturation.printEstimates(sketch, input, root.io());
         }
         return 0;
     }
