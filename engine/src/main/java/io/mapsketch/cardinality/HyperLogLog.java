@@ -73,6 +73,15 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     private final HyperLogLogEstimates estimates;
     private final HyperLogLogRegisters registers;
     private final CardinalityEstimator estimator;
+    /** Whether this sketch is the {@code EXCLUSIVE} writer of a file with a summary line. */
+    private final boolean soleWriter;
+    /**
+     * The sole writer's snapshot of the numbers it keeps, or {@code null} once a change has made it stale:
+     * made at the open, then by the thread that made the last change; read by any thread.
+     */
+    private HyperLogLogEstimates.Snapshot kept;
+    /** The id of the thread that made the sole writer's last change. */
+    private long changer;
 
     private HyperLogLog(SketchRegion region, HyperLogLogFormat format) {
         super(region);
@@ -82,9 +91,10 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         this.format = format;
         this.precision = format.precision();
         HyperLogLogSummaryLine line = HyperLogLogSummaryLine.of(region, precision);
-        boolean soleWriter = line != null && mode() == OpenMode.EXCLUSIVE;
+        this.soleWriter = line != null && mode() == OpenMode.EXCLUSIVE;
         this.estimates = new HyperLogLogEstimates(region, describe(), precision, line, soleWriter, estimator);
-        this.registers = new HyperLogLogRegisters(payload, precision, sharedWriters, line, soleWriter, estimates);
+        this.registers = new HyperLogLogRegisters(payload, precision, sharedWriters, line, soleWriter, this);
+        this.kept = soleWriter ? estimates.keptSnapshot(true) : null;
     }
 
     /**
@@ -239,7 +249,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      *     impossible rank (the file was corrupted after it was opened)
      */
     public double estimate() {
-        return estimates.current().estimate();
+        return current().estimate();
     }
 
     /**
@@ -262,7 +272,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      * @throws IllegalStateException if the sketch is closed or a register holds an impossible rank
      */
     public double classicEstimate() {
-        HyperLogLogEstimates.Snapshot snapshot = estimates.current();
+        HyperLogLogEstimates.Snapshot snapshot = current();
         return HyperLogLogEstimator.classic(snapshot.zeros(), snapshot.saturated(), snapshot.powerSum(), precision);
     }
 
@@ -280,7 +290,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      */
     public double lowerBound(double standardDeviations) {
         double width = width(standardDeviations);
-        HyperLogLogEstimates.Snapshot snapshot = estimates.current();
+        HyperLogLogEstimates.Snapshot snapshot = current();
         double estimate = snapshot.estimate();
         return Math.min(estimate, Math.max(registerCount() - snapshot.zeros(), estimate / (1 + width)));
     }
@@ -353,7 +363,35 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     @Override
     public void close() throws IOException {
         estimates.close();
+        kept = null;
         super.close();
+    }
+
+    /** Records a change of the sole writer's: its kept snapshot is stale. Plain stores, as the raise's. */
+    void noteChange() {
+        kept = null;
+        changer = Thread.currentThread().threadId();
+    }
+
+    /**
+     * The estimator inputs now: the sole writer's kept snapshot until a change clears it, then a new one
+     * ({@link HyperLogLogEstimates#keptSnapshot}) or a pass; other sketches ask their estimate sources.
+     */
+    private HyperLogLogEstimates.Snapshot current() {
+        if (!soleWriter) {
+            return estimates.current();
+        }
+        HyperLogLogEstimates.Snapshot last = kept;
+        if (last != null) {
+            return last;
+        }
+        HyperLogLogEstimates.Snapshot fresh =
+                estimates.keptSnapshot(changer == Thread.currentThread().threadId());
+        if (fresh == null) {
+            return estimates.pass();
+        }
+        kept = fresh;
+        return fresh;
     }
 
     /** A maximum of registers: merging the same sketch again changes nothing. */

@@ -15,11 +15,12 @@ import java.nio.file.Path;
 
 /**
  * Where the estimator inputs of one open HyperLogLog come from: the snapshot cached at the summary
- * line's guard, the summary line, the numbers the {@code EXCLUSIVE} writer keeps, or a pass of the
+ * line's guard, the summary line, the numbers the {@code EXCLUSIVE} writer keeps (whose snapshot the
+ * sketch itself holds, so that its repeated estimate is two dependent loads), or a pass of the
  * register summary kernel. Every source gives the same numbers for the same registers, so the same
  * estimate, bit for bit. Why each source may be trusted is in {@code docs/design/cardinality.md}.
  *
- * <p>Cost: a cached snapshot is a load of the guard and a compare (two loads for the sole writer);
+ * <p>Cost: a cached snapshot is a load of the guard and a compare;
  * the line or the kept numbers, four loads and O(64) arithmetic; the pass, one SIMD scan of the m
  * registers.
  */
@@ -55,17 +56,10 @@ final class HyperLogLogEstimates {
     @SuppressWarnings("unused")
     private Snapshot cached;
     /**
-     * The sole writer's snapshot of the numbers it keeps, or {@code null} once a change has made it
-     * stale: made at the open, then by the thread that made the last change; read by any thread.
-     */
-    private Snapshot kept;
-    /** The id of the thread that made the sole writer's last change. */
-    private long changer;
-
-    /**
      * The estimate sources of the registers of {@code region}, whose snapshots carry the estimate by
      * {@code estimator} (Redis's reads the registers once per snapshot, not the line). The sole writer takes its line
-     * ({@link HyperLogLogSummaryLine#attach}) until {@link #close}.
+     * ({@link HyperLogLogSummaryLine#attach}) until {@link #close}, and keeps its own snapshot of the
+     * numbers it keeps ({@link #keptSnapshot}).
      */
     HyperLogLogEstimates(
             SketchRegion region,
@@ -83,8 +77,6 @@ final class HyperLogLogEstimates {
         this.soleWriter = soleWriter;
         if (soleWriter) {
             line.attach();
-            long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
-            kept = line.readKept(summary) ? snapshotOf(HyperLogLogSummaryLine.UNTRUSTED, summary) : null;
         }
     }
 
@@ -106,16 +98,6 @@ final class HyperLogLogEstimates {
     }
 
     /**
-     * Records a change of the sole writer's registers and numbers: the kept snapshot no longer describes
-     * them, and by whom (see {@link #keptSnapshot}). Plain stores, as the raise's; small enough to inline
-     * into a raise however rarely it runs.
-     */
-    void noteChange() {
-        kept = null;
-        changer = Thread.currentThread().threadId();
-    }
-
-    /**
      * Reads the numbers the sole writer keeps into {@code summary} (the layout of
      * {@link HyperLogLogSummaryLine#read}); returns whether they may be trusted ({@code false} in other
      * modes).
@@ -125,17 +107,12 @@ final class HyperLogLogEstimates {
     }
 
     /**
-     * The estimator inputs now. The sole writer reuses its kept snapshot until a change clears it, then
-     * takes a new one ({@link #keptSnapshot}); others reuse the cached snapshot while the line's guard has
-     * not moved, else take a new one ({@link #snapshot}).
+     * The estimator inputs now, for a sketch that is not the sole writer: the cached snapshot while the
+     * line's guard has not moved, else a new one ({@link #snapshot}).
      *
      * @throws IllegalStateException if the sketch is closed or a register holds an impossible rank
      */
     Snapshot current() {
-        if (soleWriter) {
-            Snapshot last = kept;
-            return last != null ? last : keptSnapshot();
-        }
         Snapshot last = (Snapshot) CACHED.getAcquire(this);
         if (last != null && line.guard() == last.stamp()) {
             return last;
@@ -152,7 +129,6 @@ final class HyperLogLogEstimates {
             line.detach();
         }
         CACHED.setVolatile(this, null);
-        kept = null;
     }
 
     /**
@@ -171,25 +147,27 @@ final class HyperLogLogEstimates {
     }
 
     /**
-     * The sole writer's inputs once a change has cleared its kept snapshot: the thread that made the last
-     * change reads the numbers (its own stores, in its own order) and keeps the result; any other thread,
-     * and every thread while a merge of damaged registers leaves the numbers untrusted, takes the pass.
+     * The sole writer's inputs from the numbers it keeps, or {@code null} if this thread may not read
+     * them: only the opener and the thread that made the last change ({@code changer}) read them (their
+     * own stores, in their own order), and no thread while a merge of damaged registers leaves them
+     * untrusted. The sketch keeps the result until a change.
+     *
+     * @throws IllegalStateException if the sketch is closed
      */
-    private Snapshot keptSnapshot() {
+    Snapshot keptSnapshot(boolean changer) {
         if (region.isClosed()) {
             throw new IllegalStateException(name + " is closed");
         }
         long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
-        if (changer != Thread.currentThread().threadId() || !line.readKept(summary)) {
-            return pass();
-        }
-        Snapshot snapshot = snapshotOf(HyperLogLogSummaryLine.UNTRUSTED, summary);
-        kept = snapshot;
-        return snapshot;
+        return changer && line.readKept(summary) ? snapshotOf(HyperLogLogSummaryLine.UNTRUSTED, summary) : null;
     }
 
-    /** Summarises the registers in one pass, refusing registers above the largest rank. */
-    private Snapshot pass() {
+    /**
+     * Summarises the registers in one pass, refusing registers above the largest rank.
+     *
+     * @throws IllegalStateException if the sketch is closed or a register holds an impossible rank
+     */
+    Snapshot pass() {
         long[] summary = summary(registers, precision);
         if (summary[RegisterKernels.ABOVE_TOP] != 0) {
             throw new IllegalStateException(name + " has " + summary[RegisterKernels.ABOVE_TOP]

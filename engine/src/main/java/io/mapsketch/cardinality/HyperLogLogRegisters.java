@@ -43,7 +43,7 @@ final class HyperLogLogRegisters {
     /** Whether this is the {@code EXCLUSIVE} writer of a file with a summary line. */
     private final boolean soleWriter;
     /** Told of the sole writer's changes, which make its kept snapshot stale. */
-    private final HyperLogLogEstimates estimates;
+    private final HyperLogLog sketch;
 
     HyperLogLogRegisters(
             AtomicSegment words,
@@ -51,7 +51,7 @@ final class HyperLogLogRegisters {
             boolean shared,
             HyperLogLogSummaryLine line,
             boolean soleWriter,
-            HyperLogLogEstimates estimates) {
+            HyperLogLog sketch) {
         this.words = words;
         this.bytes = words.segment();
         this.precision = precision;
@@ -59,7 +59,7 @@ final class HyperLogLogRegisters {
         this.shared = shared;
         this.line = line;
         this.soleWriter = soleWriter;
-        this.estimates = estimates;
+        this.sketch = sketch;
     }
 
     /** The 2^p registers, one byte each. */
@@ -93,7 +93,7 @@ final class HyperLogLogRegisters {
         bytes.set(ValueLayout.JAVA_BYTE, index, (byte) value);
         if (line != null) {
             line.addKept(line.countsDelta(current, value), line.powerSumDelta(current, value));
-            estimates.noteChange();
+            sketch.noteChange();
         }
         return true;
     }
@@ -121,7 +121,7 @@ final class HyperLogLogRegisters {
     private void beginChange() {
         line.begin();
         if (soleWriter) {
-            estimates.noteChange();
+            sketch.noteChange();
         }
     }
 
