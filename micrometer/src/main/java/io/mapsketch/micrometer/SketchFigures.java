@@ -18,6 +18,8 @@ final class SketchFigures {
 
     static final String BYTES = "bytes";
 
+    private static final String SATURATED = "Counters at their largest value, which no update moves again";
+
     /** The figures a sketch of any kind answers, its family's included; its file size is {@link SketchFiles}'s. */
     static List<SketchFigure> of(Sketch sketch) {
         return ALL.stream().filter(figure -> figure.appliesTo(sketch)).toList();
@@ -81,13 +83,13 @@ final class SketchFigures {
             SketchFigure.passed(
                     "mapsketch.counters.saturated",
                     null,
-                    "Counters at their largest value, which no update moves again",
+                    SATURATED,
                     CountingBloomFilter.class,
                     CountingBloomFilter::saturatedCounters),
             SketchFigure.passed(
                     "mapsketch.counters.saturated",
                     null,
-                    "Counters at their largest value, which no update moves again",
+                    SATURATED,
                     FrequencySketch.class,
                     FrequencySketch::saturatedCounters),
             SketchFigure.loaded(

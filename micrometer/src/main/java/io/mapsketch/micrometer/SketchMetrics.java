@@ -9,9 +9,12 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Gauges for one open sketch of any kind: the items added, attached writers and bytes of every sketch,
@@ -139,17 +142,19 @@ public final class SketchMetrics implements MeterBinder, AutoCloseable {
         if (closed) {
             throw new IllegalStateException("these sketch metrics are closed; make new ones to bind again");
         }
+        Set<Meter> existing = Collections.newSetFromMap(new IdentityHashMap<>());
+        existing.addAll(registry.getMeters());
         for (Bound bound : gauges) {
-            if (registry.find(bound.name()).tags(tags).gauge() != null) {
-                continue;
-            }
             Gauge gauge = Gauge.builder(bound.name(), bound.gauge(), SketchGauge::value)
                     .strongReference(true)
                     .tags(tags)
                     .description(bound.description())
                     .baseUnit(bound.baseUnit())
                     .register(registry);
-            registered.add(Map.entry(registry, gauge));
+            // The registry answers an id it holds with its own meter: that one is not this binder's to remove.
+            if (!existing.contains(gauge)) {
+                registered.add(Map.entry(registry, gauge));
+            }
         }
     }
 

@@ -84,6 +84,16 @@ class SketchMetricsLifecycleTest {
             assertEquals(9, registry.getMeters().size(), "the first binder's gauges stay");
             first.close();
             assertTrue(registry.getMeters().isEmpty());
+            SketchMetrics sharded = new SketchMetrics(filter, Tags.of("shard", "1"));
+            sharded.bindTo(registry);
+            SketchMetrics plain = new SketchMetrics(filter);
+            plain.bindTo(registry);
+            assertEquals(18, registry.getMeters().size(), "other tags, other gauges");
+            plain.close();
+            assertEquals(9, registry.getMeters().size());
+            assertEquals(
+                    "1", registry.get("mapsketch.items.added").gauge().getId().getTag("shard"));
+            sharded.close();
         }
     }
 
