@@ -44,8 +44,9 @@ import java.util.Set;
 public final class SketchMetrics implements MeterBinder, AutoCloseable {
 
     /**
-     * How many times the duration of a sketch's payload passes the next ones wait, unless the constructor
-     * is given a pass interval: together the passes then take at most 1% of a core.
+     * Unless a pass interval is given, a figure that passes over the payload waits this many times its
+     * last pass's duration, times the sketch's number of such figures, before its next pass: together
+     * the passes then take at most 1% of a core.
      */
     public static final int PASS_DURATION_MULTIPLE = 100;
 

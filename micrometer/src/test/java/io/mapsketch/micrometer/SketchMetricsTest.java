@@ -25,9 +25,11 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,7 +57,7 @@ class SketchMetricsTest {
     /** Binds {@code sketch} with no pass interval, so that every read is fresh. */
     private static SimpleMeterRegistry bound(Sketch sketch) {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        new SketchMetrics(sketch, Tags.of("service", "test"), java.time.Duration.ZERO).bindTo(registry);
+        new SketchMetrics(sketch, Tags.of("service", "test"), Duration.ZERO).bindTo(registry);
         return registry;
     }
 
@@ -79,7 +81,7 @@ class SketchMetricsTest {
         assertEquals(1, value(registry, "mapsketch.writers.attached"));
         assertEquals(sketch.memoryBytes(), value(registry, "mapsketch.payload"));
         long onDisk;
-        try (var files = Files.isDirectory(location) ? Files.list(location) : java.util.stream.Stream.of(location)) {
+        try (var files = Files.isDirectory(location) ? Files.list(location) : Stream.of(location)) {
             onDisk = files.mapToLong(file -> file.toFile().length()).sum();
         }
         assertEquals(onDisk, value(registry, "mapsketch.file.size"));
