@@ -86,6 +86,18 @@ public interface Sketch extends AutoCloseable {
     long itemsAdded();
 
     /**
+     * Returns how many writers have the sketch's file open, in every process (this sketch included when it
+     * is a writer), plus any that died while open since the last sole writer opened it: a count that stays
+     * above the live writers means a writer died, and the next sole writer repairs it. Cost: one acquire
+     * load.
+     *
+     * @return writers registered in the file (for a scalable Bloom filter, in its manifest); 0 for an
+     *     anonymous sketch
+     * @throws IllegalStateException if the sketch is closed
+     */
+    int attachedWriters();
+
+    /**
      * Returns the size of the sketch's state: the payload in bytes, without the 4096-byte header.
      *
      * @return bytes of sketch memory

@@ -79,6 +79,20 @@ abstract sealed class CounterMatrix permits CounterMatrix.Ints, CounterMatrix.Lo
         return load(row * rowStride + column * counterBytes());
     }
 
+    /** Counts the counters whose value (unsigned) is at least {@code threshold}: one pass of acquire loads. */
+    final long countAtLeast(long threshold) {
+        int bytes = counterBytes();
+        long count = 0;
+        for (int row = 0; row < depth; row++) {
+            for (long column = 0; column < width; column++) {
+                if (Long.compareUnsigned(loadAcquire(row * rowStride + column * bytes), threshold) >= 0) {
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
     /**
      * {@code value + amount}, or the largest counter value if that is more: never wraps. {@code value}
      * is a counter's value (unsigned), {@code amount} in [1, 2^63 - 1]. Branch-free, so that a row

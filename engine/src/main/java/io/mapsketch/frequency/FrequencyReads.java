@@ -193,6 +193,19 @@ abstract sealed class FrequencyReads extends RegionSketch permits FrequencySketc
     }
 
     /**
+     * Returns how many counters are at or above {@link #maxEstimate()}: a key whose d counters are all
+     * among them has a saturated estimate. No counter exceeds N ({@link #totalWeight()}), so while N is
+     * below {@code maxEstimate()} (always, for 64-bit counters) the answer is 0 without reading a
+     * counter; otherwise one pass over the counters.
+     *
+     * @return saturated counters, in [0, w d]
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public long saturatedCounters() {
+        return totalWeight() < maxEstimate ? 0 : counters.countAtLeast(maxEstimate);
+    }
+
+    /**
      * Returns N, the sum of all counts added by all writers in every process, merges included.
      * Cost: one acquire load of the header's live counter; the {@code EXCLUSIVE} writer answers from
      * the copy it keeps, and stores N in the file plainly with every add, so other processes see it at

@@ -73,6 +73,11 @@ public abstract class RegionSketch implements Sketch {
     }
 
     @Override
+    public int attachedWriters() {
+        return region.attachedWriters();
+    }
+
+    @Override
     public long memoryBytes() {
         return region.header().payloadLength();
     }

@@ -309,6 +309,22 @@ public final class CountingBloomFilter extends RemovableFilter implements Mergea
     }
 
     /**
+     * Returns how many counters are saturated (at 15): such a counter is never decremented again, so a
+     * removed key that probes it stays present. Cost: one pass over the counters, as {@link #fillRatio()}.
+     *
+     * @return counters at 15, in [0, {@link #counterCount()}]
+     * @throws IllegalStateException if the filter is closed
+     */
+    public long saturatedCounters() {
+        long saturated = 0;
+        for (long offset = 0; offset < payload.byteSize(); offset += Long.BYTES) {
+            long word = payload.getLongAcquire(offset);
+            saturated += Long.bitCount(word & word >>> 1 & word >>> 2 & word >>> 3 & NIBBLE_LOW_BITS);
+        }
+        return saturated;
+    }
+
+    /**
      * Returns the probability that a key never added is reported present, at the current load:
      * {@code fillRatio^k}, the fraction of non-zero counters to the k. Cost: as {@link #fillRatio()}.
      *

@@ -242,7 +242,9 @@ class CountMinSketchTest {
                 try (CountMinSketch cms = sketch(0.1, 0.1, 32, conservative, mode)) {
                     assertEquals(max - 10, cms.add(1L, max - 10));
                     assertFalse(cms.isSaturated(1L));
+                    assertEquals(0, cms.saturatedCounters());
                     assertEquals(max, cms.add(1L, 100));
+                    assertEquals(cms.depth(), cms.saturatedCounters(), "the key's counter in each row");
                     assertEquals(max, cms.add(1L, LiveCounters.LIMIT - max - 90));
                     assertTrue(cms.isSaturated(1L));
                     byte[] one = ByteBuffer.allocate(8)

@@ -46,12 +46,19 @@ class CountingBloomFilterTest extends RemovableFilterContract<CountingBloomFilte
     @Test
     void saturatedCountersAreNeverDecremented() throws IOException {
         try (CountingBloomFilter filter = anonymous(100, 0.01, OpenMode.EXCLUSIVE)) {
-            for (int i = 0; i < 20; i++) {
+            assertEquals(0, filter.saturatedCounters());
+            for (int i = 0; i < 14; i++) {
                 filter.add(42L);
             }
+            assertEquals(0, filter.saturatedCounters(), "14 adds leave every counter of the key at 14");
+            for (int i = 0; i < 6; i++) {
+                filter.add(42L);
+            }
+            assertEquals(filter.hashCount(), filter.saturatedCounters(), "the key's k counters, at 15");
             for (int i = 0; i < 20; i++) {
                 filter.remove(42L);
             }
+            assertEquals(filter.hashCount(), filter.saturatedCounters(), "saturated counters stay at 15");
             assertTrue(
                     filter.mightContain(42L),
                     "a saturated counter keeps the key: a false positive, never a" + " false negative");
