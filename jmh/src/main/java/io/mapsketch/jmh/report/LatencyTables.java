@@ -36,7 +36,12 @@ final class LatencyTables {
         }
 
         String verdict(boolean met, String row, String figure) {
-            (met ? this.met : missed).add(row + " " + figure);
+            return verdict(met, row, figure, figure);
+        }
+
+        /** As {@link #verdict(boolean, String, String)}, with a shorter figure for the summary line. */
+        String verdict(boolean met, String row, String figure, String summaryFigure) {
+            (met ? this.met : missed).add(row + " " + summaryFigure);
             return (met ? "met" : "**missed**") + " (" + figure + ")";
         }
 
@@ -141,7 +146,9 @@ final class LatencyTables {
         return peers.verdict(
                 behind.isEmpty(),
                 name,
-                behind.isEmpty() ? "at most " + Format.ratio(worst) + " the best peer" : String.join(", ", behind));
+                behind.isEmpty() ? "at most " + Format.ratio(worst) + " the best peer" : String.join(", ", behind),
+                "(behind at " + behind.size() + " of " + PERCENTILES.size() + " percentiles, by up to "
+                        + Format.ratio(worst) + ")");
     }
 
     /**
@@ -162,7 +169,10 @@ final class LatencyTables {
                             .append(Format.nanos(score.percentile(p)))
                             .append(" ns,"));
                     line.setLength(line.length() - 1);
-                    return line.append(".\n\n").toString();
+                    return line.append(". Its own p99.9 is ")
+                            .append(Format.ratio(score.percentile("99.9") / score.percentile("50.0")))
+                            .append(" its p50: what the machine adds to any call, not the sketch.\n\n")
+                            .toString();
                 })
                 .orElse("_The timer floor (`" + LatencySuite.TIMER_FLOOR + "`) was not measured in this run._\n\n");
     }

@@ -85,7 +85,11 @@ class LatencyTablesTest {
                 tables.contains("- a writer JVM moves p99.9 by ≤ 1.5x: **missed** by 1 of 1 rows: "
                         + "mightContain mapsketch-blocked-shared-writer 2.00x\n"),
                 tables);
-        assertTrue(tables.contains("- at or below every peer at every percentile: **missed** by 2 of 2 rows"), tables);
+        assertTrue(
+                tables.contains("- at or below every peer at every percentile: **missed** by 2 of 2 rows: "
+                        + "mightContain mapsketch-blocked (behind at 1 of 4 percentiles, by up to 1.33x); "
+                        + "mightContain mapsketch-blocked-shared (behind at 1 of 4 percentiles, by up to 1.33x)\n"),
+                tables);
     }
 
     @Test
@@ -97,5 +101,20 @@ class LatencyTablesTest {
 
         assertTrue(tables.contains("| met (at most 0.33x the best peer) |"), tables);
         assertTrue(tables.contains("- at or below every peer at every percentile: **met** by all 1 rows\n"), tables);
+    }
+
+    @Test
+    void theFloorLineGivesTheEmptyCallsOwnSpread(@TempDir Path folder) throws IOException {
+        Files.writeString(
+                folder.resolve("jmh-tails-timer.json"),
+                "["
+                        + sample("none", 20, 30, 100, 1000)
+                                .replace("BloomLatencyBenchmark.mightContain", "TimerFloorBenchmark.emptyCall")
+                        + "]");
+        String line = LatencyTables.floorLine(
+                ResultSet.read(folder).of(LatencySuite.TIMER_FLOOR).stream().findFirst());
+
+        assertTrue(
+                line.contains(": p50 20 ns, p99 30 ns, p99.9 100 ns, p99.99 1,000 ns. Its own p99.9 is 5.00x"), line);
     }
 }
