@@ -62,8 +62,9 @@ public final class PerformanceReport {
             sketches live in files, opened `EXCLUSIVE`, `SHARED`, and `SHARED` while a second JVM \
             adds to the same file flat out (`-shared-writer`). Targets: in cache, p99.9 at most 3x \
             p50; the writer JVM moves the reader's p99.9 by at most 1.5x; mapsketch's rows without a \
-            writer at or below every peer's at every percentile. A quick run samples a few tens of \
-            thousands of calls per row, so its p99.99 rests on a handful of samples.
+            writer at or below every peer's at every percentile. JMH keeps about 20 samples per \
+            measured millisecond (some 100,000 per row in the quick profile), so p99.99 rests on about \
+            ten samples there.
 
             """;
 
