@@ -1,14 +1,5 @@
 package io.mapsketch.jmh;
 
-import static io.mapsketch.jmh.BenchmarkSettings.BLOOM_FALSE_POSITIVE_RATE;
-import static io.mapsketch.jmh.BenchmarkSettings.SKETCH_SEED;
-
-import com.google.common.hash.Funnels;
-import io.mapsketch.OpenMode;
-import io.mapsketch.membership.BlockedBloomFilter;
-import io.mapsketch.membership.BloomFilter;
-import org.apache.datasketches.filters.bloomfilter.BloomFilterBuilder;
-import org.fastfilter.bloom.BlockedBloom;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.Param;
@@ -131,112 +122,6 @@ public class BloomBenchmark extends FilterBenchmark {
 
     @Override
     Filter newFilter() {
-        return switch (impl) {
-            case "mapsketch-blocked" ->
-                new MapsketchFilter(BlockedBloomFilter.builder()
-                        .expectedItems(items)
-                        .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE)
-                        .seed(SKETCH_SEED)
-                        .createAnonymous(OpenMode.EXCLUSIVE));
-            case "mapsketch-blocked-shared" ->
-                new MapsketchFilter(BlockedBloomFilter.builder()
-                        .expectedItems(items)
-                        .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE)
-                        .seed(SKETCH_SEED)
-                        .createAnonymous(OpenMode.SHARED));
-            case "mapsketch-classic" ->
-                new MapsketchFilter(BloomFilter.builder()
-                        .expectedItems(items)
-                        .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE)
-                        .seed(SKETCH_SEED)
-                        .createAnonymous(OpenMode.EXCLUSIVE));
-            case "mapsketch-classic-shared" ->
-                new MapsketchFilter(BloomFilter.builder()
-                        .expectedItems(items)
-                        .falsePositiveRate(BLOOM_FALSE_POSITIVE_RATE)
-                        .seed(SKETCH_SEED)
-                        .createAnonymous(OpenMode.SHARED));
-            case "guava" -> new Guava(items);
-            case "datasketches" -> new DataSketches(items);
-            case "fastfilter-blocked" -> new FastFilter(items);
-            case "spark" -> new Spark(items);
-            default -> throw new IllegalArgumentException("unknown impl " + impl);
-        };
-    }
-
-    private static final class Guava implements Filter {
-
-        private final com.google.common.hash.BloomFilter<Long> filter;
-
-        Guava(int items) {
-            filter = com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), items, BLOOM_FALSE_POSITIVE_RATE);
-        }
-
-        @Override
-        public void add(long key) {
-            filter.put(key);
-        }
-
-        @Override
-        public boolean mightContain(long key) {
-            return filter.mightContain(key);
-        }
-    }
-
-    private static final class DataSketches implements Filter {
-
-        private final org.apache.datasketches.filters.bloomfilter.BloomFilter filter;
-
-        DataSketches(int items) {
-            filter = BloomFilterBuilder.createByAccuracy(items, BLOOM_FALSE_POSITIVE_RATE, SKETCH_SEED);
-        }
-
-        @Override
-        public void add(long key) {
-            filter.update(key);
-        }
-
-        @Override
-        public boolean mightContain(long key) {
-            return filter.query(key);
-        }
-    }
-
-    private static final class FastFilter implements Filter {
-
-        private final BlockedBloom filter;
-
-        FastFilter(int items) {
-            filter = PeerConstructors.fastfilterBlockedBloom(items);
-        }
-
-        @Override
-        public void add(long key) {
-            filter.add(key);
-        }
-
-        @Override
-        public boolean mightContain(long key) {
-            return filter.mayContain(key);
-        }
-    }
-
-    private static final class Spark implements Filter {
-
-        private final org.apache.spark.util.sketch.BloomFilter filter;
-
-        Spark(int items) {
-            filter = org.apache.spark.util.sketch.BloomFilter.create(items, BLOOM_FALSE_POSITIVE_RATE);
-        }
-
-        @Override
-        public void add(long key) {
-            filter.putLong(key);
-        }
-
-        @Override
-        public boolean mightContain(long key) {
-            return filter.mightContainLong(key);
-        }
+        return BloomImplementations.create(impl, items, SketchPlacement.ANONYMOUS);
     }
 }

@@ -17,6 +17,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -164,7 +165,7 @@ public class CountMinFloorBenchmark {
      */
     private void requireSameEstimatesAsMapsketch(double epsilon, long[] stream, long[] probes) throws IOException {
         CountMinImplementations.Mapsketch reference =
-                CountMinImplementations.Mapsketch.create(epsilon, OpenMode.EXCLUSIVE, false);
+                CountMinImplementations.Mapsketch.create(epsilon, OpenMode.EXCLUSIVE, false, Optional.empty());
         try {
             reference.addAll(stream);
             for (int i = 0; i < probes.length; i += CHECK_EVERY) {

@@ -9,6 +9,7 @@ import io.mapsketch.frequency.CountMinSketch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * The Count-Min sketches that {@link CountMinBenchmark} and {@link CountMinFloorBenchmark} time, each
@@ -20,7 +21,8 @@ final class CountMinImplementations {
     private CountMinImplementations() {}
 
     /**
-     * Creates an empty sketch of one implementation, sized for {@code epsilon} and delta 0.01.
+     * Creates an empty sketch of one implementation, sized for {@code epsilon} and delta 0.01;
+     * mapsketch's in a file of a new temporary directory, both deleted by {@link Sketch#close}.
      *
      * @param impl a value of {@link CountMinBenchmark#impl}, or {@code mapsketch-conservative-shared}
      * @param epsilon the error bound's epsilon
@@ -29,11 +31,30 @@ final class CountMinImplementations {
      * @throws IllegalArgumentException if {@code impl} names no implementation
      */
     static Sketch create(String impl, double epsilon) throws IOException {
+        return create(impl, epsilon, Optional.empty());
+    }
+
+    /**
+     * Creates an empty sketch as {@link #create(String, double)} does, mapsketch's in {@code file}
+     * (deleted by {@link Sketch#close}; its directory is the caller's).
+     *
+     * @param impl a value of {@link CountMinBenchmark#impl}, or {@code mapsketch-conservative-shared}
+     * @param epsilon the error bound's epsilon
+     * @param file where mapsketch's sketch is created; it must not exist
+     * @return the sketch
+     * @throws IOException if mapsketch's file cannot be created
+     * @throws IllegalArgumentException if {@code impl} names no implementation
+     */
+    static Sketch create(String impl, double epsilon, Path file) throws IOException {
+        return create(impl, epsilon, Optional.of(file));
+    }
+
+    private static Sketch create(String impl, double epsilon, Optional<Path> file) throws IOException {
         return switch (impl) {
-            case "mapsketch" -> Mapsketch.create(epsilon, OpenMode.EXCLUSIVE, false);
-            case "mapsketch-shared" -> Mapsketch.create(epsilon, OpenMode.SHARED, false);
-            case "mapsketch-conservative" -> Mapsketch.create(epsilon, OpenMode.EXCLUSIVE, true);
-            case "mapsketch-conservative-shared" -> Mapsketch.create(epsilon, OpenMode.SHARED, true);
+            case "mapsketch" -> Mapsketch.create(epsilon, OpenMode.EXCLUSIVE, false, file);
+            case "mapsketch-shared" -> Mapsketch.create(epsilon, OpenMode.SHARED, false, file);
+            case "mapsketch-conservative" -> Mapsketch.create(epsilon, OpenMode.EXCLUSIVE, true, file);
+            case "mapsketch-conservative-shared" -> Mapsketch.create(epsilon, OpenMode.SHARED, true, file);
             case "datasketches" -> new DataSketches(epsilon);
             case "streamlib" -> new StreamLib(epsilon);
             case "spark" -> new Spark(epsilon);
@@ -74,7 +95,9 @@ final class CountMinImplementations {
     static final class Mapsketch implements Sketch {
 
         private final CountMinSketch sketch;
+        /** The temporary directory made for the file, or {@code null} if the directory is the caller's. */
         private final Path directory;
+
         private final Path file;
 
         private Mapsketch(CountMinSketch sketch, Path directory, Path file) {
@@ -83,9 +106,10 @@ final class CountMinImplementations {
             this.file = file;
         }
 
-        static Mapsketch create(double epsilon, OpenMode mode, boolean conservative) throws IOException {
-            Path directory = Files.createTempDirectory("countmin-benchmark");
-            Path file = directory.resolve("sketch.cms");
+        static Mapsketch create(double epsilon, OpenMode mode, boolean conservative, Optional<Path> given)
+                throws IOException {
+            Path directory = given.isPresent() ? null : Files.createTempDirectory("countmin-benchmark");
+            Path file = given.orElseGet(() -> directory.resolve("sketch.cms"));
             CountMinSketch sketch = CountMinSketch.builder()
                     .epsilon(epsilon)
                     .delta(COUNT_MIN_DELTA)
@@ -132,7 +156,9 @@ final class CountMinImplementations {
                 sketch.close();
             } finally {
                 Files.deleteIfExists(file);
-                Files.deleteIfExists(directory);
+                if (directory != null) {
+                    Files.deleteIfExists(directory);
+                }
             }
         }
     }

@@ -108,14 +108,7 @@ public abstract class FilterBenchmark {
         if (method.startsWith("add")) {
             return;
         }
-        long[] chunk = new long[SETUP_CHUNK];
-        for (long from = 0; from < items(); from += SETUP_CHUNK) {
-            int count = (int) Math.min(SETUP_CHUNK, items() - from);
-            for (int i = 0; i < count; i++) {
-                chunk[i] = KeyStreams.key(from + i);
-            }
-            filter.addAll(chunk, count);
-        }
+        fill(filter, items());
         SplittableRandom random = new SplittableRandom(SHUFFLE_SEED);
         probes = LookupProbes.halfPresent(items(), random);
         long falsePositives = 0;
@@ -130,6 +123,18 @@ public abstract class FilterBenchmark {
                 "%n%s impl=%s items=%d fpr=%.6f%n",
                 fprLabel(), impl(), items(), falsePositives / (double) (probes.length / 2));
         KeyStreams.shuffle(probes, random);
+    }
+
+    /** Adds keys {@code 0 .. items - 1} of {@link KeyStreams#key} to {@code filter}, in batches. */
+    static void fill(Filter filter, long items) {
+        long[] chunk = new long[SETUP_CHUNK];
+        for (long from = 0; from < items; from += SETUP_CHUNK) {
+            int count = (int) Math.min(SETUP_CHUNK, items - from);
+            for (int i = 0; i < count; i++) {
+                chunk[i] = KeyStreams.key(from + i);
+            }
+            filter.addAll(chunk, count);
+        }
     }
 
     /** Frees the filter. */

@@ -1,16 +1,7 @@
 package io.mapsketch.jmh;
 
-import com.dynatrace.hash4j.distinctcount.UltraLogLog;
-import com.dynatrace.hash4j.hashing.Hasher64;
-import com.dynatrace.hash4j.hashing.Hashing;
-import io.mapsketch.OpenMode;
-import io.mapsketch.cardinality.HyperLogLog;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.mapsketch.jmh.HyperLogLogImplementations.Sketch;
 import java.util.concurrent.TimeUnit;
-import org.apache.datasketches.hll.HllSketch;
-import org.apache.datasketches.hll.HllUnion;
-import org.apache.datasketches.hll.TgtHllType;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -93,8 +84,6 @@ public class HyperLogLogBenchmark {
     private static final int KEY_BATCHES = 1024;
     private static final int FILL_KEYS = 1 << 20;
     private static final long SOURCE_FIRST_INDEX = 1L << 40;
-    private static final long SKETCH_SEED = 0x5EED_1234_5678_9ABCL;
-    private static final Hasher64 XXH3 = Hashing.xxh3_64();
 
     /**
      * Implementation: {@code mapsketch}, {@code mapsketch-shared}, {@code datasketches-hll8},
@@ -216,168 +205,6 @@ public class HyperLogLogBenchmark {
     }
 
     private Sketch newSketch() {
-        return switch (impl) {
-            case "mapsketch" ->
-                new Mapsketch(HyperLogLog.builder()
-                        .precision(precision)
-                        .seed(SKETCH_SEED)
-                        .createAnonymous(OpenMode.EXCLUSIVE));
-            case "mapsketch-shared" ->
-                new Mapsketch(HyperLogLog.builder()
-                        .precision(precision)
-                        .seed(SKETCH_SEED)
-                        .createAnonymous(OpenMode.SHARED));
-            case "datasketches-hll8" -> new DataSketches(precision, TgtHllType.HLL_8);
-            case "datasketches-hll4" -> new DataSketches(precision, TgtHllType.HLL_4);
-            case "hash4j-hll" -> new Hash4jHll(precision);
-            case "hash4j-ull" -> new Hash4jUll(precision);
-            default -> throw new IllegalArgumentException("unknown impl " + impl);
-        };
-    }
-
-    /** The operations the benchmark needs, over each library's own API. */
-    private interface Sketch {
-
-        void add(long key);
-
-        /** Adds every key of {@code keys}; a loop unless the library has a batch add. */
-        default void addAll(long[] keys) {
-            for (long key : keys) {
-                add(key);
-            }
-        }
-
-        double estimate();
-
-        /** Merges {@code other}, a sketch of the same implementation and precision, into this one. */
-        void merge(Sketch other);
-
-        /** The estimate of the merge result (differs from {@link #estimate} where a union holds it). */
-        default double mergedEstimate() {
-            return estimate();
-        }
-
-        default void close() {}
-    }
-
-    private static final class Mapsketch implements Sketch {
-
-        private final HyperLogLog sketch;
-
-        Mapsketch(HyperLogLog sketch) {
-            this.sketch = sketch;
-        }
-
-        @Override
-        public void add(long key) {
-            sketch.add(key);
-        }
-
-        @Override
-        public void addAll(long[] keys) {
-            sketch.addAll(keys);
-        }
-
-        @Override
-        public double estimate() {
-            return sketch.estimate();
-        }
-
-        @Override
-        public void merge(Sketch other) {
-            sketch.merge(((Mapsketch) other).sketch);
-        }
-
-        @Override
-        public void close() {
-            try {
-                sketch.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-    }
-
-    private static final class DataSketches implements Sketch {
-
-        private final HllSketch sketch;
-        private HllUnion union;
-
-        DataSketches(int precision, TgtHllType type) {
-            sketch = new HllSketch(precision, type);
-        }
-
-        @Override
-        public void add(long key) {
-            sketch.update(key);
-        }
-
-        @Override
-        public double estimate() {
-            return sketch.getEstimate();
-        }
-
-        /** The first merge starts a union from this sketch (in the setup); every merge updates it. */
-        @Override
-        public void merge(Sketch other) {
-            if (union == null) {
-                union = new HllUnion(sketch.getLgConfigK());
-                union.update(sketch);
-            }
-            union.update(((DataSketches) other).sketch);
-        }
-
-        @Override
-        public double mergedEstimate() {
-            return union.getEstimate();
-        }
-    }
-
-    private static final class Hash4jHll implements Sketch {
-
-        private final com.dynatrace.hash4j.distinctcount.HyperLogLog sketch;
-
-        Hash4jHll(int precision) {
-            sketch = com.dynatrace.hash4j.distinctcount.HyperLogLog.create(precision);
-        }
-
-        @Override
-        public void add(long key) {
-            sketch.add(XXH3.hashLongToLong(key));
-        }
-
-        @Override
-        public double estimate() {
-            return sketch.getDistinctCountEstimate();
-        }
-
-        @Override
-        public void merge(Sketch other) {
-            sketch.add(((Hash4jHll) other).sketch);
-        }
-    }
-
-    private static final class Hash4jUll implements Sketch {
-
-        private final UltraLogLog sketch;
-
-        Hash4jUll(int precision) {
-            sketch = UltraLogLog.create(precision);
-        }
-
-        @Override
-        public void add(long key) {
-            sketch.add(XXH3.hashLongToLong(key));
-        }
-
-        @Override
-        public double estimate() {
-            return sketch.getDistinctCountEstimate();
-        }
-
-        @Override
-        public void merge(Sketch other) {
-            sketch.add(((Hash4jUll) other).sketch);
-        }
+        return HyperLogLogImplementations.create(impl, precision, SketchPlacement.ANONYMOUS);
     }
 }

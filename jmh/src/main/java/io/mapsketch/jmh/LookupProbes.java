@@ -24,4 +24,13 @@ final class LookupProbes {
         }
         return probes;
     }
+
+    /** {@value #PROBES} keys drawn at random among the present keys (indices {@code 0 .. items - 1}). */
+    static long[] allPresent(long items, SplittableRandom random) {
+        long[] probes = new long[PROBES];
+        for (int i = 0; i < PROBES; i++) {
+            probes[i] = KeyStreams.key(random.nextLong(items));
+        }
+        return probes;
+    }
 }

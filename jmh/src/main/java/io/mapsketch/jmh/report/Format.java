@@ -52,6 +52,11 @@ final class Format {
         return String.format(Locale.ROOT, format, ratio);
     }
 
+    /** A time in nanoseconds: one decimal below 10, else whole with thousands separators, e.g. {@code 68,241}. */
+    static String nanos(double nanos) {
+        return String.format(Locale.ROOT, nanos < 10 ? "%.1f" : "%,.0f", nanos);
+    }
+
     /** A byte count in binary units, e.g. {@code 53.1 KiB}, or plain bytes below 1 KiB. */
     static String bytes(long bytes) {
         String[] units = {"KiB", "MiB", "GiB", "TiB"};

@@ -55,6 +55,19 @@ public final class PerformanceReport {
             counter).
             """;
 
+    /** What the latency section measures, and its targets. */
+    static final String LATENCY_INTRODUCTION = """
+            Percentiles of single calls in nanoseconds: JMH's `SampleTime` mode, one call per \
+            invocation, so each figure includes the timer's own cost (the floor below). mapsketch's \
+            sketches live in files, opened `EXCLUSIVE`, `SHARED`, and `SHARED` while a second JVM \
+            adds to the same file flat out (`-shared-writer`). Targets: in cache, p99.9 at most 3x \
+            p50; the writer JVM moves the reader's p99.9 by at most 1.5x; mapsketch's rows without a \
+            writer at or below every peer's at every percentile. JMH keeps about 20 samples per \
+            measured millisecond (some 100,000 per row in the quick profile), so p99.99 rests on about \
+            ten samples there.
+
+            """;
+
     private final Path results;
     private final Path document;
     private final Path images;
@@ -120,6 +133,7 @@ public final class PerformanceReport {
                 suiteSection(out, suiteScores);
             }
         }
+        latencySections(out);
         Charts.cache(all, images.resolve("bench-cache.png"));
         out.append("## In cache and out of cache\n\n")
                 .append("The same lookups or estimates against a structure that fits in the caches and "
@@ -221,17 +235,7 @@ public final class PerformanceReport {
             out.append("\n_Not measured in this run._\n\n");
             return;
         }
-        scores.suite(suite.benchmark())
-                .filter(name -> !run.suites().contains(name))
-                .ifPresent(name -> out.append("_From an earlier run than the one described above (suite `")
-                        .append(name)
-                        .append("`)._\n"));
-        scores.jvm(suite.benchmark())
-                .ifPresent(jvm -> out.append("JMH: ")
-                        .append(jvm.settings())
-                        .append("; JVM flags `")
-                        .append(String.join(" ", jvm.jvmArgs()))
-                        .append("`.\n"));
+        provenance(out, suite.benchmark());
         out.append('\n').append(SuiteTables.render(suiteScores));
         Charts.suite(suiteScores, images.resolve(suite.chartFile()));
         out.append("![")
@@ -239,6 +243,44 @@ public final class PerformanceReport {
                 .append("](")
                 .append(imageLink(suite.chartFile()))
                 .append(")\n\n");
+    }
+
+    /** Which earlier run measured a class, if not the last one, and its JMH settings and JVM flags. */
+    private void provenance(StringBuilder out, String benchmark) {
+        scores.suite(benchmark)
+                .filter(name -> !run.suites().contains(name))
+                .ifPresent(name -> out.append("_From an earlier run than the one described above (suite `")
+                        .append(name)
+                        .append("`)._\n"));
+        scores.jvm(benchmark)
+                .ifPresent(jvm -> out.append("JMH: ")
+                        .append(jvm.settings())
+                        .append("; JVM flags `")
+                        .append(String.join(" ", jvm.jvmArgs()))
+                        .append("`.\n"));
+    }
+
+    private void latencySections(StringBuilder out) {
+        out.append("## Latency tails\n\n")
+                .append(LATENCY_INTRODUCTION)
+                .append(LatencyTables.floorLine(
+                        scores.of(LatencySuite.TIMER_FLOOR).stream().findFirst()));
+        for (LatencySuite suite : LatencySuite.all()) {
+            out.append("### ")
+                    .append(suite.title())
+                    .append(" (")
+                    .append(suite.asSuite().sourceLink())
+                    .append(")\n\n")
+                    .append(suite.summary())
+                    .append('\n');
+            SuiteScores suiteScores = new SuiteScores(suite.asSuite(), scores.of(suite.benchmark()));
+            if (suiteScores.isEmpty()) {
+                out.append("\n_Not measured in this run._\n\n");
+                continue;
+            }
+            provenance(out, suite.benchmark());
+            out.append('\n').append(LatencyTables.render(suite, suiteScores));
+        }
     }
 
     private String imageLink(String file) {

@@ -96,7 +96,8 @@ public final class ResultSet {
                 metric.path("score").asDouble(),
                 parseError(metric.path("scoreError")),
                 unit,
-                unit.startsWith("ops/"));
+                unit.startsWith("ops/"),
+                run.path("mode").asText().equals("sample") ? percentiles(metric.path("scorePercentiles")) : Map.of());
         scores.put(key(benchmark, score.method(), impl, setting), score);
         List<String> args = new ArrayList<>();
         run.path("jvmArgs").forEach(arg -> args.add(arg.asText()));
@@ -118,6 +119,14 @@ public final class ResultSet {
 
     private static String key(String benchmark, String method, String impl, Map<String, String> setting) {
         return benchmark + '.' + method + '/' + impl + '/' + new TreeMap<>(setting);
+    }
+
+    private static Map<String, Double> percentiles(JsonNode percentiles) {
+        Map<String, Double> values = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> percentile : percentiles.properties()) {
+            values.put(percentile.getKey(), percentile.getValue().asDouble());
+        }
+        return values;
     }
 
     private static double parseError(JsonNode error) {

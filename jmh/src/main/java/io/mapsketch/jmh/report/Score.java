@@ -14,6 +14,8 @@ import java.util.Map;
  *     few iterations to compute one
  * @param unit the score's unit, e.g. {@code ops/s} or {@code ms/op}
  * @param higherIsBetter {@code true} for throughput, {@code false} for times
+ * @param percentiles JMH's {@code scorePercentiles} of a {@code SampleTime} run, keyed as JMH keys
+ *     them ({@code "50.0"}, {@code "99.9"}, ...), in {@link #unit}; empty for other modes
  */
 public record Score(
         String benchmark,
@@ -23,7 +25,24 @@ public record Score(
         double value,
         double error,
         String unit,
-        boolean higherIsBetter) {
+        boolean higherIsBetter,
+        Map<String, Double> percentiles) {
+
+    /**
+     * One percentile of a {@code SampleTime} score.
+     *
+     * @param percentile as JMH keys it, e.g. {@code "99.9"}
+     * @return its value in {@link #unit}
+     * @throws IllegalArgumentException if this score has no such percentile
+     */
+    public double percentile(String percentile) {
+        Double value = percentiles.get(percentile);
+        if (value == null) {
+            throw new IllegalArgumentException("percentile " + percentile + " is not among " + percentiles.keySet()
+                    + " of " + benchmark + "." + method + " " + impl + " " + setting);
+        }
+        return value;
+    }
 
     /**
      * How much better this score is than {@code other}: above 1 when this one is faster, whatever
