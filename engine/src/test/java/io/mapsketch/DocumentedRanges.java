@@ -54,7 +54,7 @@ final class DocumentedRanges {
                 within(header, 6, 1, 1 << 20);
                 within(header, 7, 8, 65_536);
             }
-            case HYPERLOGLOG -> within(header, 0, 4, 18);
+            case HYPERLOGLOG -> within(header, 0, 4, 21);
             case MINHASH -> {
                 within(header, 0, 1, 65_536);
                 oneOf(header, 1, 1);

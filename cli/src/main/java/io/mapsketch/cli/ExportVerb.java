@@ -19,6 +19,7 @@ import picocli.CommandLine.Parameters;
         },
         footer = {
             "%nFormats:%n  redis-hll  a dense Redis HyperLogLog string (SET it under a key; PFCOUNT recomputes the count)",
+            "  datasketches-hll  an HLL_8 updatable image (HllSketch.heapify reads it)",
             "%nExample:%n  mapsketch export redis-hll visitors.hll visitors.redis",
             "  redis-cli -x SET visitors < visitors.redis"
         })

@@ -3,6 +3,7 @@ package io.mapsketch.cli;
 import io.mapsketch.CreateOption;
 import io.mapsketch.OpenMode;
 import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.interop.DataSketchesHll;
 import io.mapsketch.interop.RedisHyperLogLog;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -27,11 +28,23 @@ enum ForeignFormat {
 
         @Override
         void exportFile(Path source, Path destination) throws IOException {
-            try (HyperLogLog sketch = HyperLogLog.open(source, OpenMode.READ_ONLY)) {
-                RedisHyperLogLog.exportTo(sketch, destination);
-            } catch (IllegalArgumentException refused) {
-                throw new CommandFailure(refused.getMessage());
-            }
+            exportHyperLogLog(source, sketch -> RedisHyperLogLog.exportTo(sketch, destination));
+        }
+    },
+    /**
+     * A DataSketches HLL image ({@code HllSketch} of datasketches-java, C++ or Python; Spark's
+     * {@code hll_sketch_agg}): every mode, type and form in, an HLL_8 updatable image out.
+     */
+    DATASKETCHES_HLL(DataSketchesHll.FORMAT) {
+        @Override
+        void importFile(Path source, Path destination, CreateOption... options) throws IOException {
+            DataSketchesHll.importFrom(source, destination, OpenMode.EXCLUSIVE, options)
+                    .close();
+        }
+
+        @Override
+        void exportFile(Path source, Path destination) throws IOException {
+            exportHyperLogLog(source, sketch -> DataSketchesHll.exportTo(sketch, destination));
         }
     };
 
@@ -50,6 +63,21 @@ enum ForeignFormat {
     @Override
     public String toString() {
         return name;
+    }
+
+    /** Writes a HyperLogLog's foreign bytes. */
+    @FunctionalInterface
+    private interface HyperLogLogExport {
+        void write(HyperLogLog sketch) throws IOException;
+    }
+
+    /** Opens the HyperLogLog file {@code source} read-only and exports it; a sketch of another scheme fails the command. */
+    private static void exportHyperLogLog(Path source, HyperLogLogExport export) throws IOException {
+        try (HyperLogLog sketch = HyperLogLog.open(source, OpenMode.READ_ONLY)) {
+            export.write(sketch);
+        } catch (IllegalArgumentException refused) {
+            throw new CommandFailure(refused.getMessage());
+        }
     }
 
     /** Reads a format by its name on the command line. */

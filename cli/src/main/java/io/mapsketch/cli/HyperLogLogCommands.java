@@ -46,7 +46,9 @@ final class HyperLogLogCommands implements SketchFamily {
             name = "add",
             description = {
                 "Adds items and prints 1 if a register changed (the estimate may have grown), else 0 (PFADD)."
-                        + " Any number of processes may add to one file at once.",
+                        + " Any number of processes may add to one file at once, except to a file that hashes as"
+                        + " DataSketches does: that one is opened as its only writer, so that its HIP estimate goes"
+                        + " on as DataSketches' would (a second adder is refused while one works).",
                 "With no ITEM, adds each line of standard input."
             },
             footer = {
@@ -54,12 +56,22 @@ final class HyperLogLogCommands implements SketchFamily {
                 "  cut -f1 access.log | mapsketch hll add visitors.hll"
             })
     int add(@Mixin FileAndItems input) throws IOException {
-        try (HyperLogLog sketch = HyperLogLog.open(input.file(), OpenMode.SHARED)) {
+        try (HyperLogLog sketch = HyperLogLog.open(input.file(), addMode(input.file()))) {
             boolean[] changed = {false};
             input.each(root.io(), (bytes, offset, length) -> changed[0] |= sketch.add(bytes, offset, length));
             root.io().out().println(changed[0] ? 1 : 0);
         }
         return 0;
+    }
+
+    /**
+     * {@code SHARED}, or {@code EXCLUSIVE} for a file that hashes as DataSketches does (one that keeps a HIP
+     * accumulator), whose {@code SHARED} writers would turn it to the composite estimate.
+     */
+    private static OpenMode addMode(Path file) throws IOException {
+        try (HyperLogLog peek = HyperLogLog.open(file, OpenMode.READ_ONLY)) {
+            return Double.isNaN(peek.hipAccumulator()) ? OpenMode.SHARED : OpenMode.EXCLUSIVE;
+        }
     }
 
     @Command(

@@ -17,6 +17,7 @@ import picocli.CommandLine.Parameters;
         },
         footer = {
             "%nFormats:%n  redis-hll  a Redis HyperLogLog string (GET of a PFADD key; dense or sparse)",
+            "  datasketches-hll  a DataSketches HllSketch image (any mode, type, updatable or compact)",
             "%nExample:%n  redis-cli --raw GET visitors | head -c -1 > visitors.redis   (--raw adds a newline)",
             "  mapsketch import redis-hll visitors.redis visitors.hll"
         })

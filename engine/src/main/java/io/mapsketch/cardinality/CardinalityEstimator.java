@@ -16,5 +16,18 @@ public enum CardinalityEstimator {
      * so that the answer equals {@code PFCOUNT} of the same registers exactly: the estimator of sketches
      * that hash as Redis does.
      */
-    REDIS_PFCOUNT
+    REDIS_PFCOUNT,
+    /**
+     * DataSketches' HIP estimate (historic inverse probability): the accumulator an HLL sketch grows at every
+     * raise of a register, kept by the {@code EXCLUSIVE} writer of a sketch that hashes as DataSketches does,
+     * so that it answers DataSketches' {@code getEstimate()} of the same updates in the same order.
+     */
+    DATASKETCHES_HIP,
+    /**
+     * DataSketches' composite estimate: the raw HLL estimate corrected through DataSketches' table and
+     * pasted with linear counting below about 3k, as DataSketches answers for a sketch out of order (a
+     * union's result); a sketch that hashes as DataSketches does answers it once a {@code SHARED} writer,
+     * a merge or a fold has changed it, and outside its {@code EXCLUSIVE} writer while that writer is open.
+     */
+    DATASKETCHES_COMPOSITE
 }

@@ -19,7 +19,7 @@ import java.util.Objects;
 /**
  * HyperLogLog: "how many distinct keys?" in {@code m = 2^p} one-byte registers, for a precision
  * {@code p} from 4 to 18 (p = 10 is 1 KiB and 3.25% relative standard error, p = 14 is 16 KiB and
- * 0.81%). The key's 64-bit hash picks register {@code h >>> (64 - p)} with its first p bits; the
+ * 0.81%), or 4 to 21 for a sketch that hashes as DataSketches does. The key's 64-bit hash picks register {@code h >>> (64 - p)} with its first p bits; the
  * register keeps the largest rank seen, the number of leading zeros of the other {@code 64 - p}
  * bits plus one (at most {@code 65 - p}). The layout is drawn in {@code docs/file-format.md}.
  *
@@ -38,6 +38,16 @@ import java.util.Objects;
  * raises the registers Redis would raise, and estimates with Redis's {@code PFCOUNT}
  * ({@link #estimator()}), so that it can go back to Redis with the registers and the count Redis would
  * have. It merges only with sketches that hash as it does.
+ *
+ * <p>Hashing as DataSketches does: a sketch built with {@link HyperLogLogBuilder#dataSketchesHashing()},
+ * or imported from a DataSketches HLL image ({@link io.mapsketch.interop.DataSketchesHll}), hashes every
+ * key as {@code HllSketch.update} does (the register from the low p bits of the first half of
+ * Murmur3_x64_128, seed 9001, the value from the leading zeros of the second half, capped at 63) and
+ * estimates as DataSketches does: its {@code EXCLUSIVE} writer keeps the HIP accumulator and answers it
+ * ({@link CardinalityEstimator#DATASKETCHES_HIP}) until a merge, a fold or a {@code SHARED} writer changes
+ * the registers; then, and in readers while the exclusive writer is open, the sketch answers
+ * DataSketches' composite estimate ({@link CardinalityEstimator#DATASKETCHES_COMPOSITE}).
+ * {@link #lowerBound} and {@link #upperBound} stay this class's, not DataSketches'.
  *
  * <p>Concurrency: any number of {@code SHARED} writers in any number of processes leave the registers
  * byte for byte as sequential adds would (each raise is a compare-and-set of the word that holds the
@@ -63,10 +73,14 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
 
     /** The smallest precision. */
     public static final int MIN_PRECISION = 4;
-    /** The largest precision. */
+    /** The largest precision of the native and Redis's hash schemes. */
     public static final int MAX_PRECISION = 18;
+    /** The largest precision of a sketch that hashes as DataSketches does: DataSketches' largest lgK. */
+    public static final int MAX_DATASKETCHES_PRECISION = 21;
     /** The seed Redis hashes its HyperLogLog's keys with ({@link HyperLogLogBuilder#redisHashing()}). */
     public static final long REDIS_SEED = 0xadc83b19L;
+    /** The seed DataSketches hashes its HLL sketches' keys with ({@link HyperLogLogBuilder#dataSketchesHashing()}). */
+    public static final long DATASKETCHES_SEED = 9001L;
 
     private final HyperLogLogFormat format;
     private final int precision;
@@ -85,15 +99,21 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
 
     private HyperLogLog(SketchRegion region, HyperLogLogFormat format) {
         super(region);
-        this.estimator = region.header().hashScheme() == HashScheme.REDIS_HLL
-                ? CardinalityEstimator.REDIS_PFCOUNT
-                : CardinalityEstimator.IMPROVED;
+        HashScheme scheme = region.header().hashScheme();
+        this.estimator = switch (scheme) {
+            case REDIS_HLL -> CardinalityEstimator.REDIS_PFCOUNT;
+            case DATASKETCHES_MURMUR3_128 -> CardinalityEstimator.DATASKETCHES_HIP;
+            default -> CardinalityEstimator.IMPROVED;
+        };
         this.format = format;
         this.precision = format.precision();
         HyperLogLogSummaryLine line = HyperLogLogSummaryLine.of(region, precision);
         this.soleWriter = line != null && mode() == OpenMode.EXCLUSIVE;
-        this.estimates = new HyperLogLogEstimates(region, describe(), precision, line, soleWriter, estimator);
-        this.registers = new HyperLogLogRegisters(payload, precision, sharedWriters, line, soleWriter, this);
+        this.registers = scheme == HashScheme.DATASKETCHES_MURMUR3_128
+                ? DataSketchesRegisters.create(payload, precision, sharedWriters, line, soleWriter, this)
+                : new HyperLogLogRegisters(payload, precision, sharedWriters, line, soleWriter, this);
+        this.estimates =
+                new HyperLogLogEstimates(region, describe(), precision, line, soleWriter, estimator, registers);
         this.kept = soleWriter ? estimates.keptSnapshot(true) : null;
     }
 
@@ -115,12 +135,13 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      * @param file the sketch file
      * @param mode read-only, shared writer or exclusive writer
      * @return the open sketch
-     * @throws CorruptSketchFileException if the precision is outside [4, 18], the payload is not
-     *     the size it implies, a register holds more than the largest rank {@code 65 - p}, the summary
+     * @throws CorruptSketchFileException if the precision is outside [4, 21], the payload is not
+     *     the size it implies, a register holds more than the largest rank ({@code 65 - p}; 63 for
+     *     DataSketches' scheme), the summary
      *     line's reserved bytes are not zero, or the line disagrees with the registers while no change
      *     is in flight (unless this opener is the only writer and the file was not closed cleanly)
-     * @throws io.mapsketch.SketchFileException if the file is not a valid HyperLogLog file or
-     *     is locked against this mode
+     * @throws io.mapsketch.SketchFileException if the file is not a valid HyperLogLog file, its hash
+     *     scheme does not run at its precision (XXH3_64 above 18), or it is locked against this mode
      * @throws IOException if the file cannot be read
      */
     public static HyperLogLog open(Path file, OpenMode mode) throws IOException {
@@ -167,7 +188,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      * ({@code EXCLUSIVE}), or a compare-and-set of each 32-bit word that grows ({@code SHARED}).
      *
      * @param other a sketch with the same precision, hash scheme and seed; not modified
-     * @throws IncompatibleSketchException naming the parameter that differs
+     * @throws IncompatibleSketchException naming the parameter that differs (for the hash scheme, both)
      * @throws IllegalStateException if this sketch is read-only or either is closed
      */
     @Override
@@ -207,7 +228,8 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     /**
      * Estimates the number of distinct keys in the union of several sketches without modifying any
      * of them. Sketches of higher precision are folded to the lowest precision among them, so the
-     * answer is {@link #estimate()} of the merge of all of them at that precision.
+     * answer is {@link #estimate()} of the merge of all of them at that precision (of a single sketch, its
+     * own {@link #estimate()}).
      *
      * Cost: a heap scratch of the lowest precision's m bytes, one pass over every sketch's registers
      * (SIMD for those at the lowest precision) and one summary pass.
@@ -221,6 +243,9 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     public static double estimateUnion(HyperLogLog... sketches) {
         if (sketches.length == 0) {
             throw new IllegalArgumentException("sketches is empty; the union needs at least one sketch");
+        }
+        if (sketches.length == 1) {
+            return Objects.requireNonNull(sketches[0], "sketch").estimate();
         }
         HyperLogLogRegisters[] sources = new HyperLogLogRegisters[sketches.length];
         for (int s = 0; s < sketches.length; s++) {
@@ -236,7 +261,8 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      * Returns 0 for an empty sketch. The answer is the same, bit for bit, whether it comes from the
      * summary line or from a pass over the registers. A sketch that hashes as Redis does answers
      * Redis's {@code PFCOUNT} of its registers instead, an integer ({@link CardinalityEstimator#REDIS_PFCOUNT}),
-     * from a histogram pass over the registers at every call.
+     * from a histogram pass over the registers at every call; one that hashes as DataSketches does answers
+     * DataSketches' estimate ({@link #estimator()} says which), a kept number or a histogram pass.
      *
      * <p>Cost: with nothing changed since this sketch's last estimate, a load or two and a compare;
      * after a change, four loads and O(64) arithmetic; without trusted numbers (a file of format version
@@ -253,13 +279,32 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     }
 
     /**
-     * Returns the estimator that answers {@link #estimate()}, the one the sketch's hash scheme calls for.
+     * Returns the estimator that answers {@link #estimate()}, the one the sketch's hash scheme calls for
+     * (for DataSketches' scheme, the one its state calls for now).
      *
      * @return {@link CardinalityEstimator#REDIS_PFCOUNT} for a sketch that hashes as Redis does,
-     *     {@link CardinalityEstimator#IMPROVED} otherwise
+     *     {@link CardinalityEstimator#DATASKETCHES_HIP} or {@link CardinalityEstimator#DATASKETCHES_COMPOSITE}
+     *     for one that hashes as DataSketches does, {@link CardinalityEstimator#IMPROVED} otherwise
+     * @throws IllegalStateException if a sketch that hashes as DataSketches does is closed
      */
     public CardinalityEstimator estimator() {
-        return estimator;
+        return estimator == CardinalityEstimator.DATASKETCHES_HIP ? current().estimator() : estimator;
+    }
+
+    /**
+     * Returns DataSketches' HIP accumulator of a sketch that hashes as DataSketches does: the
+     * {@code EXCLUSIVE} writer's own, any other sketch's the one the file holds (as its last exclusive writer
+     * or its import left it). It answers {@link #estimate()} while {@link #estimator()} is
+     * {@link CardinalityEstimator#DATASKETCHES_HIP}; an HLL_8 image carries it either way.
+     *
+     * @return the accumulator, or {@code NaN} for a sketch of another scheme
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public double hipAccumulator() {
+        if (isClosed()) {
+            throw new IllegalStateException(describe() + " is closed");
+        }
+        return registers.hipAccumulator();
     }
 
     /**
@@ -333,7 +378,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     /**
      * Returns the precision p.
      *
-     * @return p, in [4, 18]
+     * @return p, in [4, 18]; in [4, 21] for a sketch that hashes as DataSketches does
      */
     public int precision() {
         return precision;
@@ -351,6 +396,14 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     /** Raises the registers to {@code content}'s, a new file's initial registers ({@link HyperLogLogBuilder#registers}). */
     void raiseTo(MemorySegment content) {
         registers.merge(content);
+    }
+
+    /** Starts a new sketch's HIP accumulator, in order ({@link HyperLogLogBuilder#hipAccumulator}). */
+    void resumeHip(double accumulator) {
+        ((DataSketchesRegisters) registers).resume(accumulator);
+        if (soleWriter) {
+            noteChange();
+        }
     }
 
     /**

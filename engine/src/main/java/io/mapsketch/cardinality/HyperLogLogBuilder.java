@@ -13,6 +13,8 @@ public final class HyperLogLogBuilder extends SketchBuilder<HyperLogLogBuilder, 
     private int precision;
     private HashScheme scheme = HashScheme.XXH3_64;
     private byte[] registers;
+    /** DataSketches' HIP accumulator to start from, or {@code NaN} for none. */
+    private double hipAccumulator = Double.NaN;
 
     HyperLogLogBuilder() {}
 
@@ -21,10 +23,11 @@ public final class HyperLogLogBuilder extends SketchBuilder<HyperLogLogBuilder, 
      * them had been added (the items counter stays 0): for registers read from another system that
      * hashes as this sketch will. A file appears with them, or not at all.
      *
-     * @param registers {@code 2^p} register values, each a rank in [0, 65 - p]; copied
+     * @param registers {@code 2^p} register values, each a rank in [0, 65 - p] (in [0, 63] with
+     *     {@link #dataSketchesHashing()}); copied
      * @return this builder
      * @throws IllegalArgumentException at {@code create} if the length is not {@code 2^p} or a
-     *     value is outside [0, 65 - p]
+     *     value is outside that range
      */
     public HyperLogLogBuilder registers(byte[] registers) {
         this.registers = registers.clone();
@@ -46,6 +49,41 @@ public final class HyperLogLogBuilder extends SketchBuilder<HyperLogLogBuilder, 
         return seed(HyperLogLog.REDIS_SEED);
     }
 
+    /**
+     * Hashes keys as DataSketches' {@code HllSketch.update} does: Murmur3_x64_128 of the key's bytes with
+     * DataSketches' seed 9001 (which this sets), a {@code long} key as its eight little-endian bytes (the
+     * {@code update(long)} overload), a string as its UTF-8 bytes ({@code update(String)}), an empty key
+     * no update; the register is the low p bits of the hash's first half and the value the leading zeros
+     * of its second half plus one, capped at 63. The sketch estimates as DataSketches does
+     * ({@link CardinalityEstimator#DATASKETCHES_HIP}, {@link CardinalityEstimator#DATASKETCHES_COMPOSITE})
+     * and exports to an HLL_8 image ({@link io.mapsketch.interop.DataSketchesHll}). Precision (lgK) 4 to 21.
+     *
+     * @return this builder
+     */
+    public HyperLogLogBuilder dataSketchesHashing() {
+        this.scheme = HashScheme.DATASKETCHES_MURMUR3_128;
+        return seed(HyperLogLog.DATASKETCHES_SEED);
+    }
+
+    /**
+     * Starts DataSketches' HIP accumulator at this value, for registers ({@link #registers}) that a
+     * DataSketches sketch built in order: the sketch then answers {@link CardinalityEstimator#DATASKETCHES_HIP}
+     * and goes on accumulating as DataSketches would. Registers given without it have an unknown history,
+     * and the sketch answers {@link CardinalityEstimator#DATASKETCHES_COMPOSITE}.
+     *
+     * @param accumulator the accumulator, finite and at least 0
+     * @return this builder
+     * @throws IllegalArgumentException if the accumulator is negative or not finite; at {@code create} if
+     *     the sketch does not hash as DataSketches does
+     */
+    public HyperLogLogBuilder hipAccumulator(double accumulator) {
+        if (!(accumulator >= 0 && accumulator < Double.POSITIVE_INFINITY)) {
+            throw new IllegalArgumentException("hipAccumulator = " + accumulator + ", must be finite and >= 0");
+        }
+        this.hipAccumulator = accumulator;
+        return this;
+    }
+
     @Override
     protected HashScheme hashScheme() {
         return scheme;
@@ -55,9 +93,10 @@ public final class HyperLogLogBuilder extends SketchBuilder<HyperLogLogBuilder, 
      * Sets the precision p: m = 2^p registers of one byte, relative standard error
      * {@code 1.04 / sqrt(m)}. Required.
      *
-     * @param precision p, in [4, 18]; 14 gives 16 KiB and 0.81%
+     * @param precision p, in [4, 18]; 14 gives 16 KiB and 0.81%; in [4, 21] with {@link #dataSketchesHashing()}
      * @return this builder
-     * @throws IllegalArgumentException if out of range
+     * @throws IllegalArgumentException if outside [4, 21]; at {@code create} if above 18 and the sketch does
+     *     not hash as DataSketches does
      */
     public HyperLogLogBuilder precision(int precision) {
         HyperLogLogSizing.registers(precision);
@@ -73,19 +112,34 @@ public final class HyperLogLogBuilder extends SketchBuilder<HyperLogLogBuilder, 
     @Override
     protected HyperLogLogFormat format() {
         requireSet("precision", precision != 0);
+        boolean dataSketches = scheme == HashScheme.DATASKETCHES_MURMUR3_128;
+        if (precision > HyperLogLog.MAX_PRECISION && !dataSketches) {
+            throw new IllegalArgumentException("precision = " + precision + ", must be in [4, 18] for " + scheme
+                    + " hashing (in [4, 21] only with dataSketchesHashing())");
+        }
+        if (!Double.isNaN(hipAccumulator) && !dataSketches) {
+            throw new IllegalArgumentException("hipAccumulator = " + hipAccumulator
+                    + " is DataSketches' state, and the sketch hashes with " + scheme + ": call dataSketchesHashing()");
+        }
         if (registers != null) {
-            HyperLogLogLayout.requireRegisters(registers, precision);
+            HyperLogLogLayout.requireRegisters(registers, precision, HyperLogLogLayout.maxRank(scheme, precision));
         }
         return new HyperLogLogFormat(precision);
     }
 
     @Override
     protected ContentWriter<HyperLogLog> initialContent() {
-        if (registers == null) {
+        if (registers == null && Double.isNaN(hipAccumulator)) {
             return null;
         }
-        MemorySegment content = MemorySegment.ofArray(registers);
-        return sketch -> sketch.raiseTo(content);
+        MemorySegment content = MemorySegment.ofArray(registers == null ? new byte[1 << precision] : registers);
+        double accumulator = hipAccumulator;
+        return sketch -> {
+            sketch.raiseTo(content);
+            if (!Double.isNaN(accumulator)) {
+                sketch.resumeHip(accumulator);
+            }
+        };
     }
 
     @Override

@@ -1,8 +1,5 @@
 package io.mapsketch.cardinality;
 
-import static io.mapsketch.cardinality.HyperLogLogLayout.foldedValue;
-import static io.mapsketch.cardinality.HyperLogLogLayout.maxRank;
-
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.SketchRegion;
@@ -42,6 +39,10 @@ final class HyperLogLogEstimates {
 
     private final MemorySegment registers;
     private final int precision;
+    /** The largest register value of the sketch's scheme. */
+    private final int top;
+    /** The sketch's registers, which make the estimates of a foreign scheme. */
+    private final HyperLogLogRegisters sketchRegisters;
     /** The summary line, or {@code null} in a file of format version 1. */
     private final HyperLogLogSummaryLine line;
     /** Whether the sketch is the {@code EXCLUSIVE} writer of a file with a summary line. */
@@ -57,7 +58,8 @@ final class HyperLogLogEstimates {
     private Snapshot cached;
     /**
      * The estimate sources of the registers of {@code region}, whose snapshots carry the estimate by
-     * {@code estimator} (Redis's reads the registers once per snapshot, not the line). The sole writer takes its line
+     * {@code estimator} (Redis's reads the registers once per snapshot, not the line; DataSketches' asks
+     * {@code sketchRegisters}). The sole writer takes its line
      * ({@link HyperLogLogSummaryLine#attach}) until {@link #close}, and keeps its own snapshot of the
      * numbers it keeps ({@link #keptSnapshot}).
      */
@@ -67,8 +69,11 @@ final class HyperLogLogEstimates {
             int precision,
             HyperLogLogSummaryLine line,
             boolean soleWriter,
-            CardinalityEstimator estimator) {
+            CardinalityEstimator estimator,
+            HyperLogLogRegisters sketchRegisters) {
         this.region = region;
+        this.top = HyperLogLogLayout.maxRank(region.header().hashScheme(), precision);
+        this.sketchRegisters = sketchRegisters;
         this.estimator = estimator;
         this.name = name;
         this.registers = region.payload().segment();
@@ -87,13 +92,14 @@ final class HyperLogLogEstimates {
      */
     static void checkOnOpen(SketchRegion region, boolean soleWriter) throws IOException {
         int precision = HyperLogLogFormat.read(HeaderReader.of(region)).precision();
+        int top = HyperLogLogLayout.maxRank(region.header().hashScheme(), precision);
         MemorySegment registers = region.payload().segment();
         Path file = region.file().orElse(null);
         HyperLogLogSummaryLine line = HyperLogLogSummaryLine.of(region, precision);
         if (line != null) {
             line.checkOnOpen(registers, soleWriter, region.wasCleanlyClosed(), file);
         } else {
-            HyperLogLogLayout.requireValidRanks(summary(registers, precision), maxRank(precision), file);
+            HyperLogLogLayout.requireValidRanks(summary(registers, precision, top), top, file);
         }
     }
 
@@ -126,6 +132,7 @@ final class HyperLogLogEstimates {
      */
     void close() {
         if (soleWriter && !region.isClosed()) {
+            sketchRegisters.storeKept();
             line.detach();
         }
         CACHED.setVolatile(this, null);
@@ -141,7 +148,7 @@ final class HyperLogLogEstimates {
         if (guard == HyperLogLogSummaryLine.UNTRUSTED) {
             return pass();
         }
-        Snapshot snapshot = snapshotOf(guard, summary);
+        Snapshot snapshot = snapshotOf(guard, summary, false);
         CACHED.compareAndSet(this, seen, snapshot);
         return snapshot;
     }
@@ -159,7 +166,7 @@ final class HyperLogLogEstimates {
             throw new IllegalStateException(name + " is closed");
         }
         long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
-        return changer && line.readKept(summary) ? snapshotOf(HyperLogLogSummaryLine.UNTRUSTED, summary) : null;
+        return changer && line.readKept(summary) ? snapshotOf(HyperLogLogSummaryLine.UNTRUSTED, summary, true) : null;
     }
 
     /**
@@ -168,34 +175,53 @@ final class HyperLogLogEstimates {
      * @throws IllegalStateException if the sketch is closed or a register holds an impossible rank
      */
     Snapshot pass() {
-        long[] summary = summary(registers, precision);
+        long[] summary = summary(registers, precision, top);
         if (summary[RegisterKernels.ABOVE_TOP] != 0) {
             throw new IllegalStateException(name + " has " + summary[RegisterKernels.ABOVE_TOP]
-                    + " registers above the largest rank 65 - precision = " + maxRank(precision)
-                    + "; the file was corrupted while open");
+                    + " registers above the largest rank " + top + "; the file was corrupted while open");
         }
-        return snapshotOf(HyperLogLogSummaryLine.UNTRUSTED, summary);
+        return snapshotOf(HyperLogLogSummaryLine.UNTRUSTED, summary, false);
     }
 
-    private Snapshot snapshotOf(long stamp, long[] summary) {
+    /**
+     * The snapshot of a summary with its estimate; {@code kept} tells that the summary is the sole
+     * writer's own numbers, read by a thread that may read the rest of what it keeps.
+     */
+    private Snapshot snapshotOf(long stamp, long[] summary, boolean kept) {
+        if (estimator != CardinalityEstimator.IMPROVED) {
+            return foreignSnapshot(stamp, summary, kept);
+        }
         return new Snapshot(
                 stamp,
                 summary[RegisterKernels.ZEROS],
                 summary[RegisterKernels.AT_TOP],
                 summary[RegisterKernels.POWER_SUM],
-                estimator == CardinalityEstimator.IMPROVED
-                        ? improved(summary, precision)
-                        : RedisCountEstimator.count(registers, 0));
+                improved(summary, precision),
+                estimator);
+    }
+
+    /** The snapshot of a foreign scheme: Redis's count of the registers, or DataSketches' estimate. */
+    private Snapshot foreignSnapshot(long stamp, long[] summary, boolean kept) {
+        HyperLogLogRegisters.ForeignEstimate foreign =
+                sketchRegisters.foreignEstimate(kept, stamp != HyperLogLogSummaryLine.UNTRUSTED);
+        return new Snapshot(
+                stamp,
+                summary[RegisterKernels.ZEROS],
+                summary[RegisterKernels.AT_TOP],
+                summary[RegisterKernels.POWER_SUM],
+                foreign.estimate(),
+                foreign.estimator());
     }
 
     /**
-     * What both estimators need, taken at one moment, with the improved estimate of it.
+     * What the estimators need, taken at one moment, with the estimate of it and the estimator that made it.
      *
      * @param stamp the summary line's guard it was read at, which identifies that state of the line; or
      *     {@link HyperLogLogSummaryLine#UNTRUSTED} if it comes from a pass over the registers or from the
      *     numbers the sole writer keeps (whose cache a raise clears instead)
      */
-    record Snapshot(long stamp, long zeros, long saturated, long powerSum, double estimate) {}
+    record Snapshot(
+            long stamp, long zeros, long saturated, long powerSum, double estimate, CardinalityEstimator estimator) {}
 
     /**
      * The estimate, by {@code estimator}, of the union of register arrays, folded to the lowest precision
@@ -205,7 +231,7 @@ final class HyperLogLogEstimates {
      * @throws IllegalStateException if the union holds a register above the largest rank
      */
     static double union(HyperLogLogRegisters[] sources, CardinalityEstimator estimator) {
-        int precision = HyperLogLog.MAX_PRECISION;
+        int precision = HyperLogLog.MAX_DATASKETCHES_PRECISION;
         for (HyperLogLogRegisters source : sources) {
             precision = Math.min(precision, source.precision());
         }
@@ -218,30 +244,32 @@ final class HyperLogLogEstimates {
                 continue;
             }
             for (long register = 0; register < m; register++) {
-                int value = foldedValue(source.bytes(), register << d, d);
+                int value = source.foldedValue(register, precision);
                 if (value > union.get(ValueLayout.JAVA_BYTE, register)) {
                     union.set(ValueLayout.JAVA_BYTE, register, (byte) value);
                 }
             }
         }
-        long[] summary = summary(union, precision);
+        int top = sources[0].top(precision);
+        long[] summary = summary(union, precision, top);
         if (summary[RegisterKernels.ABOVE_TOP] != 0) {
             throw new IllegalStateException("the union has " + summary[RegisterKernels.ABOVE_TOP]
-                    + " registers above the largest rank 65 - precision = " + maxRank(precision)
-                    + "; a sketch's file was corrupted while open");
+                    + " registers above the largest rank " + top + "; a sketch's file was corrupted while open");
         }
-        return estimator == CardinalityEstimator.IMPROVED
-                ? improved(summary, precision)
-                : RedisCountEstimator.count(union, 0);
+        return switch (estimator) {
+            case IMPROVED -> improved(summary, precision);
+            case REDIS_PFCOUNT -> RedisCountEstimator.count(union, 0);
+            case DATASKETCHES_HIP, DATASKETCHES_COMPOSITE -> DataSketchesRegisters.composite(union, precision);
+        };
     }
 
     /**
-     * Summarises 2^p registers with the largest rank as {@code top}: empty and saturated registers, the
+     * Summarises 2^p registers with the largest rank {@code top}: empty and saturated registers, the
      * registers above the largest rank (a corrupt file), and the power sum of the others.
      */
-    static long[] summary(MemorySegment registers, int precision) {
+    static long[] summary(MemorySegment registers, int precision, int top) {
         long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
-        RegisterKernels.summary(registers, 0, 1L << precision, maxRank(precision), summary);
+        RegisterKernels.summary(registers, 0, 1L << precision, top, summary);
         return summary;
     }
 

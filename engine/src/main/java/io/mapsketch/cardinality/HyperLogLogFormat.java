@@ -14,13 +14,14 @@ import java.util.List;
  * The header of a HyperLogLog file (kind 8): the precision p in slot 0; the payload is the
  * {@code 2^p} one-byte registers, rounded up to a whole 64-byte line ({@link HyperLogLogLayout}).
  *
- * <p>Hash schemes: XXH3-64 at every precision; Redis's ({@code REDIS_HLL}) at precision 14.
+ * <p>Hash schemes: XXH3-64 at precisions 4 to 18; Redis's ({@code REDIS_HLL}) at precision 14;
+ * DataSketches' ({@code DATASKETCHES_MURMUR3_128}) at precisions 4 to 21.
  *
  * <p>Versions: reads 1 to 4, writes 4. A version 1 file has no summary line; from version 2 the
  * header's summary line keeps the estimate's inputs ({@link HyperLogLogSummaryLine}); version 3 is
  * version 2 for this kind; version 4 adds the payload checksum, which the header page keeps.
  *
- * @param precision p, in [{@value HyperLogLog#MIN_PRECISION}, {@value HyperLogLog#MAX_PRECISION}]
+ * @param precision p, in [{@value HyperLogLog#MIN_PRECISION}, {@value HyperLogLog#MAX_DATASKETCHES_PRECISION}]
  */
 record HyperLogLogFormat(int precision) implements HeaderFormat {
 
@@ -28,7 +29,7 @@ record HyperLogLogFormat(int precision) implements HeaderFormat {
     static final FormatVersions VERSIONS = new FormatVersions(1, 4, 4);
     /** p: slot 0. */
     static final HeaderParameter.Ranged PRECISION =
-            HeaderParameter.ranged(0, "precision", HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_PRECISION);
+            HeaderParameter.ranged(0, "precision", HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_DATASKETCHES_PRECISION);
     /** What two sketches that merge register by register must share. */
     static final List<HeaderParameter> SHAPE = List.of(PRECISION);
 
@@ -60,11 +61,16 @@ record HyperLogLogFormat(int precision) implements HeaderFormat {
         return HyperLogLogLayout.payloadBytes(precision);
     }
 
-    /** Runs XXH3-64 at every precision and Redis's scheme at Redis's precision, 14. */
+    /** Runs XXH3-64 at precisions 4 to 18, Redis's scheme at Redis's precision, 14, and DataSketches' at 4 to 21. */
     @Override
     public String schemeRefusal(HashScheme scheme) {
         return switch (scheme) {
-            case XXH3_64 -> null;
+            case XXH3_64 ->
+                precision <= HyperLogLog.MAX_PRECISION
+                        ? null
+                        : "XXH3_64 runs at precisions 4 to 18, not " + precision
+                                + " (precisions 19 to 21 hold only for DATASKETCHES_MURMUR3_128)";
+            case DATASKETCHES_MURMUR3_128 -> null;
             case REDIS_HLL ->
                 precision == RedisCountEstimator.PRECISION
                         ? null

@@ -2,6 +2,7 @@ package io.mapsketch.cardinality;
 
 import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.kernels.RegisterKernels;
+import io.mapsketch.memory.HashScheme;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
@@ -38,21 +39,28 @@ final class HyperLogLogLayout {
         return Long.SIZE - precision + 1;
     }
 
+    /** The largest register value of a scheme at precision p: 63 for DataSketches' scheme, else 65 - p. */
+    static int maxRank(HashScheme scheme, int precision) {
+        return scheme == HashScheme.DATASKETCHES_MURMUR3_128 ? DATASKETCHES_MAX_VALUE : maxRank(precision);
+    }
+
+    /** The largest value of DataSketches' scheme: 62 leading zeros and more give 63. */
+    static final int DATASKETCHES_MAX_VALUE = 63;
+
     /**
      * Refuses register values handed to a builder that are not {@code 2^p} ranks in [0, 65 - p].
      *
      * @throws IllegalArgumentException naming the length or the first register out of range
      */
-    static void requireRegisters(byte[] registers, int precision) {
+    static void requireRegisters(byte[] registers, int precision, int top) {
         if (registers.length != 1 << precision) {
             throw new IllegalArgumentException(
                     "registers.length = " + registers.length + ", must be 2^precision = " + (1 << precision));
         }
-        int top = maxRank(precision);
         for (int i = 0; i < registers.length; i++) {
             if (registers[i] < 0 || registers[i] > top) {
-                throw new IllegalArgumentException(
-                        "registers[" + i + "] = " + registers[i] + ", must be in [0, 65 - precision = " + top + "]");
+                throw new IllegalArgumentException("registers[" + i + "] = " + registers[i] + ", must be in [0, " + top
+                        + "], the largest rank at precision " + precision + " of the sketch's hash scheme");
             }
         }
     }
@@ -64,8 +72,7 @@ final class HyperLogLogLayout {
     static void requireValidRanks(long[] summary, int top, Path file) throws CorruptSketchFileException {
         long invalid = summary[RegisterKernels.ABOVE_TOP];
         if (invalid != 0) {
-            throw new CorruptSketchFileException(
-                    file, invalid + " registers hold more than the largest rank 65 - precision = " + top);
+            throw new CorruptSketchFileException(file, invalid + " registers hold more than the largest rank " + top);
         }
     }
 
@@ -87,6 +94,19 @@ final class HyperLogLogLayout {
             if (source.get(ValueLayout.JAVA_BYTE, first + i) != 0) {
                 best = Math.max(best, d - (Integer.SIZE - Integer.numberOfLeadingZeros(i)) + 1);
             }
+        }
+        return best;
+    }
+
+    /**
+     * The value that the registers of precision {@code p + d} fold to at register {@code slot} of precision
+     * p under DataSketches' scheme, where the slot is the low bits of the hash: the largest of the
+     * {@code 2^d} registers {@code slot + j 2^p}, as DataSketches' union folds a larger sketch.
+     */
+    static int foldedSlotValue(MemorySegment source, long slot, int precision, int d) {
+        int best = 0;
+        for (long j = 0; j < 1L << d; j++) {
+            best = Math.max(best, source.get(ValueLayout.JAVA_BYTE, slot + (j << precision)));
         }
         return best;
     }

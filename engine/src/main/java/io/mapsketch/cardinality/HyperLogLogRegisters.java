@@ -1,6 +1,5 @@
 package io.mapsketch.cardinality;
 
-import static io.mapsketch.cardinality.HyperLogLogLayout.foldedValue;
 import static io.mapsketch.cardinality.HyperLogLogLayout.rank;
 import static io.mapsketch.cardinality.HyperLogLogLayout.registerIndex;
 
@@ -21,8 +20,12 @@ import java.nio.ByteOrder;
  * <p>Cost: an add that raises nothing is one load and a compare; a raise adds a store and a few
  * additions ({@code EXCLUSIVE}) or a compare-and-set and three to four atomic additions to the line
  * ({@code SHARED}).
+ *
+ * <p>The registers of DataSketches' scheme, whose hashes are coupons and whose sole writer keeps a HIP
+ * accumulator, are the one subclass ({@link DataSketchesRegisters}), loaded only when such a sketch is
+ * opened, so that while none is, every call here compiles as a direct one.
  */
-final class HyperLogLogRegisters {
+sealed class HyperLogLogRegisters permits DataSketchesRegisters {
 
     /** Bytes of registers the {@code SHARED} merge raises together once one of them grows: a cache line. */
     private static final long BLOCK = 64;
@@ -33,17 +36,17 @@ final class HyperLogLogRegisters {
     private static final long NOT_RAISED = -1;
 
     private final AtomicSegment words;
-    private final MemorySegment bytes;
-    private final int precision;
-    private final int registers;
+    final MemorySegment bytes;
+    final int precision;
+    final int registers;
     /** Updates must be hardware atomics: other writers may raise the same registers concurrently. */
-    private final boolean shared;
+    final boolean shared;
     /** The summary line, or {@code null} in a file of format version 1. */
-    private final HyperLogLogSummaryLine line;
+    final HyperLogLogSummaryLine line;
     /** Whether this is the {@code EXCLUSIVE} writer of a file with a summary line. */
-    private final boolean soleWriter;
+    final boolean soleWriter;
     /** Told of the sole writer's changes, which make its kept snapshot stale. */
-    private final HyperLogLog sketch;
+    final HyperLogLog sketch;
 
     HyperLogLogRegisters(
             AtomicSegment words,
@@ -120,17 +123,55 @@ final class HyperLogLogRegisters {
     /** Starts a change of many registers or of a shared word: the line's, and for the sole writer a noted one. */
     private void beginChange() {
         line.begin();
+        changing();
         if (soleWriter) {
             sketch.noteChange();
         }
     }
+
+    /** Told, inside the change, that a merge, a fold or a {@code SHARED} raise is changing registers. */
+    void changing() {}
+
+    /**
+     * The value register {@code register} of precision {@code precision} takes when this sketch's registers,
+     * of that precision or a higher one, are folded down to it ({@link HyperLogLogLayout#foldedValue}).
+     */
+    int foldedValue(long register, int precision) {
+        int d = this.precision - precision;
+        return HyperLogLogLayout.foldedValue(bytes, register << d, d);
+    }
+
+    /** The largest register value of this scheme at precision p ({@link HyperLogLogLayout#maxRank(int)}). */
+    int top(int precision) {
+        return HyperLogLogLayout.maxRank(precision);
+    }
+
+    /** Before the sole writer detaches from the line: stores what it keeps beside the line's numbers (nothing here). */
+    void storeKept() {}
+
+    /**
+     * The estimate of a foreign scheme's sketch: here Redis's {@code PFCOUNT} of the registers, the one
+     * foreign scheme these registers run. {@code kept} tells that the caller reads as the sole writer's
+     * changing thread, {@code lineTrusted} that the summary line was trusted at the caller's read of it.
+     */
+    ForeignEstimate foreignEstimate(boolean kept, boolean lineTrusted) {
+        return new ForeignEstimate(CardinalityEstimator.REDIS_PFCOUNT, RedisCountEstimator.count(bytes, 0));
+    }
+
+    /** DataSketches' HIP accumulator, or {@code NaN} for the schemes that keep none (these). */
+    double hipAccumulator() {
+        return Double.NaN;
+    }
+
+    /** An estimate and the estimator that made it. */
+    record ForeignEstimate(CardinalityEstimator estimator, double estimate) {}
 
     /**
      * A {@code SHARED} writer's raise of register {@code index} to {@code value}: a read of the aligned
      * 32-bit word that holds it and, only if the register is lower, a compare-and-set of the word with
      * the line's deltas, as one change; returns whether it changed.
      */
-    private boolean raiseShared(long index, int value) {
+    final boolean raiseShared(long index, int value) {
         long word = index & -Integer.BYTES;
         int shift = (int) (index & (Integer.BYTES - 1)) * Byte.SIZE;
         int current = words.getInt(word);
@@ -175,14 +216,11 @@ final class HyperLogLogRegisters {
 
     /**
      * Raises every register to at least the matching one of {@code source}, of the same precision, as one
-     * change. A merge that raises nothing leaves the line and the cached estimates as they were.
+     * change; returns whether a register grew. A merge that raises nothing leaves the line and the cached
+     * estimates as they were.
      */
-    void merge(MemorySegment source) {
-        if (shared) {
-            mergeShared(source);
-        } else {
-            mergeExclusive(source);
-        }
+    boolean merge(MemorySegment source) {
+        return shared ? mergeShared(source) : mergeExclusive(source);
     }
 
     /**
@@ -190,29 +228,30 @@ final class HyperLogLogRegisters {
      * recomputed by one summary pass. A register above the largest rank (a source damaged after it was
      * opened) leaves the change in flight, so estimates read the registers and report it.
      */
-    private void mergeExclusive(MemorySegment source) {
+    private boolean mergeExclusive(MemorySegment source) {
         long first = RegisterKernels.firstRaised(bytes, 0, source, 0, registers);
         if (first == registers) {
-            return;
+            return false;
         }
         if (line != null) {
             beginChange();
         }
         RegisterKernels.maxUnsignedBytes(bytes, first, source, first, registers - first);
         if (line != null) {
-            long[] summary = HyperLogLogEstimates.summary(bytes, precision);
+            long[] summary = HyperLogLogEstimates.summary(bytes, precision, line.top());
             if (summary[RegisterKernels.ABOVE_TOP] == 0) {
                 line.replace(summary);
                 line.end();
             }
         }
+        return true;
     }
 
     /**
      * Merges atomically: the scan kernel skips every register already at least the source's (registers
      * only grow, so it stays so), and each 64-byte block where one would grow is raised word by word.
      */
-    private void mergeShared(MemorySegment source) {
+    private boolean mergeShared(MemorySegment source) {
         Change change = new Change();
         long next = 0;
         while (next < registers) {
@@ -223,23 +262,23 @@ final class HyperLogLogRegisters {
             }
             next = blockEnd;
         }
-        change.end();
+        return change.end();
     }
 
     /**
      * Folds {@code source}, of precision at least this one's, down to this precision and raises the
-     * registers to it, as one change: a scalar pass over the source's registers.
+     * registers to it, as one change: a scalar pass over the source's registers. Returns whether a
+     * register grew.
      */
-    void fold(HyperLogLogRegisters source) {
-        int d = source.precision - precision;
+    boolean fold(HyperLogLogRegisters source) {
         Change change = new Change();
         for (long register = 0; register < registers; register++) {
-            int value = foldedValue(source.bytes, register << d, d);
+            int value = source.foldedValue(register, precision);
             if (value != 0) {
                 change.raise(register, value);
             }
         }
-        change.end();
+        return change.end();
     }
 
     /**
@@ -299,11 +338,13 @@ final class HyperLogLogRegisters {
             }
         }
 
-        void end() {
+        /** Ends the change; returns whether it raised a register. */
+        boolean end() {
             if (begun && line != null && !damaged) {
                 line.add(counts, powerSum);
                 line.end();
             }
+            return begun;
         }
     }
 }

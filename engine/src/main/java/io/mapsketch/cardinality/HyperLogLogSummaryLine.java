@@ -5,6 +5,7 @@ import io.mapsketch.OpenMode;
 import io.mapsketch.internal.Regions;
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.AtomicSegment;
+import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
@@ -21,10 +22,13 @@ import java.nio.file.Path;
  * offset  size  field
  *      0     8  change guard: bits 0..19 changes in flight, bits 20..63 changes completed
  *      8     4  non-empty registers
- *     12     4  saturated registers, those at the largest rank top = 65 - p
+ *     12     4  saturated registers, those at the largest rank top (65 - p; 63 for DataSketches' scheme)
  *     16     8  power sum S: the sum of 2^(top - 1 - r) over the registers r with 0 &lt; r &lt; top,
- *               unsigned (RegisterKernels.POWER_SUM)
- *     24    40  zero
+ *               unsigned (RegisterKernels.POWER_SUM), modulo 2^64
+ *     24    40  zero; in a file of DataSketches' scheme (DATASKETCHES_MURMUR3_128):
+ *     24     8    the HIP accumulator, a double
+ *     32     8    0 while the HIP accumulator answers, 1 once it no longer does (out of order)
+ *     40    24    zero
  * </pre>
  *
  * <p>An all-zero line is the line of empty registers, so a new file needs nothing written. A raise of a
@@ -58,6 +62,13 @@ final class HyperLogLogSummaryLine {
     private static final int COUNTS = 8;
     private static final int POWER_SUM = 16;
     private static final int RESERVED = 24;
+    /** DataSketches' scheme: the HIP accumulator's bits. */
+    private static final int HIP = 24;
+    /** DataSketches' scheme: 0 while the HIP accumulator answers, 1 once it does not. */
+    private static final int OUT_OF_ORDER = 32;
+    /** DataSketches' scheme: the first reserved byte. */
+    private static final int HIP_RESERVED = 40;
+
     private static final int LINE = SketchFileLayout.CACHE_LINE;
     private static final int IN_FLIGHT_BITS = 20;
     /** The guard's bits that count changes in flight. */
@@ -72,6 +83,8 @@ final class HyperLogLogSummaryLine {
     private final boolean sole;
     private final long registers;
     private final int top;
+    /** Whether the line keeps DataSketches' HIP state (bytes 24 to 39). */
+    private final boolean hip;
     /** The {@code EXCLUSIVE} writer's numbers: the counts word and S, as the file's line would hold them. */
     private long keptCounts;
 
@@ -86,8 +99,9 @@ final class HyperLogLogSummaryLine {
      * opened in {@code mode}: {@code SHARED} writers update it atomically, the {@code EXCLUSIVE} writer
      * in its own memory once it has {@link #attach attached}, readers only read it.
      */
-    HyperLogLogSummaryLine(AtomicSegment line, OpenMode mode, long registers, int top) {
+    HyperLogLogSummaryLine(AtomicSegment line, OpenMode mode, long registers, int top, boolean hip) {
         this.line = line;
+        this.hip = hip;
         this.shared = mode == OpenMode.SHARED;
         this.sole = mode == OpenMode.EXCLUSIVE;
         this.registers = registers;
@@ -99,13 +113,47 @@ final class HyperLogLogSummaryLine {
      * file (format version 1) has none.
      */
     static HyperLogLogSummaryLine of(SketchRegion region, int precision) {
+        HashScheme scheme = region.header().hashScheme();
         return region.header().hasSummaryLine()
                 ? new HyperLogLogSummaryLine(
                         region.summaryLine(),
                         Regions.openMode(region),
                         1L << precision,
-                        HyperLogLogLayout.maxRank(precision))
+                        HyperLogLogLayout.maxRank(scheme, precision),
+                        scheme == HashScheme.DATASKETCHES_MURMUR3_128)
                 : null;
+    }
+
+    /** The largest rank of the registers this line sums. */
+    int top() {
+        return top;
+    }
+
+    /** DataSketches' scheme: whether the HIP accumulator answers (acquire). */
+    boolean hipInOrder() {
+        return line.getLongAcquire(OUT_OF_ORDER) == 0;
+    }
+
+    /** DataSketches' scheme: the HIP accumulator (acquire). */
+    double hipAccumulator() {
+        return Double.longBitsToDouble(line.getLongAcquire(HIP));
+    }
+
+    /**
+     * DataSketches' scheme: marks the HIP accumulator as no longer answering, atomically, inside a change
+     * ({@link #begin}) of a {@code SHARED} writer or of a repair.
+     */
+    void markOutOfOrder() {
+        line.getAndOrLong(OUT_OF_ORDER, 1);
+    }
+
+    /**
+     * DataSketches' scheme: stores the HIP state, plainly, for the {@code EXCLUSIVE} writer before it
+     * detaches (whose release store publishes it) or for a new sketch no other opener sees yet.
+     */
+    void storeHip(double accumulator, boolean outOfOrder) {
+        line.putLong(HIP, Double.doubleToRawLongBits(accumulator));
+        line.putLong(OUT_OF_ORDER, outOfOrder ? 1 : 0);
     }
 
     /**
@@ -333,7 +381,10 @@ final class HyperLogLogSummaryLine {
      */
     void checkOnOpen(MemorySegment registersSegment, boolean soleWriter, boolean cleanlyClosed, Path file)
             throws CorruptSketchFileException {
-        for (int offset = RESERVED; offset < LINE; offset += Long.BYTES) {
+        if (hip) {
+            checkHip(file);
+        }
+        for (int offset = hip ? HIP_RESERVED : RESERVED; offset < LINE; offset += Long.BYTES) {
             long value = line.getLong(offset);
             if (value != 0) {
                 throw new CorruptSketchFileException(
@@ -376,6 +427,25 @@ final class HyperLogLogSummaryLine {
         }
     }
 
+    /** Refuses HIP state that no writer leaves: a negative or non-finite accumulator, an order word not 0 or 1. */
+    private void checkHip(Path file) throws CorruptSketchFileException {
+        double accumulator = hipAccumulator();
+        long order = line.getLong(OUT_OF_ORDER);
+        if (!(accumulator >= 0 && accumulator < Double.POSITIVE_INFINITY)) {
+            throw new CorruptSketchFileException(
+                    file,
+                    "summary line byte " + HIP + " (header offset " + (SketchFileLayout.SUMMARY_OFFSET + HIP)
+                            + ") holds the HIP accumulator " + accumulator + ", expected a finite value >= 0");
+        }
+        if (order != 0 && order != 1) {
+            throw new CorruptSketchFileException(
+                    file,
+                    "summary line byte " + OUT_OF_ORDER + " (header offset "
+                            + (SketchFileLayout.SUMMARY_OFFSET + OUT_OF_ORDER) + ") is " + order
+                            + ", expected 0 (HIP in order) or 1 (out of order)");
+        }
+    }
+
     /**
      * Recomputes the line from a register summary as the only writer, and clears the changes left in
      * flight: the guard is marked in flight, the numbers are stored, and the guard moves to the next
@@ -385,6 +455,10 @@ final class HyperLogLogSummaryLine {
         long guard = line.getLong(GUARD);
         line.putLongBeforeStores(GUARD, guard | 1);
         store(countsWord(summary), summary[RegisterKernels.POWER_SUM]);
+        if (hip) {
+            // The registers moved after the accumulator was last stored: it no longer answers for them.
+            line.putLong(OUT_OF_ORDER, 1);
+        }
         line.putLongRelease(GUARD, ((guard >>> IN_FLIGHT_BITS) + 1) << IN_FLIGHT_BITS);
     }
 }

@@ -1,5 +1,6 @@
 package io.mapsketch.interop;
 
+import io.mapsketch.internal.DataSketchesHllEstimators;
 import java.util.Arrays;
 
 /**

@@ -9,10 +9,7 @@ import io.mapsketch.internal.SketchInternals;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Objects;
 
 /**
  * Redis HyperLogLogs in and out: the value of a Redis key that {@code PFADD} built (the bytes {@code GET}
@@ -65,7 +62,8 @@ public final class RedisHyperLogLog {
      */
     public static HyperLogLog importFrom(Path source, Path file, OpenMode mode, CreateOption... options)
             throws IOException {
-        return create(RedisHllBytes.decode(read(source), source), file, mode, options);
+        byte[] bytes = ForeignFiles.read(source, FORMAT, RedisHllBytes.LONGEST, "Redis HyperLogLog string");
+        return create(RedisHllBytes.decode(bytes, source), file, mode, options);
     }
 
     /**
@@ -102,15 +100,7 @@ public final class RedisHyperLogLog {
      * @throws IOException if the file cannot be written (an existing one is left as it was)
      */
     public static void exportTo(HyperLogLog sketch, Path destination) throws IOException {
-        byte[] bytes = exportTo(sketch);
-        Path target = destination.toAbsolutePath();
-        Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".exporting");
-        try {
-            Files.write(temporary, bytes);
-            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
+        ForeignFiles.replace(destination, exportTo(sketch));
     }
 
     private static HyperLogLog create(byte[] registers, Path file, OpenMode mode, CreateOption... options)
@@ -120,20 +110,6 @@ public final class RedisHyperLogLog {
                 .redisHashing()
                 .registers(registers)
                 .create(file, mode, options);
-    }
-
-    /** The bytes of a source file, refused unread if it is longer than any Redis HyperLogLog string. */
-    private static byte[] read(Path source) throws IOException {
-        long size = Files.size(Objects.requireNonNull(source, "source"));
-        if (size > RedisHllBytes.LONGEST) {
-            throw new ForeignSketchException(
-                    FORMAT,
-                    source,
-                    RedisHllBytes.LONGEST,
-                    "the file is " + size + " bytes, longer than any Redis HyperLogLog string (at most "
-                            + RedisHllBytes.LONGEST + ")");
-        }
-        return Files.readAllBytes(source);
     }
 
     private static void requireRedisHashing(HyperLogLog sketch) {

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The HyperLogLog format description at every precision: it reads back what it writes, at every
- * version the kind reads, and refuses a precision outside [4, 18], or a payload of another size.
+ * version the kind reads, and refuses a precision outside [4, 21], or a payload of another size.
  */
 class HyperLogLogFormatTest {
 
@@ -17,9 +17,9 @@ class HyperLogLogFormatTest {
     void everyPrecision() {
         HeaderFormatChecks.check(
                 integers()
-                        .between(HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_PRECISION)
+                        .between(HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_DATASKETCHES_PRECISION)
                         .map(HyperLogLogFormat::new),
                 HyperLogLogFormat::read,
-                Map.of("precision", List.of(0L, 3L, 19L, 64L, -14L)));
+                Map.of("precision", List.of(0L, 3L, 22L, 64L, -14L)));
     }
 }

@@ -18,8 +18,8 @@ class HyperLogLogSizingTest {
     @Test
     void parametersOutOfRangeAreNamed() {
         assertEquals(
-                "precision = 19, must be in [4, 18]",
-                assertThrows(IllegalArgumentException.class, () -> HyperLogLogSizing.registers(19))
+                "precision = 22, must be in [4, 18] (in [4, 21] for a sketch that hashes as DataSketches does)",
+                assertThrows(IllegalArgumentException.class, () -> HyperLogLogSizing.registers(22))
                         .getMessage());
     }
 }

@@ -66,7 +66,8 @@ class HyperLogLogSummaryLineTest {
                 SketchInternals.region(sketch).summaryLine(),
                 OpenMode.SHARED,
                 sketch.registerCount(),
-                HyperLogLogLayout.maxRank(sketch.precision()));
+                HyperLogLogLayout.maxRank(sketch.precision()),
+                false);
     }
 
     private static OpenMode mode(boolean shared) {

@@ -255,8 +255,8 @@ class HyperLogLogTest {
     @Test
     void headerParametersThatDisagreeAreRefusedAsCorrupt() throws IOException {
         assertEquals(
-                "header parameter 'precision' (index 0) is 19, expected a value in [4, 18]",
-                corruptMessage(new long[] {19}, 1 << 19));
+                "header parameter 'precision' (index 0) is 22, expected a value in [4, 21]",
+                corruptMessage(new long[] {22}, 1 << 22));
         assertTrue(
                 corruptMessage(new long[] {10}, 64)
                         .endsWith(
@@ -270,7 +270,7 @@ class HyperLogLogTest {
         String message = assertThrows(
                         CorruptSketchFileException.class, () -> HyperLogLog.open(file, OpenMode.READ_ONLY))
                 .getMessage();
-        assertTrue(message.endsWith("1 registers hold more than the largest rank 65 - precision = 55"), message);
+        assertTrue(message.endsWith("1 registers hold more than the largest rank 55"), message);
     }
 
     private String corruptMessage(long[] parameters, long payload) throws IOException {
@@ -287,16 +287,16 @@ class HyperLogLogTest {
     @Test
     void builderAndMergesNameWhatIsWrong() throws IOException {
         assertEquals(
-                "precision = 3, must be in [4, 18]",
+                "precision = 3, must be in [4, 18] (in [4, 21] for a sketch that hashes as DataSketches does)",
                 assertThrows(
                                 IllegalArgumentException.class,
                                 () -> HyperLogLog.builder().precision(3))
                         .getMessage());
         assertEquals(
-                "precision = 19, must be in [4, 18]",
+                "precision = 19, must be in [4, 18] for XXH3_64 hashing (in [4, 21] only with dataSketchesHashing())",
                 assertThrows(
                                 IllegalArgumentException.class,
-                                () -> HyperLogLog.builder().precision(19))
+                                () -> HyperLogLog.builder().precision(19).createAnonymous(OpenMode.EXCLUSIVE))
                         .getMessage());
         assertTrue(assertThrows(
                         IllegalStateException.class, () -> HyperLogLog.builder().createAnonymous(OpenMode.SHARED))

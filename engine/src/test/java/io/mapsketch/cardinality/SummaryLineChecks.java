@@ -44,7 +44,8 @@ public final class SummaryLineChecks {
                 SketchInternals.region(sketch).summaryLine(),
                 OpenMode.READ_ONLY,
                 sketch.registerCount(),
-                HyperLogLogLayout.maxRank(sketch.precision()));
+                HyperLogLogLayout.maxRank(sketch.precision()),
+                false);
     }
 
     /**

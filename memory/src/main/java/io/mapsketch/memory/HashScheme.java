@@ -12,10 +12,17 @@ public enum HashScheme {
      * Redis's HyperLogLog hashing: MurmurHash64A (Appleby's 64-bit MurmurHash2, little-endian blocks) of
      * the key's bytes with seed {@code 0xadc83b19}; the register is the hash's low 14 bits and the rank
      * one plus the trailing zeros of the other 50 (at most 51). Only a HyperLogLog of precision 14 runs
-     * it. Ids 3 to 5 are reserved for Guava's Bloom filter (murmur3_128, seed 0), Spark's Bloom filter and
-     * Count-Min sketch (Murmur3_x86_32) and DataSketches' HyperLogLog (Murmur3_x64_128, seed 9001).
+     * it. Ids 3 and 4 are reserved for Guava's Bloom filter (murmur3_128, seed 0) and Spark's Bloom filter and
+     * Count-Min sketch (Murmur3_x86_32).
      */
-    REDIS_HLL(2);
+    REDIS_HLL(2),
+    /**
+     * DataSketches' HLL hashing ({@code HllSketch.update}): Murmur3_x64_128 of the key's bytes with seed
+     * 9001, a {@code long} as its eight little-endian bytes, an empty key no update; the slot is the low lgK
+     * bits of the first 64-bit half and the value the leading zeros of the second half plus one, capped at
+     * 63. Only a HyperLogLog runs it, at precision 4 to 21.
+     */
+    DATASKETCHES_MURMUR3_128(5);
 
     private final int id;
 

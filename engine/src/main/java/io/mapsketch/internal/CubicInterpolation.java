@@ -1,4 +1,4 @@
-package io.mapsketch.interop;
+package io.mapsketch.internal;
 
 /**
  * Cubic (four-point Lagrange) interpolation through a table of x values, as DataSketches' HLL

@@ -1,4 +1,4 @@
-package io.mapsketch.interop;
+package io.mapsketch.internal;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -40,9 +40,9 @@ final class DataSketchesHllTables {
     private DataSketchesHllTables() {}
 
     private static double[][] compositeX() {
-        double[][] tables = new double[DataSketchesHllLayout.MAX_LG_K - DataSketchesHllLayout.MIN_LG_K + 1][];
+        double[][] tables = new double[DataSketchesHllEstimators.MAX_LG_K - DataSketchesHllEstimators.MIN_LG_K + 1][];
         for (int i = 0; i < tables.length; i++) {
-            tables[i] = table("composite-x-" + (i + DataSketchesHllLayout.MIN_LG_K));
+            tables[i] = table("composite-x-" + (i + DataSketchesHllEstimators.MIN_LG_K));
         }
         return tables;
     }

@@ -1,4 +1,4 @@
-package io.mapsketch.interop;
+package io.mapsketch.internal;
 
 import java.math.BigInteger;
 
@@ -6,9 +6,15 @@ import java.math.BigInteger;
  * DataSketches' HLL estimators and bounds, computed as datasketches-java computes them so that an
  * image's estimate here equals its own: the coupon estimator of LIST and SET modes and the composite
  * estimator of HLL mode (the HIP estimate is the image's accumulator itself). The derivations and the
- * origin of each constant are in {@code docs/design/datasketches-hll.md}.
+ * origin of each constant are in {@code docs/design/datasketches-hll.md}. Shared by the readers of
+ * DataSketches images and the HyperLogLogs that hash as DataSketches does.
  */
-final class DataSketchesHllEstimators {
+public final class DataSketchesHllEstimators {
+
+    /** The smallest lgK; the largest is {@value #MAX_LG_K}. */
+    public static final int MIN_LG_K = 4;
+    /** The largest lgK. */
+    public static final int MAX_LG_K = 21;
 
     private DataSketchesHllEstimators() {}
 
@@ -29,13 +35,22 @@ final class DataSketchesHllEstimators {
      * @param coupons the number of distinct coupons, 0 to 10,200,000
      * @return the estimated cardinality, at least {@code coupons}
      */
-    static double couponEstimate(int coupons) {
+    public static double couponEstimate(int coupons) {
         double estimate =
                 CubicInterpolation.withYTable(DataSketchesHllTables.COUPON_X, DataSketchesHllTables.COUPON_Y, coupons);
         return Math.max(estimate, coupons);
     }
 
-    static double couponBound(int coupons, int numStdDev, boolean upper) {
+    /**
+     * A bound of the coupon estimate: the estimate over {@code 1 -+ numStdDev * 0.409 / 2^13}, never below
+     * the coupon count.
+     *
+     * @param coupons the number of distinct coupons
+     * @param numStdDev 1, 2 or 3 (not checked: see {@link #checkNumStdDev})
+     * @param upper the upper bound if true, the lower one if false
+     * @return the bound
+     */
+    public static double couponBound(int coupons, int numStdDev, boolean upper) {
         double estimate =
                 CubicInterpolation.withYTable(DataSketchesHllTables.COUPON_X, DataSketchesHllTables.COUPON_Y, coupons);
         double bound = upper ? estimate / (1.0 - numStdDev * COUPON_RSE) : estimate / (1.0 + numStdDev * COUPON_RSE);
@@ -51,10 +66,10 @@ final class DataSketchesHllEstimators {
      * @param numAtCurMin how many registers hold {@code curMin}
      * @return the estimated cardinality
      */
-    static double compositeEstimate(int lgK, double kxqSum, int curMin, int numAtCurMin) {
+    public static double compositeEstimate(int lgK, double kxqSum, int curMin, int numAtCurMin) {
         double raw = rawEstimate(lgK, kxqSum);
-        double[] xs = DataSketchesHllTables.COMPOSITE_X[lgK - DataSketchesHllLayout.MIN_LG_K];
-        double yStride = DataSketchesHllTables.COMPOSITE_Y_STRIDE[lgK - DataSketchesHllLayout.MIN_LG_K];
+        double[] xs = DataSketchesHllTables.COMPOSITE_X[lgK - MIN_LG_K];
+        double yStride = DataSketchesHllTables.COMPOSITE_Y_STRIDE[lgK - MIN_LG_K];
         int last = xs.length - 1;
         if (raw < xs[0]) {
             return 0;
@@ -84,7 +99,7 @@ final class DataSketchesHllEstimators {
      * @param upper the upper bound if true, the lower one if false
      * @return the bound
      */
-    static double hllBound(
+    public static double hllBound(
             int lgK, double estimate, boolean outOfOrder, int curMin, int numAtCurMin, int numStdDev, boolean upper) {
         double relativeError = relativeError(upper, outOfOrder, lgK, numStdDev);
         if (upper) {
@@ -95,7 +110,14 @@ final class DataSketchesHllEstimators {
         return Math.max(estimate / (1.0 + relativeError), nonZeros);
     }
 
-    static int checkNumStdDev(int numStdDev) {
+    /**
+     * Refuses a number of standard deviations DataSketches does not give bounds for.
+     *
+     * @param numStdDev the number asked for
+     * @return it, if it is 1, 2 or 3
+     * @throws IllegalArgumentException otherwise
+     */
+    public static int checkNumStdDev(int numStdDev) {
         if (numStdDev < 1 || numStdDev > 3) {
             throw new IllegalArgumentException("numStdDev is " + numStdDev + ", expected 1, 2 or 3");
         }
@@ -110,7 +132,7 @@ final class DataSketchesHllEstimators {
         double[] table = outOfOrder
                 ? (upper ? DataSketchesHllTables.NON_HIP_UPPER : DataSketchesHllTables.NON_HIP_LOWER)
                 : (upper ? DataSketchesHllTables.HIP_UPPER : DataSketchesHllTables.HIP_LOWER);
-        return Math.abs(table[3 * (lgK - DataSketchesHllLayout.MIN_LG_K) + numStdDev - 1]);
+        return Math.abs(table[3 * (lgK - MIN_LG_K) + numStdDev - 1]);
     }
 
     /** Flajolet et al.'s raw HLL estimate, {@code alpha k^2 / sum(2^-value)}, with DataSketches' alphas. */
