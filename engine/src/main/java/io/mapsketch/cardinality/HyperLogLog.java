@@ -19,35 +19,24 @@ import java.util.Objects;
 /**
  * HyperLogLog: "how many distinct keys?" in {@code m = 2^p} one-byte registers, for a precision
  * {@code p} from 4 to 18 (p = 10 is 1 KiB and 3.25% relative standard error, p = 14 is 16 KiB and
- * 0.81%), or 4 to 21 for a sketch that hashes as DataSketches does. The key's 64-bit hash picks register {@code h >>> (64 - p)} with its first p bits; the
- * register keeps the largest rank seen, the number of leading zeros of the other {@code 64 - p}
- * bits plus one (at most {@code 65 - p}). The layout is drawn in {@code docs/file-format.md}.
+ * 0.81%), or to 21 for a sketch that hashes as DataSketches does. A key's hash picks a register and a
+ * rank; the register keeps the largest rank it was given. The layout is drawn in
+ * {@code docs/file-format.md}.
  *
- * <p>Error direction: both ways. {@link #estimate()} is Ertl's improved estimator (2017), nearly
- * unbiased from 0 to beyond 10^9 distinct keys, with relative standard error about
- * {@link #relativeStandardError()} = {@code 1.04 / sqrt(m)} (and less below about {@code m} keys).
- * That figure is one standard deviation, not a maximum: one estimate in three lies further off, one
- * in twenty more than twice as far. {@link #lowerBound} and {@link #upperBound} give intervals of a
- * chosen width. Adding a key again never changes the sketch.
+ * <p>Error direction: both ways, with relative standard error about {@link #relativeStandardError()} =
+ * {@code 1.04 / sqrt(m)} (less below about {@code m} keys). That figure is one standard deviation, not a
+ * maximum: one estimate in three lies further off, one in twenty more than twice as far.
+ * {@link #lowerBound} and {@link #upperBound} give intervals of a chosen width. Adding a key again never
+ * changes the sketch. Keys arrive in {@linkplain io.mapsketch##keys every key form}, and the same bytes
+ * count as the same key in any form.
  *
- * <p>Keys arrive in {@linkplain io.mapsketch##keys every key form}, and the same bytes count as the
- * same key in any form.
- *
- * <p>Hashing as Redis does: a sketch built with {@link HyperLogLogBuilder#redisHashing()}, or imported from a Redis
- * string ({@link io.mapsketch.interop.RedisHyperLogLog}), hashes every key as Redis's {@code PFADD} does,
- * raises the registers Redis would raise, and estimates with Redis's {@code PFCOUNT}
- * ({@link #estimator()}), so that it can go back to Redis with the registers and the count Redis would
- * have. It merges only with sketches that hash as it does.
- *
- * <p>Hashing as DataSketches does: a sketch built with {@link HyperLogLogBuilder#dataSketchesHashing()},
- * or imported from a DataSketches HLL image ({@link io.mapsketch.interop.DataSketchesHll}), hashes every
- * key as {@code HllSketch.update} does (the register from the low p bits of the first half of
- * Murmur3_x64_128, seed 9001, the value from the leading zeros of the second half, capped at 63) and
- * estimates as DataSketches does: its {@code EXCLUSIVE} writer keeps the HIP accumulator and answers it
- * ({@link CardinalityEstimator#DATASKETCHES_HIP}) until a merge, a fold or a {@code SHARED} writer changes
- * the registers; then, and in readers while the exclusive writer is open, the sketch answers
- * DataSketches' composite estimate ({@link CardinalityEstimator#DATASKETCHES_COMPOSITE}).
- * {@link #lowerBound} and {@link #upperBound} stay this class's, not DataSketches'.
+ * <p>Hash schemes ({@link #estimator()} says which estimate answers): the native one (XXH3, Ertl's improved
+ * estimator, nearly unbiased from 0 to beyond 10^9 keys); Redis's ({@link HyperLogLogBuilder#redisHashing()},
+ * {@link io.mapsketch.interop.RedisHyperLogLog}), which raises the registers {@code PFADD} raises and
+ * answers {@code PFCOUNT}; DataSketches' ({@link HyperLogLogBuilder#dataSketchesHashing()},
+ * {@link io.mapsketch.interop.DataSketchesHll}), which raises the registers {@code HllSketch.update} raises
+ * (values to 63) and answers its HIP estimate while its {@code EXCLUSIVE} writer has kept the accumulator in
+ * order, its composite estimate otherwise. Sketches merge only within one scheme and seed.
  *
  * <p>Concurrency: any number of {@code SHARED} writers in any number of processes leave the registers
  * byte for byte as sequential adds would (each raise is a compare-and-set of the word that holds the
@@ -57,15 +46,11 @@ import java.util.Objects;
  * of a raise, off by the registers being raised. Readers in any process may estimate while writers
  * add, and the estimate counts every add that completed before the call began.
  *
- * <p>The estimate kept up to date: a file of format version 2 or later (every file this build
- * creates) keeps the estimator's inputs in its header's summary line, so an estimate reads a few
- * words instead of every register, and gives the same answer, bit for bit, as a pass over the
- * registers. Files of format version 1 have no line, and every estimate takes the pass. The protocol,
- * and why each source of an estimate may be trusted, is in {@code docs/design/cardinality.md}.
- *
  * <p>Cost: an add is one hash and, once the sketch has seen a few times m keys, almost always only
  * a load of the register; a raise adds a store and a few additions ({@code EXCLUSIVE}) or three to
- * four atomic additions ({@code SHARED}). An estimate: see {@link #estimate()}.
+ * four atomic additions ({@code SHARED}). An estimate reads a few words of the header's summary line
+ * (format version 2 on), not the registers, and gives the same answer bit for bit: see
+ * {@link #estimate()}, and {@code docs/design/cardinality.md} for the protocol.
  */
 // The mechanics every sketch shares sit in the unexported package; their public methods are this type's.
 @SuppressWarnings("exports")
