@@ -92,7 +92,8 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
         }
         bytes.set(ValueLayout.JAVA_BYTE, index, (byte) value);
         if (line != null) {
-            line.addKept(line.countsDelta(current, value), line.powerSumDelta(current, value));
+            int top = line.top();
+            line.addKept(RegisterDeltas.counts(current, value, top), RegisterDeltas.powerSum(current, value, top));
             sketch.noteChange();
         }
         return true;

@@ -95,7 +95,8 @@ sealed class HyperLogLogRegisters permits DataSketchesRegisters {
         }
         bytes.set(ValueLayout.JAVA_BYTE, index, (byte) value);
         if (line != null) {
-            line.addKept(line.countsDelta(current, value), line.powerSumDelta(current, value));
+            int top = line.top();
+            line.addKept(RegisterDeltas.counts(current, value, top), RegisterDeltas.powerSum(current, value, top));
             sketch.noteChange();
         }
         return true;
@@ -190,7 +191,8 @@ sealed class HyperLogLogRegisters permits DataSketchesRegisters {
         long before = raiseWord(word, current, floor);
         if (before != NOT_RAISED) {
             long after = RegisterKernels.maxOfUnsignedBytes(before, floor & 0xFFFF_FFFFL);
-            line.add(line.countsDelta(before, after), line.powerSumDelta(before, after));
+            int top = line.top();
+            line.add(RegisterDeltas.counts(before, after, top), RegisterDeltas.powerSum(before, after, top));
         }
         line.end();
         return before != NOT_RAISED;
@@ -332,9 +334,10 @@ sealed class HyperLogLogRegisters permits DataSketchesRegisters {
 
         private void record(long before, long after) {
             if (line != null) {
-                counts += line.countsDelta(before, after);
-                powerSum += line.powerSumDelta(before, after);
-                damaged |= line.aboveTop(after);
+                int top = line.top();
+                counts += RegisterDeltas.counts(before, after, top);
+                powerSum += RegisterDeltas.powerSum(before, after, top);
+                damaged |= RegisterDeltas.aboveTop(after, top);
             }
         }
 

@@ -76,7 +76,7 @@ final class HyperLogLogSummaryLine {
     /** What the end of a change adds to the guard: one completed, one fewer in flight. */
     private static final long END = (1L << IN_FLIGHT_BITS) - 1;
     /** The counts word's unit of saturated registers (its high half). */
-    private static final long SATURATED = 1L << Integer.SIZE;
+    static final long SATURATED = 1L << Integer.SIZE;
 
     private final AtomicSegment line;
     private final boolean shared;
@@ -268,63 +268,6 @@ final class HyperLogLogSummaryLine {
     private void store(long counts, long powerSum) {
         line.putLong(COUNTS, counts);
         line.putLong(POWER_SUM, powerSum);
-    }
-
-    /** The counts-word delta of a register raised from {@code a} to {@code b > a}. */
-    long countsDelta(int a, int b) {
-        return (a == 0 ? 1 : 0) + (b == top ? SATURATED : 0);
-    }
-
-    /** The power-sum delta of a register raised from {@code a} to {@code b > a} (modulo 2^64). */
-    long powerSumDelta(int a, int b) {
-        return power(b) - power(a);
-    }
-
-    /**
-     * The counts-word delta of the byte registers of a word (up to eight) that grew from {@code before}
-     * to {@code after}.
-     */
-    long countsDelta(long before, long after) {
-        long delta = 0;
-        for (int shift = 0; shift < Long.SIZE; shift += Byte.SIZE) {
-            int a = register(before, shift);
-            int b = register(after, shift);
-            if (a != b) {
-                delta += countsDelta(a, b);
-            }
-        }
-        return delta;
-    }
-
-    /** The power-sum delta of the byte registers of a word that grew from {@code before} to {@code after}. */
-    long powerSumDelta(long before, long after) {
-        long delta = 0;
-        for (int shift = 0; shift < Long.SIZE; shift += Byte.SIZE) {
-            delta += power(register(after, shift)) - power(register(before, shift));
-        }
-        return delta;
-    }
-
-    /**
-     * Tells whether a byte register of a word lies above the largest rank: a merge or fold from a source
-     * damaged after it was opened. The change that wrote it is then left in flight, so the line is not
-     * trusted and the estimate reads the registers, which report the damage.
-     */
-    boolean aboveTop(long word) {
-        for (int shift = 0; shift < Long.SIZE; shift += Byte.SIZE) {
-            if (register(word, shift) > top) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static int register(long word, int shift) {
-        return (int) (word >>> shift) & 0xFF;
-    }
-
-    private long power(int rank) {
-        return rank > 0 && rank < top ? 1L << (top - 1 - rank) : 0;
     }
 
     /**

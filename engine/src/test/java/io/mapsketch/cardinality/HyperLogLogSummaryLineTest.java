@@ -420,8 +420,8 @@ class HyperLogLogSummaryLineTest {
                 int to = HyperLogLogLayout.maxRank(hll.precision()) - w;
                 steps[w] = line::begin;
                 steps[2 + w] = () -> registers.set(ValueLayout.JAVA_BYTE, register, (byte) to);
-                steps[4 + w] = () -> line.add(line.countsDelta(from[writer], to), 0);
-                steps[6 + w] = () -> line.add(0, line.powerSumDelta(from[writer], to));
+                steps[4 + w] = () -> line.add(RegisterDeltas.counts(from[writer], to, line.top()), 0);
+                steps[6 + w] = () -> line.add(0, RegisterDeltas.powerSum(from[writer], to, line.top()));
                 steps[8 + w] = line::end;
             }
             for (int step = 0; step < steps.length; step++) {
