@@ -8,6 +8,7 @@ import io.mapsketch.internal.DoubleHashing;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.KeyHasher;
 import io.mapsketch.internal.ScratchPool;
+import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -41,17 +42,21 @@ import java.util.Objects;
  */
 // Its header format description is package-private; the protected members that return it are not API.
 @SuppressWarnings("exports")
-public final class BloomFilter extends MembershipFilter implements Mergeable<BloomFilter> {
+public sealed class BloomFilter extends MembershipFilter implements Mergeable<BloomFilter>
+        permits GuavaProbedBloomFilter, SparkProbedBloomFilter {
 
     private final BloomFormat format;
-    private final long bits;
-    private final int hashes;
+    /** m: the modulus of every scheme's probes. */
+    final long bits;
+    /** k. */
+    final int hashes;
+
     private final ProbeCells probes;
     private final ScratchPool<ProbeScratch> probeScratch = new ScratchPool<>(ProbeScratch::new);
     /** The probes' term unit ({@link ProbeCells#termUnit}), in a field of its own for the single-key loops. */
     private final long termUnit;
 
-    private BloomFilter(SketchRegion region, BloomFormat format) {
+    BloomFilter(SketchRegion region, BloomFormat format) {
         super(region, format.expectedItems(), format.falsePositiveRate());
         this.format = format;
         this.bits = format.bits();
@@ -83,8 +88,18 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
         return open(file, mode, SketchKind.BLOOM, BloomFilter::read);
     }
 
+    /**
+     * Reads a filter; one of a foreign scheme probes as its origin does, in a class of its own that only
+     * such a filter loads (so that while every filter probes mapsketch's way the JIT sees one
+     * implementation of each key-form method).
+     */
     private static BloomFilter read(SketchRegion region) throws IOException {
-        return new BloomFilter(region, BloomFormat.read(HeaderReader.of(region)));
+        BloomFormat format = BloomFormat.read(HeaderReader.of(region));
+        return switch (region.header().hashScheme()) {
+            case GUAVA_MURMUR3_128 -> GuavaProbedBloomFilter.create(region, format);
+            case SPARK_MURMUR3_32 -> SparkProbedBloomFilter.create(region, format);
+            default -> new BloomFilter(region, format);
+        };
     }
 
     @Override
@@ -231,7 +246,8 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
      *
      * <p>Cost: one pass over both bit arrays (SIMD in {@code EXCLUSIVE} mode).
      *
-     * @param other a filter with the same bits, hashes, hash scheme, seed and probe scheme ({@link ProbeCells})
+     * @param other a filter with the same bits, hashes, hash scheme, seed, probing ({@link BloomProbing})
+     *     and probe scheme ({@link ProbeCells})
      * @throws IncompatibleSketchException naming the parameter that differs
      * @throws IllegalStateException if this filter is read-only or either is closed
      */
@@ -248,6 +264,16 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
      */
     public long bitCount() {
         return bits;
+    }
+
+    /**
+     * Returns where the filter puts a key's bits: mapsketch's own probes, or those of the library it was
+     * imported from.
+     *
+     * @return the probing its header records
+     */
+    public BloomProbing probing() {
+        return BloomProbing.of(region.header().hashScheme(), format.variant());
     }
 
     /**
@@ -297,11 +323,68 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
         return "BloomFilter[" + describe() + ", " + bits + " bits, k = " + hashes + ", " + itemsAdded() + " items]";
     }
 
-    /** Builds a classic Bloom filter from the expected items and the false-positive rate. */
+    /**
+     * Returns the filter's bit array as 64-bit words, bit i being bit {@code i & 63} of word
+     * {@code i >>> 6}: the words of Guava's and Spark's bit arrays. Cost: one pass over the payload.
+     *
+     * @return a new array of {@code ceil(m / 64)} words
+     * @throws IllegalStateException if the filter is closed
+     */
+    public long[] words() {
+        long[] words = new long[Math.toIntExact(Math.ceilDiv(bits, Long.SIZE))];
+        for (int i = 0; i < words.length; i++) {
+            words[i] = payload.getLong((long) i * Long.BYTES);
+        }
+        return words;
+    }
+
+    /** Builds a classic Bloom filter from the expected items and the false-positive rate, or from another library's bits. */
     @SuppressWarnings("exports")
     public static final class Builder extends FilterBuilder<Builder, BloomFilter> {
 
+        private BloomProbing probing = BloomProbing.MAPSKETCH;
+        private int foreignHashes;
+        private long[] foreignWords;
+        private long seed = DEFAULT_SEED;
+
         private Builder() {}
+
+        /**
+         * Builds the filter of another library's bit array instead of sizing one: {@code 64 * words.length}
+         * bits holding {@code words} ({@link BloomFilter#words()}' numbering), k probes placed as
+         * {@code probing} places them; the expected items and the rate then follow from m and k
+         * ({@code round(m ln 2 / k)} and {@code 2^-k}) and are not set. A {@link BloomProbing#SPARK_V2}
+         * filter takes its seed from {@link #seed(long)}; the others hash with seed 0.
+         *
+         * @param probing a foreign probing, not {@link BloomProbing#MAPSKETCH}
+         * @param hashes k, in [1, {@value ProbedLayout#MAX_HASHES}]
+         * @param words the bits, at least one word; copied
+         * @return this builder
+         * @throws IllegalArgumentException if a parameter is out of range
+         */
+        public Builder foreignImage(BloomProbing probing, int hashes, long[] words) {
+            if (probing == BloomProbing.MAPSKETCH) {
+                throw new IllegalArgumentException(
+                        "probing = MAPSKETCH, must be a foreign probing: a filter of mapsketch's probes is sized");
+            }
+            if (hashes < 1 || hashes > ProbedLayout.MAX_HASHES) {
+                throw new IllegalArgumentException(
+                        "hashes = " + hashes + ", must be in [1, " + ProbedLayout.MAX_HASHES + "]");
+            }
+            if (words.length == 0) {
+                throw new IllegalArgumentException("words has length 0, must have at least 1 word");
+            }
+            this.probing = Objects.requireNonNull(probing, "probing");
+            this.foreignHashes = hashes;
+            this.foreignWords = words.clone();
+            return this;
+        }
+
+        @Override
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return super.seed(seed);
+        }
 
         @Override
         protected Builder self() {
@@ -309,8 +392,34 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
         }
 
         @Override
+        protected HashScheme hashScheme() {
+            return probing.scheme();
+        }
+
+        @Override
         protected BloomFormat format() {
-            return BloomFormat.sized(expectedItems(), falsePositiveRate());
+            if (foreignWords == null) {
+                return BloomFormat.sized(expectedItems(), falsePositiveRate());
+            }
+            BloomFormat format = BloomFormat.imported(probing, foreignWords.length, foreignHashes);
+            String refusal = format.seedRefusal(probing.scheme(), seed);
+            if (refusal != null) {
+                throw new IllegalArgumentException("seed = " + seed + ": " + refusal);
+            }
+            return format;
+        }
+
+        @Override
+        protected ContentWriter<BloomFilter> initialContent() {
+            long[] words = foreignWords;
+            if (words == null) {
+                return null;
+            }
+            return filter -> {
+                for (int i = 0; i < words.length; i++) {
+                    filter.payload.putLong((long) i * Long.BYTES, words[i]);
+                }
+            };
         }
 
         @Override
