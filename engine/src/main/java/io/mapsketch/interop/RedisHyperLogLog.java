@@ -11,7 +11,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Objects;
 
 /**
@@ -102,15 +101,7 @@ public final class RedisHyperLogLog {
      * @throws IOException if the file cannot be written (an existing one is left as it was)
      */
     public static void exportTo(HyperLogLog sketch, Path destination) throws IOException {
-        byte[] bytes = exportTo(sketch);
-        Path target = destination.toAbsolutePath();
-        Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".exporting");
-        try {
-            Files.write(temporary, bytes);
-            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
+        ForeignFiles.writeAtomically(exportTo(sketch), destination);
     }
 
     private static HyperLogLog create(byte[] registers, Path file, OpenMode mode, CreateOption... options)
