@@ -5,6 +5,7 @@ import io.mapsketch.OpenMode;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.FrequencySketch;
 import io.mapsketch.internal.SparkCountMinBuckets;
+import io.mapsketch.memory.LiveCounters;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -40,8 +41,6 @@ public final class SparkCountMinSketch {
     private static final long WIDTH_OFFSET = 16;
     private static final long MULTIPLIERS_OFFSET = 20;
     private static final long TOTAL_OFFSET = 4;
-    /** The largest N a mapsketch sketch holds: {@code 2^63 - 2^55 - 1}. */
-    private static final long LARGEST_TOTAL = Long.MAX_VALUE - (1L << 55);
 
     private SparkCountMinSketch() {}
 
@@ -133,12 +132,12 @@ public final class SparkCountMinSketch {
                     "depth " + image.depth() + ", a mapsketch Count-Min sketch has at most "
                             + FrequencySketch.MAX_DEPTH);
         }
-        if (image.totalCount() > LARGEST_TOTAL) {
+        if (image.totalCount() > LiveCounters.LIMIT) {
             throw fault(
                     source,
                     TOTAL_OFFSET,
                     "total count " + image.totalCount() + ", above the largest N a mapsketch sketch holds, "
-                            + LARGEST_TOTAL);
+                            + LiveCounters.LIMIT);
         }
         OptionalInt seed = SparkCountMinSeed.of(image.hashA().toArray());
         if (seed.isEmpty()) {

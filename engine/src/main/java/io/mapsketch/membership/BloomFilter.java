@@ -17,7 +17,8 @@ import java.util.Objects;
 
 /**
  * The classic Bloom filter: m bits, k probes per key by enhanced double hashing over one 64-bit
- * XXH3 hash ({@link ProbeCells}), sized from the expected items n and false-positive rate p with
+ * XXH3 hash ({@link ProbeCells}), or, for a filter imported from Guava or Spark, by its origin's probes
+ * at its origin's size ({@link #probing()}); sized from the expected items n and false-positive rate p with
  * {@code m = -n ln p / (ln 2)^2} and {@code k = round((m / n) ln 2)} (10,000 items at 1% take
  * 95,851 bits, 11.7 KB, and 7 probes).
  *
@@ -338,13 +339,18 @@ public sealed class BloomFilter extends MembershipFilter implements Mergeable<Bl
         return words;
     }
 
+    /** Stores the words of a new filter's bits, as its only writer: the content of an imported filter. */
+    void storeWords(long[] words) {
+        for (int i = 0; i < words.length; i++) {
+            payload.putLong((long) i * Long.BYTES, words[i]);
+        }
+    }
+
     /** Builds a classic Bloom filter from the expected items and the false-positive rate, or from another library's bits. */
     @SuppressWarnings("exports")
     public static final class Builder extends FilterBuilder<Builder, BloomFilter> {
 
-        private BloomProbing probing = BloomProbing.MAPSKETCH;
-        private int foreignHashes;
-        private long[] foreignWords;
+        private ForeignBloomImage image;
         private long seed = DEFAULT_SEED;
 
         private Builder() {}
@@ -363,20 +369,7 @@ public sealed class BloomFilter extends MembershipFilter implements Mergeable<Bl
          * @throws IllegalArgumentException if a parameter is out of range
          */
         public Builder foreignImage(BloomProbing probing, int hashes, long[] words) {
-            if (probing == BloomProbing.MAPSKETCH) {
-                throw new IllegalArgumentException(
-                        "probing = MAPSKETCH, must be a foreign probing: a filter of mapsketch's probes is sized");
-            }
-            if (hashes < 1 || hashes > ProbedLayout.MAX_HASHES) {
-                throw new IllegalArgumentException(
-                        "hashes = " + hashes + ", must be in [1, " + ProbedLayout.MAX_HASHES + "]");
-            }
-            if (words.length == 0) {
-                throw new IllegalArgumentException("words has length 0, must have at least 1 word");
-            }
-            this.probing = Objects.requireNonNull(probing, "probing");
-            this.foreignHashes = hashes;
-            this.foreignWords = words.clone();
+            this.image = new ForeignBloomImage(probing, hashes, words.clone());
             return this;
         }
 
@@ -393,33 +386,18 @@ public sealed class BloomFilter extends MembershipFilter implements Mergeable<Bl
 
         @Override
         protected HashScheme hashScheme() {
-            return probing.scheme();
+            return image == null ? HashScheme.XXH3_64 : image.probing().scheme();
         }
 
         @Override
         protected BloomFormat format() {
-            if (foreignWords == null) {
-                return BloomFormat.sized(expectedItems(), falsePositiveRate());
-            }
-            BloomFormat format = BloomFormat.imported(probing, foreignWords.length, foreignHashes);
-            String refusal = format.seedRefusal(probing.scheme(), seed);
-            if (refusal != null) {
-                throw new IllegalArgumentException("seed = " + seed + ": " + refusal);
-            }
-            return format;
+            return image == null ? BloomFormat.sized(expectedItems(), falsePositiveRate()) : image.format(seed);
         }
 
         @Override
         protected ContentWriter<BloomFilter> initialContent() {
-            long[] words = foreignWords;
-            if (words == null) {
-                return null;
-            }
-            return filter -> {
-                for (int i = 0; i < words.length; i++) {
-                    filter.payload.putLong((long) i * Long.BYTES, words[i]);
-                }
-            };
+            ForeignBloomImage content = image;
+            return content == null ? null : content::writeInto;
         }
 
         @Override
