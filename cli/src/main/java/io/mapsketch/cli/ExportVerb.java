@@ -18,7 +18,10 @@ import picocli.CommandLine.Parameters;
             "A sketch that hashes otherwise is refused with one line naming SRC."
         },
         footer = {
-            "%nFormats:%n  redis-hll  a dense Redis HyperLogLog string (SET it under a key; PFCOUNT recomputes the count)",
+            "%nFormats:%n  redis-hll    a dense Redis HyperLogLog string (SET it under a key; PFCOUNT recomputes the count)",
+            "  guava-bloom  the bytes Guava's BloomFilter.writeTo writes (BloomFilter.readFrom reads them)",
+            "  spark-bloom  the bytes Spark's BloomFilter.writeTo writes, of the version imported",
+            "  spark-cms    the bytes Spark's CountMinSketch.writeTo writes",
             "  datasketches-hll  an HLL_8 updatable image (HllSketch.heapify reads it)",
             "%nExample:%n  mapsketch export redis-hll visitors.hll visitors.redis",
             "  redis-cli -x SET visitors < visitors.redis"

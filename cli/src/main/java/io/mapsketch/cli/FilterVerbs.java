@@ -7,7 +7,8 @@ import java.io.PrintWriter;
 
 /**
  * What the Bloom ({@code bf}) and cuckoo ({@code cf}) verbs share, for any membership filter file:
- * adding items as a shared writer with Redis's replies, and answering 1 or 0 per item.
+ * adding items as a shared writer with Redis's replies, and answering 1 or 0 per item. Items are UTF-8
+ * bytes, except for a filter of Guava's long funnel, whose items are decimal {@code long}s ({@link LongItems}).
  */
 final class FilterVerbs {
 
@@ -21,6 +22,13 @@ final class FilterVerbs {
     static void add(FileAndItems input, CommandIo io) throws IOException {
         PrintWriter out = io.out();
         try (MembershipFilter filter = MembershipFilter.open(input.file(), OpenMode.SHARED)) {
+            if (LongItems.takesLongs(filter)) {
+                input.each(
+                        io.forAnswers(),
+                        (bytes, offset, length) ->
+                                out.println(filter.add(LongItems.parse(bytes, offset, length)) ? 1 : 0));
+                return;
+            }
             input.each(
                     io.forAnswers(), (bytes, offset, length) -> out.println(filter.add(bytes, offset, length) ? 1 : 0));
         }
@@ -33,6 +41,13 @@ final class FilterVerbs {
     static void exists(FileAndItems input, CommandIo io) throws IOException {
         PrintWriter out = io.out();
         try (MembershipFilter filter = MembershipFilter.open(input.file(), OpenMode.READ_ONLY)) {
+            if (LongItems.takesLongs(filter)) {
+                input.each(
+                        io.forAnswers(),
+                        (bytes, offset, length) ->
+                                out.println(filter.mightContain(LongItems.parse(bytes, offset, length)) ? 1 : 0));
+                return;
+            }
             boolean[][] results = {new boolean[0]};
             input.eachBatch(io.forAnswers(), (data, offsets, lengths, count) -> {
                 if (results[0].length < count) {

@@ -128,8 +128,8 @@ class ForeignFormatVerbsTest {
         assertTrue(refused.err().contains(nativeFile + ": ") && refused.err().contains("XXH3_64"), refused.err());
         assertTrue(Files.notExists(dir.resolve("out.redis")));
 
-        InProcess.Result unknown = InProcess.run("import", "guava-bloom", bad.toString(), "x");
+        InProcess.Result unknown = InProcess.run("import", "hyperminhash", bad.toString(), "x");
         assertEquals(2, unknown.status());
-        assertTrue(unknown.err().contains("formats: redis-hll"), unknown.err());
+        assertTrue(unknown.err().contains("formats: redis-hll, guava-bloom, spark-bloom, spark-cms"), unknown.err());
     }
 }

@@ -75,6 +75,7 @@ record HyperLogLogFormat(int precision) implements HeaderFormat {
                 precision == RedisCountEstimator.PRECISION
                         ? null
                         : "REDIS_HLL runs only at precision 14, Redis's, not at precision " + precision;
+            default -> kind() + " runs XXH3_64, and REDIS_HLL at precision 14";
         };
     }
 }

@@ -8,6 +8,7 @@ import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.HeaderValue;
+import io.mapsketch.memory.HashScheme;
 import java.util.List;
 import java.util.function.IntSupplier;
 
@@ -138,5 +139,18 @@ record CountMinFormat(int width, int depth, int counterBytes, boolean conservati
     @Override
     public long payloadBytes() {
         return counterBytesTotal();
+    }
+
+    /** Runs XXH3-64, and Spark's scheme with 64-bit counters and plain update, as Spark counts. */
+    @Override
+    public String schemeRefusal(HashScheme scheme) {
+        return switch (scheme) {
+            case XXH3_64 -> null;
+            case SPARK_MURMUR3_32 ->
+                counterBytes == Long.BYTES && !conservative
+                        ? null
+                        : "SPARK_MURMUR3_32 counts in 64-bit counters with plain update, as Spark does";
+            default -> kind() + " runs XXH3_64, and SPARK_MURMUR3_32";
+        };
     }
 }

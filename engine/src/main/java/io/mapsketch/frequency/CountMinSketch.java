@@ -6,6 +6,8 @@ import io.mapsketch.Mergeable;
 import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
 import io.mapsketch.internal.HeaderReader;
+import io.mapsketch.memory.HashScheme;
+import io.mapsketch.memory.LiveCounters;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -20,11 +22,12 @@ import java.nio.file.Path;
  */
 // Its header format description is package-private; the protected members that return it are not API.
 @SuppressWarnings("exports")
-public final class CountMinSketch extends FrequencySketch implements Mergeable<CountMinSketch> {
+public sealed class CountMinSketch extends FrequencySketch implements Mergeable<CountMinSketch>
+        permits SparkHashedCountMin {
 
     private final CountMinFormat format;
 
-    private CountMinSketch(SketchRegion region, CountMinFormat format) {
+    CountMinSketch(SketchRegion region, CountMinFormat format) {
         super(region, format);
         this.format = format;
     }
@@ -54,8 +57,47 @@ public final class CountMinSketch extends FrequencySketch implements Mergeable<C
         return open(file, mode, SketchKind.COUNT_MIN, CountMinSketch::read);
     }
 
+    /**
+     * Reads a sketch; one of Spark's scheme counts as Spark does, in a class of its own that only such a
+     * sketch loads (so that while every sketch hashes with XXH3 the JIT sees one implementation of each
+     * key-form method).
+     */
     private static CountMinSketch read(SketchRegion region) throws IOException {
-        return new CountMinSketch(region, CountMinFormat.read(HeaderReader.of(region)));
+        CountMinFormat format = CountMinFormat.read(HeaderReader.of(region));
+        return region.header().hashScheme() == HashScheme.SPARK_MURMUR3_32
+                ? SparkHashedCountMin.create(region, format)
+                : new CountMinSketch(region, format);
+    }
+
+    /**
+     * Tells whether the sketch counts as Spark's {@code CountMinSketch} does ({@link Builder#sparkHashing},
+     * or imported from Spark), with the row multipliers Spark draws from {@link #hashSeed()}.
+     *
+     * @return {@code true} for Spark's hashing, {@code false} for mapsketch's own
+     */
+    public boolean hashesAsSpark() {
+        return region.header().hashScheme() == HashScheme.SPARK_MURMUR3_32;
+    }
+
+    /**
+     * Returns the counters as one array, row by row ({@code depth * width} of them, unsigned), as Spark's
+     * {@code CountMinSketch} lays out its table. Cost: one pass over the counters.
+     *
+     * @return a new array
+     * @throws IllegalStateException if the sketch is closed, or the table is more than an array holds
+     */
+    public long[] counterTable() {
+        long size = (long) depth() * width();
+        if (size > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException(size + " counters are more than an array holds");
+        }
+        long[] table = new long[(int) size];
+        for (int row = 0; row < depth(); row++) {
+            for (int column = 0; column < width(); column++) {
+                table[row * width() + column] = counters.counter(row, column);
+            }
+        }
+        return table;
     }
 
     @Override
@@ -105,11 +147,54 @@ public final class CountMinSketch extends FrequencySketch implements Mergeable<C
         return "CountMinSketch[" + describe() + ", " + shapeText() + "]";
     }
 
-    /** Builds a Count-Min sketch from epsilon and delta. */
+    /** Builds a Count-Min sketch from epsilon and delta, or with Spark's hashing and counters. */
     @SuppressWarnings("exports")
     public static final class Builder extends CountMinBuilder<Builder, CountMinSketch> {
 
+        private boolean sparkHashing;
+        private long[] table;
+        private long totalWeight;
+
         private Builder() {}
+
+        /**
+         * Counts keys as Spark's {@code CountMinSketchImpl} does, with the row multipliers Spark draws from
+         * {@code seed}: a sketch that then answers as Spark's of the same dimensions and seed. Such a sketch
+         * has 64-bit counters and plain update ({@link #counterBits(int)} 64, no conservative update), and
+         * is sized with {@link #dimensions(int, int)}.
+         *
+         * @param seed the seed Spark's sketch was created with
+         * @return this builder
+         */
+        public Builder sparkHashing(int seed) {
+            this.sparkHashing = true;
+            return seed(seed);
+        }
+
+        /**
+         * Sets the counters the new sketch starts with, row by row, and N, their rows' common sum (an
+         * imported sketch's); the items counter starts at 0.
+         *
+         * @param table {@code depth * width} counters, each in [0, {@code totalWeight}]; copied
+         * @param totalWeight N, in [0, 2^63 - 2^55 - 1]
+         * @return this builder
+         * @throws IllegalArgumentException if a value is out of range
+         */
+        public Builder counters(long[] table, long totalWeight) {
+            if (totalWeight < 0 || totalWeight > LiveCounters.LIMIT) {
+                throw new IllegalArgumentException(
+                        "totalWeight = " + totalWeight + ", must be in [0, " + LiveCounters.LIMIT + "]");
+            }
+            for (int i = 0; i < table.length; i++) {
+                if (table[i] < 0 || table[i] > totalWeight) {
+                    throw new IllegalArgumentException(
+                            "table[" + i + "] = " + table[i] + ", must be in [0, totalWeight = " + totalWeight + "]");
+                }
+            }
+            this.table = table.clone();
+            this.totalWeight = totalWeight;
+            return this;
+        }
 
         @Override
         protected Builder self() {
@@ -117,8 +202,29 @@ public final class CountMinSketch extends FrequencySketch implements Mergeable<C
         }
 
         @Override
+        protected HashScheme hashScheme() {
+            return sparkHashing ? HashScheme.SPARK_MURMUR3_32 : HashScheme.XXH3_64;
+        }
+
+        @Override
         protected CountMinFormat format() {
-            return countMinFormat();
+            CountMinFormat format = countMinFormat();
+            if (table != null && table.length != (long) format.depth() * format.width()) {
+                throw new IllegalArgumentException("table has " + table.length + " counters, must have depth * width = "
+                        + (long) format.depth() * format.width());
+            }
+            if (table != null && format.counterBytes() == Integer.BYTES && totalWeight > 0xFFFF_FFFFL) {
+                throw new IllegalArgumentException(
+                        "totalWeight = " + totalWeight + " may not fit 32-bit counters: set counterBits(64)");
+            }
+            return format;
+        }
+
+        @Override
+        protected ContentWriter<CountMinSketch> initialContent() {
+            long[] counts = table;
+            long weight = totalWeight;
+            return counts == null ? null : sketch -> sketch.restore(counts, weight);
         }
 
         @Override

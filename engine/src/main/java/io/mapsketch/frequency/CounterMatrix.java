@@ -72,11 +72,16 @@ abstract sealed class CounterMatrix permits CounterMatrix.Ints, CounterMatrix.Lo
         return row * rowStride + DoubleHashing.reduce(x, width) * counterBytes();
     }
 
+    /** Byte offset of counter {@code column} of {@code row}, both in range. */
+    final long columnOffset(int row, long column) {
+        return row * rowStride + column * counterBytes();
+    }
+
     /** Reads counter {@code column} of {@code row}, unsigned. */
     final long counter(int row, long column) {
         Objects.checkIndex(row, depth);
         Objects.checkIndex(column, width);
-        return load(row * rowStride + column * counterBytes());
+        return load(columnOffset(row, column));
     }
 
     /** Counts the counters whose value (unsigned) is at least {@code threshold}: one pass of acquire loads. */

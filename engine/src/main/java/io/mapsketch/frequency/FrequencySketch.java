@@ -306,6 +306,22 @@ public abstract sealed class FrequencySketch extends FrequencyReads permits Coun
         return estimate;
     }
 
+    /**
+     * Stores {@code table}, row by row, into the counters of a new sketch and takes {@code weight} as N:
+     * the content of an imported sketch, written by its only writer before the file gets its name.
+     */
+    final void restore(long[] table, long weight) {
+        requireWritable();
+        admitWeight(weight, "totalWeight");
+        int width = width();
+        for (int row = 0; row < depth(); row++) {
+            for (int column = 0; column < width; column++) {
+                counters.store(counters.columnOffset(row, column), table[row * width + column]);
+            }
+        }
+        countAdmitted(0, weight);
+    }
+
     // ---------------------------------------------------------------- merge
 
     /**

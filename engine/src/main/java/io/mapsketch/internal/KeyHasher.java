@@ -27,7 +27,8 @@ import java.util.Objects;
  * atomic exchange per call). Nothing is allocated once the buffers are large enough, except the lambda
  * of a batch call.
  */
-public abstract sealed class KeyHasher permits Xxh3KeyHasher, RedisKeyHasher, DataSketchesKeyHasher {
+public abstract sealed class KeyHasher
+        permits Xxh3KeyHasher, RedisKeyHasher, GuavaKeyHasher, SparkKeyHasher, DataSketchesKeyHasher {
 
     /** Keys hashed per step of a batch: large enough to amortise a step, small enough to stay in the L1 cache. */
     public static final int BATCH = 512;
@@ -56,6 +57,8 @@ public abstract sealed class KeyHasher permits Xxh3KeyHasher, RedisKeyHasher, Da
         return switch (scheme) {
             case XXH3_64 -> new Xxh3KeyHasher(seed);
             case REDIS_HLL -> RedisKeyHasher.create(seed);
+            case GUAVA_MURMUR3_128 -> GuavaKeyHasher.create(seed);
+            case SPARK_MURMUR3_32 -> SparkKeyHasher.create(seed);
             case DATASKETCHES_MURMUR3_128 -> DataSketchesKeyHasher.create(seed);
         };
     }

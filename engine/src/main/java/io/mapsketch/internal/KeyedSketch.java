@@ -10,7 +10,9 @@ import java.lang.foreign.MemorySegment;
 /**
  * A sketch that takes keys one at a time (membership filters, HyperLogLog): the add of every key form
  * ({@link KeyHasher}) and of every batch, over the two operations each sketch implements, the add of
- * one hash and of a batch of hashes. Batch adds update the items counter once per batch step.
+ * one hash and of a batch of hashes. Batch adds update the items counter once per batch step. A sketch
+ * of a scheme whose hash does not fit 64 bits (a Bloom filter of Guava's) overrides the key forms, in a
+ * class that only such a sketch loads, so that the JIT sees one implementation while none is open.
  */
 public abstract sealed class KeyedSketch extends RegionSketch permits MembershipFilter, HyperLogLog {
 
@@ -36,7 +38,7 @@ public abstract sealed class KeyedSketch extends RegionSketch permits Membership
      * @throws IllegalStateException if the sketch is read-only or closed
      * @throws FilterFullException if a {@link CuckooFilter} has no room for the key (it is not added)
      */
-    public final boolean add(long key) {
+    public boolean add(long key) {
         return addCounted(hasher.hash(key));
     }
 
@@ -51,7 +53,7 @@ public abstract sealed class KeyedSketch extends RegionSketch permits Membership
      * @throws IllegalStateException if the sketch is read-only or closed
      * @throws FilterFullException if a {@link CuckooFilter} has no room for the key (it is not added)
      */
-    public final boolean add(byte[] key, int offset, int length) {
+    public boolean add(byte[] key, int offset, int length) {
         return addCounted(hasher.hash(key, offset, length));
     }
 
@@ -63,7 +65,7 @@ public abstract sealed class KeyedSketch extends RegionSketch permits Membership
      * @throws IllegalStateException if the sketch is read-only or closed
      * @throws FilterFullException if a {@link CuckooFilter} has no room for the key (it is not added)
      */
-    public final boolean add(CharSequence key) {
+    public boolean add(CharSequence key) {
         return addCounted(hasher.hash(key));
     }
 
@@ -78,7 +80,7 @@ public abstract sealed class KeyedSketch extends RegionSketch permits Membership
      * @throws IllegalStateException if the sketch is read-only or closed
      * @throws FilterFullException if a {@link CuckooFilter} has no room for the key (it is not added)
      */
-    public final boolean add(MemorySegment key, long offset, long length) {
+    public boolean add(MemorySegment key, long offset, long length) {
         return addCounted(hasher.hash(key, offset, length));
     }
 
@@ -92,7 +94,7 @@ public abstract sealed class KeyedSketch extends RegionSketch permits Membership
      * @throws IllegalStateException if the sketch is read-only or closed
      * @throws FilterFullException if a {@link CuckooFilter} has no room for a key (the keys before it are added)
      */
-    public final void addAll(long[] keys) {
+    public void addAll(long[] keys) {
         requireWritable();
         hasher.forEachBatch(keys, this::addStep);
     }
@@ -108,7 +110,7 @@ public abstract sealed class KeyedSketch extends RegionSketch permits Membership
      * @throws IllegalStateException if the sketch is read-only or closed
      * @throws FilterFullException if a {@link CuckooFilter} has no room for a key (the keys before it are added)
      */
-    public final void addAll(MemorySegment keys, long offset, long count) {
+    public void addAll(MemorySegment keys, long offset, long count) {
         requireWritable();
         hasher.forEachBatch(keys, offset, count, this::addStep);
     }
@@ -129,7 +131,7 @@ public abstract sealed class KeyedSketch extends RegionSketch permits Membership
      * @throws IllegalStateException if the sketch is read-only or closed
      * @throws FilterFullException if a {@link CuckooFilter} has no room for a key (the keys before it are added)
      */
-    public final void addAll(byte[] data, int[] offsets, int[] lengths, int count) {
+    public void addAll(byte[] data, int[] offsets, int[] lengths, int count) {
         requireWritable();
         hasher.forEachBatch(data, offsets, lengths, count, this::addStep);
     }

@@ -16,8 +16,6 @@ final class RedisKeyHasher extends KeyHasher {
 
     /** Redis's register bits: the low 14 bits of the hash. */
     private static final int REGISTER_BITS = 14;
-    /** Bytes of the longest decimal string of a {@code long}: {@code -9223372036854775808}. */
-    private static final int LONG_DIGITS = 20;
 
     private RedisKeyHasher(long seed) {
         super(seed);
@@ -47,7 +45,7 @@ final class RedisKeyHasher extends KeyHasher {
     @Override
     public long hash(long key) {
         OwnedScratch.Lease<Utf8Buffer> buffer = borrowUtf8Buffer();
-        long hash = hashDecimal(key, buffer.piece().forChars(LONG_DIGITS));
+        long hash = hashDecimal(key, buffer.piece().forChars(Decimal.LONG_DIGITS));
         giveBackUtf8Buffer(buffer);
         return hash;
     }
@@ -55,33 +53,16 @@ final class RedisKeyHasher extends KeyHasher {
     @Override
     void hashLongs(long[] keys, int from, long[] hashes, int to, int count) {
         OwnedScratch.Lease<Utf8Buffer> buffer = borrowUtf8Buffer();
-        byte[] digits = buffer.piece().forChars(LONG_DIGITS);
+        byte[] digits = buffer.piece().forChars(Decimal.LONG_DIGITS);
         for (int i = 0; i < count; i++) {
             hashes[to + i] = hashDecimal(keys[from + i], digits);
         }
         giveBackUtf8Buffer(buffer);
     }
 
-    /** The hash of the decimal string of {@code key}, written into {@code digits[0, 20)}. */
+    /** The hash of the decimal string of {@code key}, written into {@code digits[0, 20)} ({@link Decimal}). */
     private long hashDecimal(long key, byte[] digits) {
-        int start = decimal(key, digits);
-        return hash(MemorySegment.ofArray(digits), start, LONG_DIGITS - start);
-    }
-
-    /**
-     * Writes {@link Long#toString(long)} of {@code value} in ASCII so that it ends at {@code digits[20]};
-     * returns where it starts.
-     */
-    static int decimal(long value, byte[] digits) {
-        int at = LONG_DIGITS;
-        long rest = value < 0 ? value : -value;
-        do {
-            digits[--at] = (byte) ('0' - rest % 10);
-            rest /= 10;
-        } while (rest != 0);
-        if (value < 0) {
-            digits[--at] = '-';
-        }
-        return at;
+        int start = Decimal.write(key, digits);
+        return hash(MemorySegment.ofArray(digits), start, Decimal.LONG_DIGITS - start);
     }
 }

@@ -1,5 +1,6 @@
 package io.mapsketch.interop;
 
+import io.mapsketch.internal.SparkBloomIndexes;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.Objects;

@@ -8,6 +8,7 @@ import io.mapsketch.internal.DoubleHashing;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.KeyHasher;
 import io.mapsketch.internal.ScratchPool;
+import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -16,7 +17,8 @@ import java.util.Objects;
 
 /**
  * The classic Bloom filter: m bits, k probes per key by enhanced double hashing over one 64-bit
- * XXH3 hash ({@link ProbeCells}), sized from the expected items n and false-positive rate p with
+ * XXH3 hash ({@link ProbeCells}), or, for a filter imported from Guava or Spark, by its origin's probes
+ * at its origin's size ({@link #probing()}); sized from the expected items n and false-positive rate p with
  * {@code m = -n ln p / (ln 2)^2} and {@code k = round((m / n) ln 2)} (10,000 items at 1% take
  * 95,851 bits, 11.7 KB, and 7 probes).
  *
@@ -41,17 +43,21 @@ import java.util.Objects;
  */
 // Its header format description is package-private; the protected members that return it are not API.
 @SuppressWarnings("exports")
-public final class BloomFilter extends MembershipFilter implements Mergeable<BloomFilter> {
+public sealed class BloomFilter extends MembershipFilter implements Mergeable<BloomFilter>
+        permits GuavaProbedBloomFilter, SparkProbedBloomFilter {
 
     private final BloomFormat format;
-    private final long bits;
-    private final int hashes;
+    /** m: the modulus of every scheme's probes. */
+    final long bits;
+    /** k. */
+    final int hashes;
+
     private final ProbeCells probes;
     private final ScratchPool<ProbeScratch> probeScratch = new ScratchPool<>(ProbeScratch::new);
     /** The probes' term unit ({@link ProbeCells#termUnit}), in a field of its own for the single-key loops. */
     private final long termUnit;
 
-    private BloomFilter(SketchRegion region, BloomFormat format) {
+    BloomFilter(SketchRegion region, BloomFormat format) {
         super(region, format.expectedItems(), format.falsePositiveRate());
         this.format = format;
         this.bits = format.bits();
@@ -83,8 +89,18 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
         return open(file, mode, SketchKind.BLOOM, BloomFilter::read);
     }
 
+    /**
+     * Reads a filter; one of a foreign scheme probes as its origin does, in a class of its own that only
+     * such a filter loads (so that while every filter probes mapsketch's way the JIT sees one
+     * implementation of each key-form method).
+     */
     private static BloomFilter read(SketchRegion region) throws IOException {
-        return new BloomFilter(region, BloomFormat.read(HeaderReader.of(region)));
+        BloomFormat format = BloomFormat.read(HeaderReader.of(region));
+        return switch (region.header().hashScheme()) {
+            case GUAVA_MURMUR3_128 -> GuavaProbedBloomFilter.create(region, format);
+            case SPARK_MURMUR3_32 -> SparkProbedBloomFilter.create(region, format);
+            default -> new BloomFilter(region, format);
+        };
     }
 
     @Override
@@ -231,7 +247,8 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
      *
      * <p>Cost: one pass over both bit arrays (SIMD in {@code EXCLUSIVE} mode).
      *
-     * @param other a filter with the same bits, hashes, hash scheme, seed and probe scheme ({@link ProbeCells})
+     * @param other a filter with the same bits, hashes, hash scheme, seed, probing ({@link BloomProbing})
+     *     and probe scheme ({@link ProbeCells})
      * @throws IncompatibleSketchException naming the parameter that differs
      * @throws IllegalStateException if this filter is read-only or either is closed
      */
@@ -248,6 +265,16 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
      */
     public long bitCount() {
         return bits;
+    }
+
+    /**
+     * Returns where the filter puts a key's bits: mapsketch's own probes, or those of the library it was
+     * imported from.
+     *
+     * @return the probing its header records
+     */
+    public BloomProbing probing() {
+        return BloomProbing.of(region.header().hashScheme(), format.variant());
     }
 
     /**
@@ -297,11 +324,60 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
         return "BloomFilter[" + describe() + ", " + bits + " bits, k = " + hashes + ", " + itemsAdded() + " items]";
     }
 
-    /** Builds a classic Bloom filter from the expected items and the false-positive rate. */
+    /**
+     * Returns the filter's bit array as 64-bit words, bit i being bit {@code i & 63} of word
+     * {@code i >>> 6}: the words of Guava's and Spark's bit arrays. Cost: one pass over the payload.
+     *
+     * @return a new array of {@code ceil(m / 64)} words
+     * @throws IllegalStateException if the filter is closed
+     */
+    public long[] words() {
+        long[] words = new long[Math.toIntExact(Math.ceilDiv(bits, Long.SIZE))];
+        for (int i = 0; i < words.length; i++) {
+            words[i] = payload.getLong((long) i * Long.BYTES);
+        }
+        return words;
+    }
+
+    /** Stores the words of a new filter's bits, as its only writer: the content of an imported filter. */
+    void storeWords(long[] words) {
+        for (int i = 0; i < words.length; i++) {
+            payload.putLong((long) i * Long.BYTES, words[i]);
+        }
+    }
+
+    /** Builds a classic Bloom filter from the expected items and the false-positive rate, or from another library's bits. */
     @SuppressWarnings("exports")
     public static final class Builder extends FilterBuilder<Builder, BloomFilter> {
 
+        private ForeignBloomImage image;
+        private long seed = DEFAULT_SEED;
+
         private Builder() {}
+
+        /**
+         * Builds the filter of another library's bit array instead of sizing one: {@code 64 * words.length}
+         * bits holding {@code words} ({@link BloomFilter#words()}' numbering), k probes placed as
+         * {@code probing} places them; the expected items and the rate then follow from m and k
+         * ({@code round(m ln 2 / k)} and {@code 2^-k}) and are not set. A {@link BloomProbing#SPARK_V2}
+         * filter takes its seed from {@link #seed(long)}; the others hash with seed 0.
+         *
+         * @param probing a foreign probing, not {@link BloomProbing#MAPSKETCH}
+         * @param hashes k, in [1, {@value ProbedLayout#MAX_HASHES}]
+         * @param words the bits, at least one word; copied
+         * @return this builder
+         * @throws IllegalArgumentException if a parameter is out of range
+         */
+        public Builder foreignImage(BloomProbing probing, int hashes, long[] words) {
+            this.image = new ForeignBloomImage(probing, hashes, words.clone());
+            return this;
+        }
+
+        @Override
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return super.seed(seed);
+        }
 
         @Override
         protected Builder self() {
@@ -309,8 +385,19 @@ public final class BloomFilter extends MembershipFilter implements Mergeable<Blo
         }
 
         @Override
+        protected HashScheme hashScheme() {
+            return image == null ? HashScheme.XXH3_64 : image.probing().scheme();
+        }
+
+        @Override
         protected BloomFormat format() {
-            return BloomFormat.sized(expectedItems(), falsePositiveRate());
+            return image == null ? BloomFormat.sized(expectedItems(), falsePositiveRate()) : image.format(seed);
+        }
+
+        @Override
+        protected ContentWriter<BloomFilter> initialContent() {
+            ForeignBloomImage content = image;
+            return content == null ? null : content::writeInto;
         }
 
         @Override

@@ -143,7 +143,7 @@ public abstract sealed class MembershipFilter extends KeyedSketch
      * @return {@code false} if certainly absent, {@code true} if present or a false positive
      * @throws IllegalStateException if the filter is closed
      */
-    public final boolean mightContain(long key) {
+    public boolean mightContain(long key) {
         return containsHash(hasher.hash(key));
     }
 
@@ -158,7 +158,7 @@ public abstract sealed class MembershipFilter extends KeyedSketch
      * @throws IndexOutOfBoundsException if the range is outside the array
      * @throws IllegalStateException if the filter is closed
      */
-    public final boolean mightContain(byte[] key, int offset, int length) {
+    public boolean mightContain(byte[] key, int offset, int length) {
         return containsHash(hasher.hash(key, offset, length));
     }
 
@@ -169,7 +169,7 @@ public abstract sealed class MembershipFilter extends KeyedSketch
      * @return {@code false} if certainly absent
      * @throws IllegalStateException if the filter is closed
      */
-    public final boolean mightContain(CharSequence key) {
+    public boolean mightContain(CharSequence key) {
         return containsHash(hasher.hash(key));
     }
 
@@ -184,7 +184,7 @@ public abstract sealed class MembershipFilter extends KeyedSketch
      * @throws IndexOutOfBoundsException if the range is outside the segment
      * @throws IllegalStateException if the filter is closed
      */
-    public final boolean mightContain(MemorySegment key, long offset, long length) {
+    public boolean mightContain(MemorySegment key, long offset, long length) {
         return containsHash(hasher.hash(key, offset, length));
     }
 
@@ -198,7 +198,7 @@ public abstract sealed class MembershipFilter extends KeyedSketch
      * @throws IllegalArgumentException if {@code results} is shorter than {@code keys}
      * @throws IllegalStateException if the filter is closed
      */
-    public final void mightContainAll(long[] keys, boolean[] results) {
+    public void mightContainAll(long[] keys, boolean[] results) {
         requireAnswerRoom("results", results.length, keys.length);
         hasher.forEachBatch(keys, (hashes, first, count) -> containsHashes(hashes, count, results, (int) first));
     }
@@ -217,7 +217,7 @@ public abstract sealed class MembershipFilter extends KeyedSketch
      * @throws IndexOutOfBoundsException if {@code count} exceeds an array or a key is outside {@code data}
      * @throws IllegalStateException if the filter is closed
      */
-    public final void mightContainAll(byte[] data, int[] offsets, int[] lengths, int count, boolean[] results) {
+    public void mightContainAll(byte[] data, int[] offsets, int[] lengths, int count, boolean[] results) {
         Objects.checkFromIndexSize(0, count, results.length);
         hasher.forEachBatch(
                 data, offsets, lengths, count, (hashes, first, n) -> containsHashes(hashes, n, results, (int) first));

@@ -11,6 +11,7 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import com.google.common.hash.BloomFilter;
 import com.google.common.hash.Funnel;
 import com.google.common.hash.Funnels;
+import io.mapsketch.internal.GuavaBloomIndexes;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -48,7 +48,7 @@ class MembershipFormatsTest {
                                 integers().between(1, 64),
                                 items(),
                                 rates(),
-                                (bits, hashes, items, rate) -> new BloomFormat(bits, hashes, items, rate)),
+                                (bits, hashes, items, rate) -> new BloomFormat(bits, hashes, items, rate, 0)),
                 BloomFormat::read,
                 Map.of(
                         "bits",
@@ -58,7 +58,9 @@ class MembershipFormatsTest {
                         "expected items",
                         BELOW_ONE,
                         "false-positive rate",
-                        OUTSIDE_UNIT));
+                        OUTSIDE_UNIT,
+                        "probe variant",
+                        List.of(-1L, 3L, Long.MAX_VALUE)));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.mapsketch.interop;
+package io.mapsketch.internal;
 
 import io.mapsketch.kernels.Murmur3x64x128;
 import java.lang.foreign.MemorySegment;
@@ -13,7 +13,7 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Cost: no allocation; the hash, then one multiply-add and one remainder per probe.
  */
-final class GuavaBloomIndexes {
+public final class GuavaBloomIndexes {
 
     private GuavaBloomIndexes() {}
 

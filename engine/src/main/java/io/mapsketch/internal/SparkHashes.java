@@ -1,4 +1,4 @@
-package io.mapsketch.interop;
+package io.mapsketch.internal;
 
 import io.mapsketch.kernels.Murmur3x86x32;
 import java.lang.foreign.MemorySegment;
@@ -12,7 +12,7 @@ import java.lang.foreign.MemorySegment;
  * {@code int}, {@code long}) are widened to a {@code long} and take {@code hashLong}. The pair is
  * packed in one {@code long}, {@code h1} in the high half, so that no call allocates.
  */
-final class SparkHashes {
+public final class SparkHashes {
 
     private SparkHashes() {}
 

@@ -1,4 +1,4 @@
-package io.mapsketch.interop;
+package io.mapsketch.internal;
 
 import java.util.Random;
 
@@ -11,7 +11,7 @@ import java.util.Random;
  *
  * <p>Cost: no allocation but in {@link #hashA}; a multiply, a shift and a remainder per row.
  */
-final class SparkCountMinBuckets {
+public final class SparkCountMinBuckets {
 
     private SparkCountMinBuckets() {}
 

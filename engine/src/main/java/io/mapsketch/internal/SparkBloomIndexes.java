@@ -1,4 +1,4 @@
-package io.mapsketch.interop;
+package io.mapsketch.internal;
 
 /**
  * Where Spark's Bloom filters put a key's bits, given the key's {@link SparkHashes} pair
@@ -15,7 +15,7 @@ package io.mapsketch.interop;
  *
  * <p>Cost: no allocation; a multiply-add and a remainder per probe.
  */
-final class SparkBloomIndexes {
+public final class SparkBloomIndexes {
 
     private SparkBloomIndexes() {}
 
