@@ -16,6 +16,23 @@ final class FileAndItems {
             description = "Items, as UTF-8 strings. None: one item per line of standard input.")
     private List<String> items = List.of();
 
+    /** The arguments as picocli sets them. */
+    FileAndItems() {}
+
+    /**
+     * The arguments of one command of {@code mapsketch pipe}.
+     *
+     * @param file the sketch file
+     * @param items the items, not empty: an empty list would read standard input
+     */
+    FileAndItems(Path file, List<String> items) {
+        if (items.isEmpty()) {
+            throw new IllegalArgumentException("no ITEM given");
+        }
+        this.file = file;
+        this.items = items;
+    }
+
     /** The sketch file. */
     Path file() {
         return file;
