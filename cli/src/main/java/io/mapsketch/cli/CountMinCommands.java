@@ -211,10 +211,15 @@ final class CountMinCommands implements SketchFamily {
             },
             footer = {"%nExample:%n  mapsketch cms query events.cms login logout"})
     int query(@Mixin FileAndItems input) throws IOException {
-        try (CountMinSketch sketch = CountMinSketch.open(input.file(), OpenMode.READ_ONLY)) {
-            Saturation.printEstimates(sketch, input, root.io());
-        }
+        query(input, root.io());
         return 0;
+    }
+
+    /** CMS.QUERY: opens the sketch read-only and prints each item's estimate. */
+    static void query(FileAndItems input, CommandIo io) throws IOException {
+        try (CountMinSketch sketch = CountMinSketch.open(input.file(), OpenMode.READ_ONLY)) {
+            Saturation.printEstimates(sketch, input, io);
+        }
     }
 
     @Command(

@@ -20,15 +20,12 @@ final class FileAndItems {
     FileAndItems() {}
 
     /**
-     * The arguments of one command of {@code mapsketch pipe}.
+     * The arguments of a verb run without picocli ({@link FastVerbs}, {@code mapsketch pipe}).
      *
      * @param file the sketch file
-     * @param items the items, not empty: an empty list would read standard input
+     * @param items the ITEM arguments; none for the lines of standard input
      */
     FileAndItems(Path file, List<String> items) {
-        if (items.isEmpty()) {
-            throw new IllegalArgumentException("no ITEM given");
-        }
         this.file = file;
         this.items = items;
     }

@@ -54,10 +54,15 @@ final class HyperLogLogCommands implements SketchFamily {
                 "  cut -f1 access.log | mapsketch hll add visitors.hll"
             })
     int add(@Mixin FileAndItems input) throws IOException {
-        try (HyperLogLog sketch = HyperLogLog.open(input.file(), OpenMode.SHARED)) {
-            add(sketch, input, root.io());
-        }
+        add(input, root.io());
         return 0;
+    }
+
+    /** PFADD: opens the sketch as a shared writer and adds the items. */
+    static void add(FileAndItems input, CommandIo io) throws IOException {
+        try (HyperLogLog sketch = HyperLogLog.open(input.file(), OpenMode.SHARED)) {
+            add(sketch, input, io);
+        }
     }
 
     /** PFADD on an open sketch: adds the items and prints 1 if a register changed, else 0, once. */
