@@ -11,7 +11,7 @@
 # from the terminal (Ctrl-C) or to the process group (timeout, service managers) reaches the JVM.
 #
 # Fast: AOT_CACHE is an ahead-of-time cache (JDK 25, JEP 483 and 514: classes loaded and linked, and
-# method profiles, of a training run of `mapsketch demo`), made on the first run after each build and
+# method profiles, of a training run of `mapsketch demo` and single verbs), made on the first run after each build and
 # used while it is newer than every jar of MODULE_PATH. A missing, stale or unreadable cache only
 # costs time: it is made again, or the command runs without it, and the JVM's reports about it (which
 # it would print on standard output) are turned off.
@@ -19,7 +19,9 @@
 mapsketch_incubator_notice='WARNING: Using incubator modules: jdk.incubator.vector'
 
 # The JVM options of the command and of the cache's training run, which must be the same (the serial
-# collector starts fastest, and the command's data is off the heap).
+# collector starts fastest, and the command's data is off the heap). A JVM that resolves an incubator
+# module, by --add-modules or by a module's requires, archives neither the module graph nor linked
+# classes in the cache: that costs start-up, and the Vector API cannot be had otherwise.
 mapsketch_cli_options() {
     local terminal=$1
     mapsketch_options=(--add-modules jdk.incubator.vector --enable-native-access=io.mapsketch.memory
@@ -48,14 +50,15 @@ mapsketch_aot_cache_current() {
     done
 }
 
-# Makes AOT_CACHE from a training run of `mapsketch demo`; says nothing, and leaves the cache empty (not
-# to be tried again until the next build), if that fails.
+# Makes AOT_CACHE from a training run (io.mapsketch.cli.StartupTraining: `mapsketch demo`, then the verbs
+# scripts call one at a time and a pipe, on files of its own); says nothing, and leaves the cache empty
+# (not to be tried again until the next build), if that fails.
 mapsketch_make_aot_cache() {
     local java_home=$1 module_path=$2 cache=$3
     local partial="$cache.$$.partial"
     mapsketch_cli_options false
     if "$java_home/bin/java" "-XX:AOTCacheOutput=$partial" "${mapsketch_options[@]}" \
-            --module-path "$module_path" --module io.mapsketch.cli/io.mapsketch.cli.Main demo \
+            --module-path "$module_path" --module io.mapsketch.cli/io.mapsketch.cli.StartupTraining \
             </dev/null >/dev/null 2>&1 && [ -s "$partial" ]; then
         mv -f "$partial" "$cache"
     else

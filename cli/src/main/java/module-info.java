@@ -4,6 +4,8 @@ module io.mapsketch.cli {
     // info and verify read a file's header, live line and checksum below the API: the memory module and the
     // engine's shared mechanics are exported to this module alone.
     requires io.mapsketch.memory;
+    // The kernels' implementation property, which a command line of a few keys sets (Main).
+    requires io.mapsketch.kernels;
     requires info.picocli;
     requires java.logging;
 

@@ -204,9 +204,14 @@ final class BloomCommands implements SketchFamily {
     int card(@Parameters(paramLabel = "FILE", description = "A Bloom filter file or directory.") Path file)
             throws IOException {
         try (MembershipFilter filter = MembershipFilter.open(file, OpenMode.READ_ONLY)) {
-            root.io().out().println(filter.estimatedItems());
+            card(filter, root.io());
         }
         return 0;
+    }
+
+    /** Prints BF.CARD's reply: the distinct items the open filter holds, estimated from its fill. */
+    static void card(MembershipFilter filter, CommandIo io) {
+        io.out().println(filter.estimatedItems());
     }
 
     @Override

@@ -120,34 +120,43 @@ final class CountMinCommands implements SketchFamily {
             throws IOException {
         List<String> arguments = pairs == null ? List.of() : pairs;
         long[] counts = counts(arguments);
-        PrintWriter out = root.io().out();
         try (CountMinSketch sketch = CountMinSketch.open(file, OpenMode.SHARED)) {
-            requireRoom(file, sketch, counts);
-            Saturation saturation = new Saturation(file, sketch, "cms create");
-            try {
-                if (arguments.isEmpty()) {
-                    Items.each(file, List.of(), root.io().forAnswers(), (bytes, offset, length) -> {
-                        long estimate = sketch.add(bytes, offset, length);
-                        saturation.added(bytes, offset, length, estimate);
-                        out.println(Saturation.text(sketch, estimate));
-                    });
-                }
-                for (int i = 0; i < counts.length; i++) {
-                    String item = arguments.get(2 * i);
-                    long estimate;
-                    try {
-                        estimate = sketch.add(item, counts[i]);
-                    } catch (IllegalArgumentException refused) {
-                        throw Items.stopped(file, "pair " + (i + 1), refused.getMessage(), i);
-                    }
-                    saturation.added(item, estimate);
-                    out.println(Saturation.text(sketch, estimate));
-                }
-            } finally {
-                saturation.report(root.io().err());
-            }
+            incrby(sketch, file, arguments, counts, root.io());
         }
         return 0;
+    }
+
+    /**
+     * CMS.INCRBY on an open sketch: adds each pair's count ({@link #counts}, checked before) and prints
+     * each item's new estimate, or, with no pairs, one occurrence of each line of standard input. Counts
+     * that would take N past its limit are refused before anything is added.
+     */
+    static void incrby(CountMinSketch sketch, Path file, List<String> pairs, long[] counts, CommandIo io) {
+        PrintWriter out = io.out();
+        requireRoom(file, sketch, counts);
+        Saturation saturation = new Saturation(file, sketch, "cms create");
+        try {
+            if (pairs.isEmpty()) {
+                Items.each(file, List.of(), io.forAnswers(), (bytes, offset, length) -> {
+                    long estimate = sketch.add(bytes, offset, length);
+                    saturation.added(bytes, offset, length, estimate);
+                    out.println(Saturation.text(sketch, estimate));
+                });
+            }
+            for (int i = 0; i < counts.length; i++) {
+                String item = pairs.get(2 * i);
+                long estimate;
+                try {
+                    estimate = sketch.add(item, counts[i]);
+                } catch (IllegalArgumentException refused) {
+                    throw Items.stopped(file, "pair " + (i + 1), refused.getMessage(), i);
+                }
+                saturation.added(item, estimate);
+                out.println(Saturation.text(sketch, estimate));
+            }
+        } finally {
+            saturation.report(io.err());
+        }
     }
 
     /** The COUNT of each ITEM COUNT pair, all checked before anything is added. */
@@ -202,10 +211,15 @@ final class CountMinCommands implements SketchFamily {
             },
             footer = {"%nExample:%n  mapsketch cms query events.cms login logout"})
     int query(@Mixin FileAndItems input) throws IOException {
-        try (CountMinSketch sketch = CountMinSketch.open(input.file(), OpenMode.READ_ONLY)) {
-            Saturation.printEstimates(sketch, input, root.io());
-        }
+        query(input, root.io());
         return 0;
+    }
+
+    /** CMS.QUERY: opens the sketch read-only and prints each item's estimate. */
+    static void query(FileAndItems input, CommandIo io) throws IOException {
+        try (CountMinSketch sketch = CountMinSketch.open(input.file(), OpenMode.READ_ONLY)) {
+            Saturation.printEstimates(sketch, input, io);
+        }
     }
 
     @Command(

@@ -61,14 +61,19 @@ final class CuckooCommands implements SketchFamily {
             },
             footer = {"%nExample:%n  mapsketch cf add sessions.cf 3f2a91 77c0de"})
     int add(@Mixin FileAndItems input) throws IOException {
-        PrintWriter out = root.io().out();
         try (CuckooFilter filter = CuckooFilter.open(input.file(), OpenMode.SHARED)) {
-            input.each(root.io().forAnswers(), (bytes, offset, length) -> {
-                filter.add(bytes, offset, length);
-                out.println(1);
-            });
+            add(filter, input, root.io());
         }
         return 0;
+    }
+
+    /** CF.ADD on an open filter: adds each item and prints 1; a full filter refuses the item. */
+    static void add(CuckooFilter filter, FileAndItems input, CommandIo io) {
+        PrintWriter out = io.out();
+        input.each(io.forAnswers(), (bytes, offset, length) -> {
+            filter.add(bytes, offset, length);
+            out.println(1);
+        });
     }
 
     @Command(
@@ -81,13 +86,18 @@ final class CuckooCommands implements SketchFamily {
             },
             footer = {"%nExample:%n  mapsketch cf addnx sessions.cf 3f2a91"})
     int addnx(@Mixin FileAndItems input) throws IOException {
-        PrintWriter out = root.io().out();
         try (CuckooFilter filter = CuckooFilter.open(input.file(), OpenMode.SHARED)) {
-            input.each(
-                    root.io().forAnswers(),
-                    (bytes, offset, length) -> out.println(filter.addIfAbsent(bytes, offset, length) ? 1 : 0));
+            addnx(filter, input, root.io());
         }
         return 0;
+    }
+
+    /** CF.ADDNX on an open filter: prints 1 per item added, 0 per item it reported present. */
+    static void addnx(CuckooFilter filter, FileAndItems input, CommandIo io) {
+        PrintWriter out = io.out();
+        input.each(
+                io.forAnswers(),
+                (bytes, offset, length) -> out.println(filter.addIfAbsent(bytes, offset, length) ? 1 : 0));
     }
 
     @Command(
@@ -99,13 +109,16 @@ final class CuckooCommands implements SketchFamily {
             },
             footer = {"%nExample:%n  mapsketch cf count sessions.cf 3f2a91"})
     int count(@Mixin FileAndItems input) throws IOException {
-        PrintWriter out = root.io().out();
         try (CuckooFilter filter = CuckooFilter.open(input.file(), OpenMode.READ_ONLY)) {
-            input.each(
-                    root.io().forAnswers(),
-                    (bytes, offset, length) -> out.println(filter.count(bytes, offset, length)));
+            count(filter, input, root.io());
         }
         return 0;
+    }
+
+    /** CF.COUNT on an open filter: prints the copies of each item's fingerprint in its buckets. */
+    static void count(CuckooFilter filter, FileAndItems input, CommandIo io) {
+        PrintWriter out = io.out();
+        input.each(io.forAnswers(), (bytes, offset, length) -> out.println(filter.count(bytes, offset, length)));
     }
 
     @Command(
@@ -118,18 +131,23 @@ final class CuckooCommands implements SketchFamily {
             },
             footer = {"%nExample:%n  mapsketch cf del sessions.cf 3f2a91"})
     int del(@Mixin FileAndItems input) throws IOException {
-        PrintWriter out = root.io().out();
         try (CuckooFilter filter = CuckooFilter.open(input.file(), OpenMode.SHARED)) {
-            input.each(root.io().forAnswers(), (bytes, offset, length) -> {
-                try {
-                    filter.remove(bytes, offset, length);
-                    out.println(1);
-                } catch (KeyNotPresentException absent) {
-                    out.println(0);
-                }
-            });
+            del(filter, input, root.io());
         }
         return 0;
+    }
+
+    /** CF.DEL on an open filter: removes one copy of each item and prints 1, or 0 if it holds none. */
+    static void del(CuckooFilter filter, FileAndItems input, CommandIo io) {
+        PrintWriter out = io.out();
+        input.each(io.forAnswers(), (bytes, offset, length) -> {
+            try {
+                filter.remove(bytes, offset, length);
+                out.println(1);
+            } catch (KeyNotPresentException absent) {
+                out.println(0);
+            }
+        });
     }
 
     @Command(

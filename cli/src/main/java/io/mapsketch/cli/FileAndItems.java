@@ -16,6 +16,20 @@ final class FileAndItems {
             description = "Items, as UTF-8 strings. None: one item per line of standard input.")
     private List<String> items = List.of();
 
+    /** The arguments as picocli sets them. */
+    FileAndItems() {}
+
+    /**
+     * The arguments of a verb run without picocli ({@link FastVerbs}, {@code mapsketch pipe}).
+     *
+     * @param file the sketch file
+     * @param items the ITEM arguments; none for the lines of standard input
+     */
+    FileAndItems(Path file, List<String> items) {
+        this.file = file;
+        this.items = items;
+    }
+
     /** The sketch file. */
     Path file() {
         return file;

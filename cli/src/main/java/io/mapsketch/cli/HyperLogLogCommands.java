@@ -56,12 +56,22 @@ final class HyperLogLogCommands implements SketchFamily {
                 "  cut -f1 access.log | mapsketch hll add visitors.hll"
             })
     int add(@Mixin FileAndItems input) throws IOException {
-        try (HyperLogLog sketch = HyperLogLog.open(input.file(), addMode(input.file()))) {
-            boolean[] changed = {false};
-            input.each(root.io(), (bytes, offset, length) -> changed[0] |= sketch.add(bytes, offset, length));
-            root.io().out().println(changed[0] ? 1 : 0);
-        }
+        add(input, root.io());
         return 0;
+    }
+
+    /** PFADD: opens the sketch as a writer ({@link #addMode}) and adds the items. */
+    static void add(FileAndItems input, CommandIo io) throws IOException {
+        try (HyperLogLog sketch = HyperLogLog.open(input.file(), addMode(input.file()))) {
+            add(sketch, input, io);
+        }
+    }
+
+    /** PFADD on an open sketch: adds the items and prints 1 if a register changed, else 0, once. */
+    static void add(HyperLogLog sketch, FileAndItems input, CommandIo io) {
+        boolean[] changed = {false};
+        input.each(io, (bytes, offset, length) -> changed[0] |= sketch.add(bytes, offset, length));
+        io.out().println(changed[0] ? 1 : 0);
     }
 
     /**
@@ -87,18 +97,22 @@ final class HyperLogLogCommands implements SketchFamily {
                     List<Path> files)
             throws IOException {
         try (OpenSketches<HyperLogLog> sketches = OpenSketches.readOnly(files, HyperLogLog::open)) {
-            List<HyperLogLog> all = sketches.list();
-            for (int i = 1; i < all.size(); i++) {
-                if (all.get(i).hashSeed() != all.getFirst().hashSeed()) {
-                    throw new CommandFailure(files.get(i) + ": hash seed "
-                            + all.get(i).hashSeed() + " differs from "
-                            + files.getFirst() + "'s " + all.getFirst().hashSeed() + "; sketches of different seeds"
-                            + " cannot be counted together");
-                }
-            }
-            root.io().out().println(Math.round(HyperLogLog.estimateUnion(all.toArray(HyperLogLog[]::new))));
+            count(files, sketches.list(), root.io());
         }
         return 0;
+    }
+
+    /** PFCOUNT over open sketches, one per file: prints the union's estimate; another seed is refused. */
+    static void count(List<Path> files, List<HyperLogLog> all, CommandIo io) {
+        for (int i = 1; i < all.size(); i++) {
+            if (all.get(i).hashSeed() != all.getFirst().hashSeed()) {
+                throw new CommandFailure(files.get(i) + ": hash seed "
+                        + all.get(i).hashSeed() + " differs from "
+                        + files.getFirst() + "'s " + all.getFirst().hashSeed() + "; sketches of different seeds"
+                        + " cannot be counted together");
+            }
+        }
+        io.out().println(Math.round(HyperLogLog.estimateUnion(all.toArray(HyperLogLog[]::new))));
     }
 
     @Command(

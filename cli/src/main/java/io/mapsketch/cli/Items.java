@@ -67,16 +67,34 @@ final class Items {
      */
     static void each(Path file, List<String> arguments, CommandIo io, Sink sink) {
         long[] done = {0};
-        eachBatch(file, arguments, io, (data, offsets, lengths, count) -> {
-            for (int i = 0; i < count; i++) {
-                try {
-                    sink.accept(data, offsets[i], lengths[i]);
-                } catch (IllegalArgumentException | IllegalStateException refused) {
-                    throw stopped(file, position(arguments, done[0] + 1), refused.getMessage(), done[0]);
-                }
-                done[0]++;
+        eachBatch(
+                file,
+                arguments,
+                io,
+                (data, offsets, lengths, count) ->
+                        done[0] = each(file, arguments.isEmpty(), done[0], data, offsets, lengths, count, sink));
+    }
+
+    /**
+     * Hands a batch of argument items ({@link BatchSink}'s shape) to {@code sink}, one at a time, as
+     * {@link #each(Path, List, CommandIo, Sink)} hands its arguments: an item refused stops there.
+     */
+    static void each(Path file, byte[] data, int[] offsets, int[] lengths, int count, Sink sink) {
+        each(file, false, 0, data, offsets, lengths, count, sink);
+    }
+
+    /** Hands a batch on after {@code done} items, and returns how many are done after it. */
+    private static long each(
+            Path file, boolean lines, long done, byte[] data, int[] offsets, int[] lengths, int count, Sink sink) {
+        for (int i = 0; i < count; i++) {
+            try {
+                sink.accept(data, offsets[i], lengths[i]);
+            } catch (IllegalArgumentException | IllegalStateException refused) {
+                throw stopped(file, position(lines, done + 1), refused.getMessage(), done);
             }
-        });
+            done++;
+        }
+        return done;
     }
 
     /**
@@ -116,9 +134,9 @@ final class Items {
         }
     }
 
-    /** Where item {@code number} (from 1) came from: an argument, or a line of standard input. */
-    static String position(List<String> arguments, long number) {
-        return arguments.isEmpty() ? "standard input line " + number : "item " + number;
+    /** Where item {@code number} (from 1) came from: a line of standard input, or an argument. */
+    private static String position(boolean lines, long number) {
+        return lines ? "standard input line " + number : "item " + number;
     }
 
     /** The refusal that stops a verb at one item, after {@code done} items were applied. */

@@ -1,12 +1,12 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.kernels.Kernels;
 import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import picocli.CommandLine;
 
 /**
  * Entry point of the {@code mapsketch} command. Exit status 0 on success, 1 for a missing, bad or
@@ -34,28 +34,39 @@ public final class Main {
     private Main() {}
 
     /**
-     * Runs one verb and exits with its status.
+     * Runs one verb and exits with its status. A command line of a few keys ({@link FastVerbs#fewKeys})
+     * runs the scalar kernels, unless the kernels' property says otherwise.
      *
      * @param args the verb and its arguments
      */
     public static void main(String[] args) {
         KERNEL_NOTICES.setLevel(Level.OFF);
+        if (FastVerbs.fewKeys(args) && System.getProperty(Kernels.IMPLEMENTATION_PROPERTY) == null) {
+            System.setProperty(Kernels.IMPLEMENTATION_PROPERTY, "scalar");
+        }
         PrintWriter out =
                 new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         System.exit(run(args, new CommandIo(System.in, out, err, Boolean.getBoolean(TERMINAL_PROPERTY))));
     }
 
-    /** Runs one verb on the given streams and returns its exit status; flushes both outputs. */
+    /**
+     * Runs one verb on the given streams and returns its exit status; flushes both outputs. The verbs
+     * scripts call most run without picocli ({@link FastVerbs}).
+     */
     static int run(String[] args, CommandIo io) {
-        CommandLine command = MapsketchCommand.commandLine(io, args)
-                .setOut(io.out())
-                .setErr(io.err())
-                .setCaseInsensitiveEnumValuesAllowed(true)
-                .setParameterExceptionHandler(new UsageErrorHandler())
-                .setExecutionExceptionHandler(new FaultHandler());
         try (Notices _ = Notices.showOn(io.err())) {
-            return command.execute(args);
+            int fast = FastVerbs.run(args, io);
+            if (fast != FastVerbs.NOT_FAST) {
+                return fast;
+            }
+            return MapsketchCommand.commandLine(io, args)
+                    .setOut(io.out())
+                    .setErr(io.err())
+                    .setCaseInsensitiveEnumValuesAllowed(true)
+                    .setParameterExceptionHandler(new UsageErrorHandler())
+                    .setExecutionExceptionHandler(new FaultHandler())
+                    .execute(args);
         } finally {
             io.out().flush();
             io.err().flush();

@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
 /**
  * The {@code mapsketch} command: one subcommand per sketch family ({@link SketchFamily}) and the
  * verbs that take any kind of file: {@code info}, {@code merge}, {@code verify}, {@code import} and
- * {@code export} of foreign sketches, and the {@code demo}.
+ * {@code export} of foreign sketches, {@code pipe} (Redis command lines) and the {@code demo}.
  */
 @Command(
         name = "mapsketch",
@@ -164,6 +164,31 @@ final class MapsketchCommand {
                             description = "Sketch files or scalable filter" + " directories.")
                     List<Path> files) {
         return Verify.run(files, io);
+    }
+
+    @Command(
+            name = "pipe",
+            description = {
+                "Runs Redis command lines from standard input, one reply line each on standard output, keeping"
+                        + " the files open across lines (up to " + PipeFiles.MAX_OPEN + "): BF.ADD, BF.MADD,"
+                        + " BF.EXISTS, BF.MEXISTS, BF.CARD, BF.RESERVE, BF.INSERT, CF.RESERVE, CF.ADD, CF.ADDNX,"
+                        + " CF.EXISTS, CF.MEXISTS, CF.DEL, CF.COUNT, CMS.INITBYPROB, CMS.INITBYDIM, CMS.INCRBY,"
+                        + " CMS.QUERY, CMS.MERGE, TOPK.RESERVE, TOPK.ADD, TOPK.INCRBY, TOPK.QUERY, TOPK.COUNT,"
+                        + " TOPK.LIST, PFADD, PFCOUNT, PFMERGE; a key is a file.",
+                "Arguments are split as redis-cli splits them (double quotes with backslash escapes, single"
+                        + " quotes). A reply is its values separated by spaces, each in double quotes if it is empty"
+                        + " or holds a space, a quote or a backslash; 'OK' for a create or a merge; 'ERR MESSAGE' for"
+                        + " a command that failed, and the pipe goes on.",
+                "Exit status 0 if every command succeeded, 1 if one replied ERR."
+            },
+            footer = {
+                "%nExample:%n  printf 'BF.ADD visitors.bf alice\\nBF.MEXISTS visitors.bf alice bob\\n'"
+                        + " | mapsketch pipe",
+                "  1",
+                "  1 0"
+            })
+    int pipe() {
+        return Pipe.run(io);
     }
 
     @Command(

@@ -103,26 +103,34 @@ final class TopKCommands implements SketchFamily {
             })
     int add(@Mixin FileAndItems input) throws IOException {
         try (TopK sketch = TopK.open(input.file(), OpenMode.SHARED)) {
-            List<String> items = input.arguments();
-            for (int i = 0; i < items.size(); i++) {
-                requireStorable(input.file(), sketch, items.get(i), i);
-            }
-            Saturation saturation = new Saturation(input.file(), sketch, "topk create");
-            PrintWriter out = root.io().out();
-            try {
-                input.each(root.io().forAnswers(), (bytes, offset, length) -> {
-                    if (length > sketch.maxKeyBytes()) {
-                        throw new IllegalArgumentException(tooLong(sketch, length));
-                    }
-                    Optional<HeavyHitter> expelled = sketch.addExpelling(bytes, offset, length, 1);
-                    saturation.added(bytes, offset, length);
-                    out.println(expelled.map(HeavyHitter::keyAsString).orElse(""));
-                });
-            } finally {
-                saturation.report(root.io().err());
-            }
+            add(sketch, input, root.io());
         }
         return 0;
+    }
+
+    /**
+     * TOPK.ADD on an open sketch: adds one occurrence of each item and prints the item each add expelled,
+     * or an empty line; arguments longer than the sketch stores are refused before anything is added.
+     */
+    static void add(TopK sketch, FileAndItems input, CommandIo io) {
+        List<String> items = input.arguments();
+        for (int i = 0; i < items.size(); i++) {
+            requireStorable(input.file(), sketch, items.get(i), i);
+        }
+        Saturation saturation = new Saturation(input.file(), sketch, "topk create");
+        PrintWriter out = io.out();
+        try {
+            input.each(io.forAnswers(), (bytes, offset, length) -> {
+                if (length > sketch.maxKeyBytes()) {
+                    throw new IllegalArgumentException(tooLong(sketch, length));
+                }
+                Optional<HeavyHitter> expelled = sketch.addExpelling(bytes, offset, length, 1);
+                saturation.added(bytes, offset, length);
+                out.println(expelled.map(HeavyHitter::keyAsString).orElse(""));
+            });
+        } finally {
+            saturation.report(io.err());
+        }
     }
 
     @Command(
@@ -143,30 +151,38 @@ final class TopKCommands implements SketchFamily {
                     List<String> pairs)
             throws IOException {
         long[] counts = CountMinCommands.counts(pairs);
-        PrintWriter out = root.io().out();
         try (TopK sketch = TopK.open(file, OpenMode.SHARED)) {
-            for (int i = 0; i < counts.length; i++) {
-                requireStorable(file, sketch, pairs.get(2 * i), i);
-            }
-            CountMinCommands.requireRoom(file, sketch, counts);
-            Saturation saturation = new Saturation(file, sketch, "topk create");
-            try {
-                for (int i = 0; i < counts.length; i++) {
-                    byte[] item = pairs.get(2 * i).getBytes(StandardCharsets.UTF_8);
-                    Optional<HeavyHitter> expelled;
-                    try {
-                        expelled = sketch.addExpelling(item, 0, item.length, counts[i]);
-                    } catch (IllegalArgumentException refused) {
-                        throw Items.stopped(file, "pair " + (i + 1), refused.getMessage(), i);
-                    }
-                    saturation.added(item, 0, item.length);
-                    out.println(expelled.map(HeavyHitter::keyAsString).orElse(""));
-                }
-            } finally {
-                saturation.report(root.io().err());
-            }
+            incrby(sketch, file, pairs, counts, root.io());
         }
         return 0;
+    }
+
+    /**
+     * TOPK.INCRBY on an open sketch: adds each pair's count ({@link CountMinCommands#counts}, checked
+     * before) and prints the item each add expelled, or an empty line; every pair is checked first.
+     */
+    static void incrby(TopK sketch, Path file, List<String> pairs, long[] counts, CommandIo io) {
+        for (int i = 0; i < counts.length; i++) {
+            requireStorable(file, sketch, pairs.get(2 * i), i);
+        }
+        CountMinCommands.requireRoom(file, sketch, counts);
+        PrintWriter out = io.out();
+        Saturation saturation = new Saturation(file, sketch, "topk create");
+        try {
+            for (int i = 0; i < counts.length; i++) {
+                byte[] item = pairs.get(2 * i).getBytes(StandardCharsets.UTF_8);
+                Optional<HeavyHitter> expelled;
+                try {
+                    expelled = sketch.addExpelling(item, 0, item.length, counts[i]);
+                } catch (IllegalArgumentException refused) {
+                    throw Items.stopped(file, "pair " + (i + 1), refused.getMessage(), i);
+                }
+                saturation.added(item, 0, item.length);
+                out.println(expelled.map(HeavyHitter::keyAsString).orElse(""));
+            }
+        } finally {
+            saturation.report(io.err());
+        }
     }
 
     /** Refuses, before anything is added, an argument longer than the sketch stores. */
@@ -192,17 +208,21 @@ final class TopKCommands implements SketchFamily {
             },
             footer = {"%nExample:%n  mapsketch topk query pages.topk /home /contact"})
     int query(@Mixin FileAndItems input) throws IOException {
-        PrintWriter out = root.io().out();
         try (TopK sketch = TopK.open(input.file(), OpenMode.READ_ONLY)) {
-            Set<ByteBuffer> top = sketch.top().stream()
-                    .map(hitter -> ByteBuffer.wrap(hitter.key()))
-                    .collect(Collectors.toSet());
-            input.each(
-                    root.io().forAnswers(),
-                    (bytes, offset, length) ->
-                            out.println(top.contains(ByteBuffer.wrap(bytes, offset, length)) ? 1 : 0));
+            query(sketch, input, root.io());
         }
         return 0;
+    }
+
+    /** TOPK.QUERY on an open sketch: prints 1 per item among the top k now, 0 per item that is not. */
+    static void query(TopK sketch, FileAndItems input, CommandIo io) {
+        PrintWriter out = io.out();
+        Set<ByteBuffer> top = sketch.top().stream()
+                .map(hitter -> ByteBuffer.wrap(hitter.key()))
+                .collect(Collectors.toSet());
+        input.each(
+                io.forAnswers(),
+                (bytes, offset, length) -> out.println(top.contains(ByteBuffer.wrap(bytes, offset, length)) ? 1 : 0));
     }
 
     @Command(
@@ -239,30 +259,37 @@ final class TopKCommands implements SketchFamily {
                                     "Print a JSON array of {\"item\": ..., \"count\": ...," + " \"saturated\": ...}.")
                     boolean json)
             throws IOException {
-        PrintWriter out = root.io().out();
         try (TopK sketch = TopK.open(file, OpenMode.READ_ONLY)) {
-            List<HeavyHitter> top = sketch.top();
-            if (json) {
-                out.println(top.stream()
-                        .map(hitter -> {
-                            Map<String, Object> entry = new LinkedHashMap<>();
-                            entry.put("item", hitter.keyAsString());
-                            entry.put("count", hitter.estimate());
-                            entry.put("saturated", Saturation.isSaturated(sketch, hitter.estimate()));
-                            return Info.toJson(entry);
-                        })
-                        .toList()
-                        .toString());
-                return 0;
-            }
-            for (HeavyHitter hitter : top) {
-                out.println(
-                        withCount
-                                ? hitter.keyAsString() + "\t" + Saturation.text(sketch, hitter.estimate())
-                                : hitter.keyAsString());
-            }
+            list(sketch, withCount, json, root.io().out());
         }
         return 0;
+    }
+
+    /**
+     * TOPK.LIST on an open sketch: the top k, heaviest first, one per line, with a tab and the count
+     * if {@code withCount}, or as one JSON array.
+     */
+    static void list(TopK sketch, boolean withCount, boolean json, PrintWriter out) {
+        List<HeavyHitter> top = sketch.top();
+        if (json) {
+            out.println(top.stream()
+                    .map(hitter -> {
+                        Map<String, Object> entry = new LinkedHashMap<>();
+                        entry.put("item", hitter.keyAsString());
+                        entry.put("count", hitter.estimate());
+                        entry.put("saturated", Saturation.isSaturated(sketch, hitter.estimate()));
+                        return Info.toJson(entry);
+                    })
+                    .toList()
+                    .toString());
+            return;
+        }
+        for (HeavyHitter hitter : top) {
+            out.println(
+                    withCount
+                            ? hitter.keyAsString() + "\t" + Saturation.text(sketch, hitter.estimate())
+                            : hitter.keyAsString());
+        }
     }
 
     @Override

@@ -30,12 +30,16 @@ final class UsageErrorHandler implements IParameterExceptionHandler {
     @Override
     public int handleParseException(ParameterException refused, String[] args) {
         CommandLine command = refused.getCommandLine();
-        String message =
-                String.valueOf(refused.getMessage()).replaceAll("\\R+", " ").strip();
         command.getErr()
-                .println("mapsketch: " + inOptionTerms(message, command.getCommandSpec()) + "; see '"
-                        + command.getCommandSpec().qualifiedName() + " --help'");
+                .println(line(
+                        inOptionTerms(String.valueOf(refused.getMessage()), command.getCommandSpec()),
+                        command.getCommandSpec().qualifiedName()));
         return command.getCommandSpec().exitCodeOnInvalidInput();
+    }
+
+    /** The one line of a usage error: {@code mapsketch: MESSAGE; see 'VERB --help'}, the message on one line. */
+    static String line(String message, String verb) {
+        return "mapsketch: " + String.valueOf(message).replaceAll("\\R+", " ").strip() + "; see '" + verb + " --help'";
     }
 
     /** The message with a leading engine parameter replaced by the verb's option for it, if the verb has one. */

@@ -22,6 +22,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Set;
 
@@ -33,7 +34,8 @@ import java.util.Set;
  * and the errno ({@link Errno}).
  *
  * <p>The constants and struct layouts are those of Linux on x86-64 and AArch64, the platforms
- * {@link #load()} accepts. The handles are made once; a call costs a few hundred nanoseconds.
+ * {@link #load()} accepts. The handles are made once, those of writers' calls on first use (a reader
+ * needs only {@code open}, {@code statx} and {@code close}); a call costs a few hundred nanoseconds.
  */
 final class NativeFiles {
 
@@ -76,8 +78,6 @@ final class NativeFiles {
     private final MethodHandle open;
     private final MethodHandle close;
     private final MethodHandle statx;
-    private final MethodHandle fcntl;
-    private final MethodHandle fallocate;
     private final Charset pathEncoding;
 
     private NativeFiles() {
@@ -92,19 +92,9 @@ final class NativeFiles {
                 "statx",
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS),
                 errno);
-        fcntl = downcall(
-                linker,
-                libc,
-                "fcntl",
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS),
-                errno,
-                Linker.Option.firstVariadicArg(2));
-        fallocate = downcall(
-                linker,
-                libc,
-                "fallocate",
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG),
-                errno);
+        // Locks and block reservations are for writers: their handles are made on first use.
+        symbol(libc, "fcntl");
+        symbol(libc, "fallocate");
         pathEncoding = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"), StandardCharsets.UTF_8);
     }
 
@@ -112,9 +102,34 @@ final class NativeFiles {
     @SuppressWarnings("restricted")
     private static MethodHandle downcall(
             Linker linker, SymbolLookup libc, String name, FunctionDescriptor type, Linker.Option... options) {
-        MemorySegment symbol = libc.find(name)
+        return linker.downcallHandle(symbol(libc, name), type, options);
+    }
+
+    private static MemorySegment symbol(SymbolLookup libc, String name) {
+        return libc.find(name)
                 .orElseThrow(() -> new UnsupportedOperationException("the C library has no " + name + "()"));
-        return linker.downcallHandle(symbol, type, options);
+    }
+
+    /** A downcall made when a writer first needs it (a reader never does). */
+    private static MethodHandle writerDowncall(String name, FunctionDescriptor type, Linker.Option... options) {
+        Linker linker = Linker.nativeLinker();
+        Linker.Option[] all = Arrays.copyOf(options, options.length + 1);
+        all[options.length] = Linker.Option.captureCallState("errno");
+        return downcall(linker, linker.defaultLookup(), name, type, all);
+    }
+
+    /** Lazy holder: {@code fcntl(2)}, for writer locks. */
+    private static final class Fcntl {
+        static final MethodHandle HANDLE = writerDowncall(
+                "fcntl",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS),
+                Linker.Option.firstVariadicArg(2));
+    }
+
+    /** Lazy holder: {@code fallocate(2)}, for the blocks of a new file. */
+    private static final class Fallocate {
+        static final MethodHandle HANDLE =
+                writerDowncall("fallocate", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG));
     }
 
     /**
@@ -234,7 +249,7 @@ final class NativeFiles {
             lock.set(JAVA_SHORT, FLOCK.byteOffset(MemoryLayout.PathElement.groupElement("l_type")), type.code);
             lock.set(JAVA_LONG, FLOCK.byteOffset(MemoryLayout.PathElement.groupElement("l_start")), start);
             lock.set(JAVA_LONG, FLOCK.byteOffset(MemoryLayout.PathElement.groupElement("l_len")), length);
-            while ((int) fcntl.invokeExact(state, fd, F_OFD_SETLK, lock) != 0) {
+            while ((int) Fcntl.HANDLE.invokeExact(state, fd, F_OFD_SETLK, lock) != 0) {
                 int errno = errno(state);
                 if (errno == Errno.EAGAIN || errno == Errno.EACCES) {
                     return false;
@@ -268,7 +283,7 @@ final class NativeFiles {
     int allocate(int fd, long length) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(CALL_STATE);
-            while ((int) fallocate.invokeExact(state, fd, 0, 0L, length) != 0) {
+            while ((int) Fallocate.HANDLE.invokeExact(state, fd, 0, 0L, length) != 0) {
                 int errno = errno(state);
                 if (errno != Errno.EINTR) {
                     return errno;

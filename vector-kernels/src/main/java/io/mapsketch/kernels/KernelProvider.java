@@ -137,9 +137,11 @@ final class KernelProvider {
         static final KernelSet SET = choose();
 
         private static KernelSet choose() {
-            KernelSet vector = Vector.SET;
+            String forced = System.getProperty(Kernels.IMPLEMENTATION_PROPERTY);
+            // Forced scalar, the Vector API's classes are not loaded at all: a short-lived JVM saves their start-up.
+            KernelSet vector = forced != null && forced.trim().equalsIgnoreCase("scalar") ? null : Vector.SET;
             Decision decision = decide(
-                    System.getProperty(Kernels.IMPLEMENTATION_PROPERTY),
+                    forced,
                     vector != null,
                     vector == null ? 0 : vector.vectorBitSize(),
                     System.getProperty("java.vm.info", "").contains("interpreted mode"));
