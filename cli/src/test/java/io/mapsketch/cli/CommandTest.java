@@ -125,7 +125,7 @@ class CommandTest {
                 "9");
         InProcess.run("bf", "add", bloom, "a");
         String text = InProcess.run("info", bloom).out();
-        assertTrue(text.matches("(?s).*\nkind: +BLOOM\nformat version: +4\n.*"), text);
+        assertTrue(text.matches("(?s).*\nkind: +BLOOM\nformat version: +5\n.*"), text);
         assertTrue(text.matches("(?s).*\nhash seed: +9\n.*"), text);
         assertTrue(text.matches("(?s).*\nbits: +95851\n.*"), text);
         assertTrue(text.matches("(?s).*\nitems added: +1\n.*"), text);
