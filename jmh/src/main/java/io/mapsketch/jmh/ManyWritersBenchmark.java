@@ -28,7 +28,10 @@ import java.util.Map;
  * takes {@code --keys} distinct keys (50M by default: the Bloom filter from empty to capacity), split evenly
  * among the writers ({@link ManyWritersWorker}), one {@code add} per key. The score is keys per second from
  * the first writer's first add to the last writer's last, the median of {@code --rounds} fresh files; the
- * file's items counter (and Count-Min's N) must then equal the keys added, or the run fails.
+ * file's items counter (and Count-Min's N) must then equal the keys added, or the run fails. Beside it, the
+ * writers' CPU time per key (their adding threads' CPU time summed, over the keys): unlike the wall-clock
+ * score, it does not depend on how much of the machine other programs take, and a cache line that the
+ * writers pass between cores shows in it as stalled cycles.
  *
  * <p>Counter layouts ({@code impl}): {@code mapsketch-slots}, every writer adds its counts in a counter slot
  * of its own; {@code mapsketch-shared-word}, this process holds every counter slot of the file while the
@@ -66,29 +69,42 @@ public final class ManyWritersBenchmark {
         Path directory = Files.createTempDirectory("many-writers");
         List<String> records = new ArrayList<>();
         System.out.printf(
-                Locale.ROOT, "%-14s %-22s %7s %14s %14s %8s%n", "sketch", "impl", "writers", "keys/s", "best", "vs 1");
+                Locale.ROOT,
+                "%-14s %-22s %7s %14s %14s %8s %12s%n",
+                "sketch",
+                "impl",
+                "writers",
+                "keys/s",
+                "best",
+                "vs 1",
+                "cpu ns/key");
         for (String label : sketches) {
             Shape shape = Shape.of(label);
             for (String impl : impls) {
                 double single = 0;
                 for (int writers : writerCounts) {
                     double[] scores = new double[rounds];
+                    double[] cpu = new double[rounds];
                     for (int round = 0; round < rounds; round++) {
-                        scores[round] = run(shape, impl, writers, keys, directory.resolve("sketch-" + round));
+                        double[] result = run(shape, impl, writers, keys, directory.resolve("sketch-" + round));
+                        scores[round] = result[0];
+                        cpu[round] = result[1];
                     }
                     Arrays.sort(scores);
+                    Arrays.sort(cpu);
                     double median = scores[rounds / 2];
                     single = writers == 1 ? median : single;
                     System.out.printf(
                             Locale.ROOT,
-                            "%-14s %-22s %7d %14.0f %14.0f %8s%n",
+                            "%-14s %-22s %7d %14.0f %14.0f %8s %12.1f%n",
                             label,
                             impl,
                             writers,
                             median,
                             scores[rounds - 1],
-                            single > 0 ? String.format(Locale.ROOT, "%.2fx", median / single) : "-");
-                    records.add(record(label, impl, writers, keys, scores));
+                            single > 0 ? String.format(Locale.ROOT, "%.2fx", median / single) : "-",
+                            cpu[rounds / 2]);
+                    records.add(record(label, impl, writers, keys, scores, cpu[rounds / 2]));
                 }
             }
         }
@@ -97,8 +113,11 @@ public final class ManyWritersBenchmark {
         }
     }
 
-    /** One fresh file, {@code writers} processes adding {@code keys} keys to it; returns keys per second. */
-    private static double run(Shape shape, String impl, int writers, long keys, Path file) throws Exception {
+    /**
+     * One fresh file, {@code writers} processes adding {@code keys} keys to it; returns keys per second and the
+     * writers' CPU nanoseconds per key.
+     */
+    private static double[] run(Shape shape, String impl, int writers, long keys, Path file) throws Exception {
         Files.deleteIfExists(file);
         shape.create(file).close();
         List<SketchRegion> held = new ArrayList<>();
@@ -131,10 +150,12 @@ public final class ManyWritersBenchmark {
             }
             long first = Long.MAX_VALUE;
             long last = Long.MIN_VALUE;
+            long cpu = 0;
             for (BufferedReader out : outputs) {
                 String[] done = expect(out, "done").split(" ");
                 first = Math.min(first, Long.parseLong(done[1]));
                 last = Math.max(last, Long.parseLong(done[2]));
+                cpu += Long.parseLong(done[3]);
             }
             for (Process process : processes) {
                 if (process.waitFor() != 0) {
@@ -142,7 +163,7 @@ public final class ManyWritersBenchmark {
                 }
             }
             checkCounts(file, keys);
-            return keys * 1e9 / (last - first);
+            return new double[] {keys * 1e9 / (last - first), (double) cpu / keys};
         } finally {
             for (Process process : processes) {
                 process.destroyForcibly();
@@ -190,7 +211,7 @@ public final class ManyWritersBenchmark {
         }
     }
 
-    private static String record(String sketch, String impl, int writers, long keys, double[] scores) {
+    private static String record(String sketch, String impl, int writers, long keys, double[] scores, double cpu) {
         StringBuilder raw = new StringBuilder();
         for (double score : scores) {
             raw.append(raw.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT, "%.1f", score));
@@ -199,13 +220,15 @@ public final class ManyWritersBenchmark {
                 Locale.ROOT,
                 "  {\"benchmark\" : \"io.mapsketch.jmh.ManyWritersBenchmark.add\", \"mode\" : \"thrpt\", "
                         + "\"params\" : {\"sketch\" : \"%s\", \"impl\" : \"%s\", \"writers\" : \"%d\", \"keys\" : \"%d\"}, "
-                        + "\"primaryMetric\" : {\"score\" : %.1f, \"scoreUnit\" : \"ops/s\", \"rawData\" : [[%s]]}}",
+                        + "\"primaryMetric\" : {\"score\" : %.1f, \"scoreUnit\" : \"ops/s\", \"rawData\" : [[%s]]}, "
+                        + "\"secondaryMetrics\" : {\"cpu\" : {\"score\" : %.2f, \"scoreUnit\" : \"ns/op\"}}}",
                 sketch,
                 impl,
                 writers,
                 keys,
                 scores[scores.length / 2],
-                raw);
+                raw,
+                cpu);
     }
 
     private static Map<String, String> options(String[] args) {

@@ -12,6 +12,8 @@ import io.mapsketch.membership.BlockedBloomFilter;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -19,15 +21,16 @@ import java.nio.file.Path;
  * One writer process of {@link ManyWritersBenchmark}: {@code SKETCH FILE FIRST COUNT} warms its add loop up
  * on an anonymous {@code SHARED} sketch of the same shape, opens the file {@code SHARED}, says
  * {@code ready}, waits for {@code go} on standard input, adds keys {@code FIRST .. FIRST + COUNT - 1}
- * ({@link KeyStreams#key}) one at a time, and says {@code done T0 T1} with the {@link System#nanoTime}
- * of its first and after its last add (one clock for every process of the machine).
+ * ({@link KeyStreams#key}) one at a time, and says {@code done T0 T1 C} with the {@link System#nanoTime}
+ * of its first and after its last add (one clock for every process of the machine) and the CPU time its
+ * thread spent adding, in nanoseconds.
  */
 public final class ManyWritersWorker {
 
     /** Keys each warm-up pass adds, and the passes: enough for C2 to compile the add path. */
-    private static final int WARM_UP_KEYS = 2_000_000;
+    private static final int WARM_UP_KEYS = 1_000_000;
 
-    private static final int WARM_UP_PASSES = 3;
+    private static final int WARM_UP_PASSES = 2;
 
     private ManyWritersWorker() {}
 
@@ -131,10 +134,13 @@ public final class ManyWritersWorker {
             if (!"go".equals(in.readLine())) {
                 throw new IllegalStateException("expected go on standard input");
             }
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long cpu = threads.getCurrentThreadCpuTime();
             long start = System.nanoTime();
             shape.addKeys(sketch, first, count);
             long end = System.nanoTime();
-            System.out.println("done " + start + " " + end);
+            cpu = threads.getCurrentThreadCpuTime() - cpu;
+            System.out.println("done " + start + " " + end + " " + cpu);
         }
     }
 }
