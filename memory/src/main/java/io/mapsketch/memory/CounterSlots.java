@@ -162,6 +162,9 @@ final class CounterSlots {
             }
             central = page.getLongAcquire(WEIGHT_OFFSET);
         }
+        if (delta > LiveCounters.LIMIT - central) {
+            return false; // refused whatever the slots hold: no reason to slow the other writers down
+        }
         page.getAndOrInt(SLOT_FLAGS_OFFSET, SLOT_FLAG_WEIGHT_NEAR_LIMIT);
         while (true) {
             central = page.getLongAcquire(WEIGHT_OFFSET);
