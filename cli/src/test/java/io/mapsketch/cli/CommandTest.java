@@ -136,7 +136,7 @@ class CommandTest {
         String json = InProcess.run("info", hll, "--json").out().strip();
         assertTrue(json.startsWith("{\"file\": ") && json.endsWith("}"), json);
         assertTrue(
-                json.contains("\"kind\": \"HYPERLOGLOG\", \"format_version\": 4, ")
+                json.contains("\"kind\": \"HYPERLOGLOG\", \"format_version\": 5, ")
                         && json.contains("\"estimate\": 3, "),
                 json);
         assertTrue(json.contains("\"precision\": 12"), json);
