@@ -125,7 +125,7 @@ class CommandTest {
                 "9");
         InProcess.run("bf", "add", bloom, "a");
         String text = InProcess.run("info", bloom).out();
-        assertTrue(text.matches("(?s).*\nkind: +BLOOM\nformat version: +4\n.*"), text);
+        assertTrue(text.matches("(?s).*\nkind: +BLOOM\nformat version: +5\n.*"), text);
         assertTrue(text.matches("(?s).*\nhash seed: +9\n.*"), text);
         assertTrue(text.matches("(?s).*\nbits: +95851\n.*"), text);
         assertTrue(text.matches("(?s).*\nitems added: +1\n.*"), text);
@@ -136,7 +136,7 @@ class CommandTest {
         String json = InProcess.run("info", hll, "--json").out().strip();
         assertTrue(json.startsWith("{\"file\": ") && json.endsWith("}"), json);
         assertTrue(
-                json.contains("\"kind\": \"HYPERLOGLOG\", \"format_version\": 4, ")
+                json.contains("\"kind\": \"HYPERLOGLOG\", \"format_version\": 5, ")
                         && json.contains("\"estimate\": 3, "),
                 json);
         assertTrue(json.contains("\"precision\": 12"), json);

@@ -17,7 +17,7 @@ import java.util.List;
  * <p>Hash schemes: XXH3-64 at precisions 4 to 18; Redis's ({@code REDIS_HLL}) at precision 14;
  * DataSketches' ({@code DATASKETCHES_MURMUR3_128}) at precisions 4 to 21.
  *
- * <p>Versions: reads 1 to 4, writes 4. A version 1 file has no summary line; from version 2 the
+ * <p>Versions: reads 1 to 5, writes 5 (version 5 keeps the live counters in slots, one per shared writer). A version 1 file has no summary line; from version 2 the
  * header's summary line keeps the estimate's inputs ({@link HyperLogLogSummaryLine}); version 3 is
  * version 2 for this kind; version 4 adds the payload checksum, which the header page keeps.
  *
@@ -26,7 +26,7 @@ import java.util.List;
 record HyperLogLogFormat(int precision) implements HeaderFormat {
 
     /** The versions read and written. */
-    static final FormatVersions VERSIONS = new FormatVersions(1, 4, 4);
+    static final FormatVersions VERSIONS = new FormatVersions(1, 5, 5);
     /** p: slot 0. */
     static final HeaderParameter.Ranged PRECISION =
             HeaderParameter.ranged(0, "precision", HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_DATASKETCHES_PRECISION);

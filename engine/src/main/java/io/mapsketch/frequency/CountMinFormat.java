@@ -18,7 +18,7 @@ import java.util.function.IntSupplier;
  * double bits). A file whose width or depth does not follow from its epsilon and delta is refused.
  * The payload is d rows of w counters, each row rounded up to whole 64-byte lines.
  *
- * <p>Versions: reads 1 to 4, writes 4. Files of versions 1 to 3 take each row's counter by double
+ * <p>Versions: reads 1 to 5, writes 5 (version 5 keeps the live counters in slots, one per shared writer). Files of versions 1 to 3 take each row's counter by double
  * hashing; from version {@value #INDEPENDENT_ROWS_VERSION} by a mix of its own per row
  * ({@link CountMinRows}). Version 4 also adds the payload checksum, which the header page keeps.
  *
@@ -33,7 +33,7 @@ record CountMinFormat(int width, int depth, int counterBytes, boolean conservati
         implements HeaderFormat {
 
     /** The versions read and written. */
-    static final FormatVersions VERSIONS = new FormatVersions(1, 4, 4);
+    static final FormatVersions VERSIONS = new FormatVersions(1, 5, 5);
     /**
      * The first format version in which each row's counter comes from a mix of its own of the whole
      * hash rather than by double hashing.

@@ -15,7 +15,7 @@ import java.util.List;
  * the number of candidates k in slot 6 and the longest key stored, max key bytes, in slot 7. The payload
  * is the Count-Min counters, then the candidate table ({@link CandidateTable#bytes}).
  *
- * <p>Versions: those of Count-Min files, read 1 to 4 and written 4, with their rows: double hashing
+ * <p>Versions: those of Count-Min files, read 1 to 5 and written 5, with their rows: double hashing
  * in versions 1 to 3, a mix per row from version {@value CountMinFormat#INDEPENDENT_ROWS_VERSION}.
  *
  * @param counters the Count-Min shape
@@ -25,7 +25,7 @@ import java.util.List;
 record TopKFormat(CountMinFormat counters, int k, int maxKeyBytes) implements HeaderFormat {
 
     /** The versions read and written. */
-    static final FormatVersions VERSIONS = new FormatVersions(1, 4, 4);
+    static final FormatVersions VERSIONS = new FormatVersions(1, 5, 5);
     /** k: slot 6. */
     static final HeaderParameter.Ranged K = HeaderParameter.ranged(6, "k", 1, TopK.MAX_K);
     /** Max key bytes: slot 7. */

@@ -159,7 +159,7 @@ public abstract class RegionSketch implements Sketch {
             } catch (IllegalArgumentException refused) {
                 throw weightRefused(weight, name);
             }
-        } else if (weight > LiveCounters.LIMIT - soleCounters.weight()) {
+        } else if (weight > soleCounters.weightRoom()) {
             throw weightRefused(weight, name);
         }
     }

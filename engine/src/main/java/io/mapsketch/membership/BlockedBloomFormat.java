@@ -18,7 +18,7 @@ import java.util.List;
  * blocks B in slot 0, bits per key (8 or 16) in slot 1, the expected items n and the rate p it was
  * sized for in slots 2 and 3; the payload is the B blocks of 64 bytes.
  *
- * <p>Versions: reads 1 to 4, writes 4. The layout is the same in every version; version 4 adds the
+ * <p>Versions: reads 1 to 5, writes 5 (version 5 keeps the live counters in slots, one per shared writer). The layout is the same in every version; version 4 adds the
  * payload checksum, which the header page keeps.
  *
  * @param blocks B, in [1, 2^57 - 1]
@@ -30,7 +30,7 @@ record BlockedBloomFormat(long blocks, int bitsPerKey, long expectedItems, doubl
         implements HeaderFormat {
 
     /** The versions read and written. */
-    static final FormatVersions VERSIONS = new FormatVersions(1, 4, 4);
+    static final FormatVersions VERSIONS = new FormatVersions(1, 5, 5);
     /** B, the blocks: slot 0. */
     static final HeaderParameter.Ranged BLOCKS =
             HeaderParameter.ranged(0, "blocks", 1, Long.MAX_VALUE / BlockedBloomKernels.BLOCK_BYTES);

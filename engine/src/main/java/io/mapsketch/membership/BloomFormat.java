@@ -21,7 +21,7 @@ import java.util.List;
  * imported filter); the payload is m bits rounded up to whole 64-byte lines. An imported filter has the
  * m of its origin (64 times its words), and n and p follow from m and k ({@link #imported}).
  *
- * <p>Versions: reads 1 to 4, writes 4. Files of versions 1 and 2 add the enhanced term of their
+ * <p>Versions: reads 1 to 5, writes 5 (version 5 keeps the live counters in slots, one per shared writer). Files of versions 1 and 2 add the enhanced term of their
  * probes to the probe's 64-bit value, from version {@value ProbedLayout#ENHANCED_PROBES_VERSION} in
  * cells ({@link ProbeCells}); version 4 adds the payload checksum, which the header page keeps.
  *
@@ -35,7 +35,7 @@ record BloomFormat(long bits, int hashes, long expectedItems, double falsePositi
         implements HeaderFormat {
 
     /** The versions read and written. */
-    static final FormatVersions VERSIONS = new FormatVersions(1, 4, 4);
+    static final FormatVersions VERSIONS = new FormatVersions(1, 5, 5);
     /** The most bits the format allows: {@code 2^63 - 512}, whose lines of 512 bits a file can hold. */
     static final long MAX_BITS = Long.MAX_VALUE - 511;
     /** m, the bits: slot 0. */

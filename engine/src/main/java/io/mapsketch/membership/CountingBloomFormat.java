@@ -20,7 +20,8 @@ import java.util.List;
  *
  * <p>Versions: reads 1 to 4, writes 4, with the probes of the classic filter's versions
  * ({@link BloomFormat}): the enhanced term in the 64-bit value in versions 1 and 2, in cells from
- * version {@value ProbedLayout#ENHANCED_PROBES_VERSION}; version 4 adds the payload checksum.
+ * version {@value ProbedLayout#ENHANCED_PROBES_VERSION}; version 4 adds the payload checksum. Not version 5: its
+ * counter slots only add, and this filter removes.
  *
  * @param counters m, in [1, {@value #MAX_COUNTERS}]
  * @param hashes k, in [1, 64]

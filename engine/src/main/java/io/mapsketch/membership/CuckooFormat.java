@@ -20,7 +20,8 @@ import java.util.List;
  * {@code 4 B} slots in that layout, rounded up to 64-byte lines.
  *
  * <p>Versions: reads 1 to 4, writes 4. The slot layout is a parameter, not a version; version 4 adds
- * the payload checksum, which the header page keeps.
+ * the payload checksum, which the header page keeps. Not version 5: its counter slots only add, and
+ * this filter removes.
  *
  * @param buckets B, a power of two in [2, 2^32]
  * @param fingerprintBits f: 8, 12 or 16

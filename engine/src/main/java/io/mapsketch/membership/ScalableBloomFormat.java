@@ -14,7 +14,7 @@ import java.util.List;
  * the compound rate P, the tightening ratio r and the growth factor s (as double bits) in slots 1 to
  * 3, and the chain's generation in slot 4; the payload is the {@link ScalableBloomManifest}.
  *
- * <p>Versions: reads 1 to 4, writes 4. From version {@value #LISTED_LINKS_VERSION} the manifest lists
+ * <p>Versions: reads 1 to 5, writes 5 (version 5 keeps the live counters in slots, one per shared writer). From version {@value #LISTED_LINKS_VERSION} the manifest lists
  * its links and names them by the generation, which is random and never zero; manifests of versions 1
  * to 3 have generation zero, a payload of one line and links named by index alone. Version 4 also adds
  * the payload checksum, which the header page keeps.
@@ -30,7 +30,7 @@ record ScalableBloomFormat(
         implements HeaderFormat {
 
     /** The versions read and written. */
-    static final FormatVersions VERSIONS = new FormatVersions(1, 4, 4);
+    static final FormatVersions VERSIONS = new FormatVersions(1, 5, 5);
     /** The first format version whose manifest lists its links and names them by generation. */
     static final int LISTED_LINKS_VERSION = 4;
     /** n0: slot 0. */

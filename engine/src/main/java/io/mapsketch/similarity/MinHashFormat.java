@@ -14,7 +14,7 @@ import java.util.List;
  * scheme ({@value MinHash#DERIVATION_SCHEME}, the only one) in slot 1 and the rows R in slot 2; the
  * payload is R rows of k 64-bit slots, each row padded to a multiple of 64 bytes.
  *
- * <p>Versions: reads 1 to 4, writes 4. The layout is the same in every version; version 4 adds the
+ * <p>Versions: reads 1 to 5, writes 5 (version 5 keeps the live counters in slots, one per shared writer). The layout is the same in every version; version 4 adds the
  * payload checksum, which the header page keeps.
  *
  * @param signatureLength k, in [1, {@value MinHashSizing.MAX_SLOTS}]
@@ -23,7 +23,7 @@ import java.util.List;
 record MinHashFormat(int signatureLength, int rows) implements HeaderFormat {
 
     /** The versions read and written. */
-    static final FormatVersions VERSIONS = new FormatVersions(1, 4, 4);
+    static final FormatVersions VERSIONS = new FormatVersions(1, 5, 5);
     /** k: slot 0. */
     static final HeaderParameter.Ranged SIGNATURE_LENGTH =
             HeaderParameter.ranged(0, "signature length", 1, MinHashSizing.MAX_SLOTS);

@@ -14,7 +14,7 @@ import java.util.List;
  * ({@value SimHash#FINGERPRINT_SCHEME}, the only one) in slot 1; the payload is a 64-byte control line,
  * the occupancy bitmap and N 64-bit fingerprints ({@link SimHash#payloadBytes}).
  *
- * <p>Versions: reads 1 to 4, writes 4. The layout is the same in every version; version 4 adds the
+ * <p>Versions: reads 1 to 5, writes 5 (version 5 keeps the live counters in slots, one per shared writer). The layout is the same in every version; version 4 adds the
  * payload checksum, which the header page keeps.
  *
  * @param capacity N, in [1, 2^40]
@@ -22,7 +22,7 @@ import java.util.List;
 record SimHashFormat(long capacity) implements HeaderFormat {
 
     /** The versions read and written. */
-    static final FormatVersions VERSIONS = new FormatVersions(1, 4, 4);
+    static final FormatVersions VERSIONS = new FormatVersions(1, 5, 5);
     /** N: slot 0. */
     static final HeaderParameter.Ranged CAPACITY = HeaderParameter.ranged(0, "capacity", 1, SimHash.MAX_CAPACITY);
     /** The fingerprint scheme: slot 1. */

@@ -32,24 +32,25 @@ class CountMinLayoutTest {
     private static final int[] VERSIONS = {
         SketchFileLayout.FIRST_FORMAT_VERSION,
         CountMinFormat.INDEPENDENT_ROWS_VERSION - 1,
-        CountMinFormat.INDEPENDENT_ROWS_VERSION
+        CountMinFormat.INDEPENDENT_ROWS_VERSION,
+        SketchFileLayout.FORMAT_VERSION
     };
 
     @TempDir
     Path dir;
 
     @Test
-    void newFilesAreOfTheIndependentRowsVersion() throws IOException {
+    void newFilesAreOfTheNewestVersion() throws IOException {
         try (CountMinSketch cms = CountMinSketch.builder()
                         .epsilon(0.01)
                         .delta(0.01)
                         .create(dir.resolve("new.cms"), OpenMode.EXCLUSIVE);
                 TopK top = TopK.builder().k(3).epsilon(0.01).delta(0.01).createAnonymous(OpenMode.SHARED)) {
             assertEquals(
-                    CountMinFormat.INDEPENDENT_ROWS_VERSION,
+                    SketchFileLayout.FORMAT_VERSION,
                     SketchInternals.region(cms).header().formatVersion());
             assertEquals(
-                    CountMinFormat.INDEPENDENT_ROWS_VERSION,
+                    SketchFileLayout.FORMAT_VERSION,
                     SketchInternals.region(top).header().formatVersion());
         }
     }
@@ -121,7 +122,7 @@ class CountMinLayoutTest {
             throws IOException {
         CountMinFormat shape = CountMinFormat.of(epsilon, 0.01, bits, conservative);
         Path file = dir.resolve("v" + version + "-" + epsilon + "-" + bits + mode + conservative + ".cms");
-        if (version == CountMinFormat.INDEPENDENT_ROWS_VERSION) {
+        if (version == SketchFileLayout.FORMAT_VERSION) {
             return CountMinSketch.builder()
                     .epsilon(epsilon)
                     .delta(0.01)

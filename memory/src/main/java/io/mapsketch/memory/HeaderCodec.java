@@ -44,12 +44,15 @@ final class HeaderCodec {
     /**
      * CRC32C of the header page with the CRC field, the live line, from format version
      * {@value SketchFileLayout#SUMMARY_LINE_VERSION} on the summary line, and from version
-     * {@value SketchFileLayout#PAYLOAD_CHECKSUM_VERSION} on the checksum line and the chunk digests read as
-     * zero, so that live values may change without rewriting it. The page's format version must be valid.
+     * {@value SketchFileLayout#PAYLOAD_CHECKSUM_VERSION} on the checksum line and the chunk digests, and from
+     * version {@value SketchFileLayout#COUNTER_SLOTS_VERSION} on the slot directory and the counter slots read
+     * as zero, so that live values may change without rewriting it. The page's format version must be valid.
      */
     static int checksum(MemorySegment page) {
         int version = page.get(INT, VERSION_OFFSET);
-        int liveEnd = version >= SUMMARY_LINE_VERSION ? SUMMARY_OFFSET + CACHE_LINE : LIVE_OFFSET + CACHE_LINE;
+        int liveEnd = version >= COUNTER_SLOTS_VERSION
+                ? CHECKSUM_OFFSET
+                : version >= SUMMARY_LINE_VERSION ? SUMMARY_OFFSET + CACHE_LINE : LIVE_OFFSET + CACHE_LINE;
         int staticEnd = version >= PAYLOAD_CHECKSUM_VERSION ? CHECKSUM_OFFSET : HEADER_LENGTH;
         CRC32C crc = new CRC32C();
         crc.update(page.asSlice(0, CRC_OFFSET).asByteBuffer());
@@ -155,6 +158,9 @@ final class HeaderCodec {
                     "the file was truncated or extended after creation");
         }
         checkLiveLine(page, file);
+        if (version >= COUNTER_SLOTS_VERSION) {
+            CounterSlots.check(page, file);
+        }
         if (version >= PAYLOAD_CHECKSUM_VERSION) {
             PayloadChecksum.checkLine(page, file, payloadLength);
         }

@@ -33,14 +33,16 @@ public final class LiveCounters {
     }
 
     /**
-     * The sole writer's items counter after adding {@code delta} to it, or removing {@code -delta}
-     * if negative: saturated at {@link #LIMIT} and sticky there, never below zero.
+     * The sole writer's items word after adding {@code delta} to it, or removing {@code -delta} if
+     * negative: saturated at {@code limit} and sticky there, never below zero. {@code limit} is
+     * {@link #LIMIT} minus the items in the file's counter slots (none in a file that removes), which
+     * no other writer changes while the sole writer holds the file.
      */
-    static long itemsPlus(long current, long delta) {
+    static long itemsPlus(long current, long delta, long limit) {
         if (delta >= 0) {
-            return current >= LIMIT - delta ? Math.max(current, LIMIT) : current + delta;
+            return current >= limit - delta ? Math.max(current, limit) : current + delta;
         }
-        return current >= LIMIT ? current : Math.max(0, current + delta);
+        return current >= limit ? current : Math.max(0, current + delta);
     }
 
     /** Whether the sole writer may add {@code delta} to a total weight of {@code current}. */

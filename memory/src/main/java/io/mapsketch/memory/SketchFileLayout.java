@@ -17,20 +17,31 @@ package io.mapsketch.memory;
  *     40     8  payload length in bytes
  *     48     8  creation time, milliseconds since the epoch (UTC)
  *     56     4  CRC32C of the header page, this field, the live line, the summary line (version 2
- *               on) and bytes 1984..4095 (version 4 on) read as zero
+ *               on), the counter slots (version 5 on) and bytes 1984..4095 (version 4 on) read as zero
  *     60     4  reserved, zero
  *     64   128  16 kind-specific parameters, int64 each
  *    192    64  reserved, zero
  *    256    64  live line (its own cache line; not covered by the CRC):
- *                 +0  8  items added            (atomic add)
- *                 +8  8  total weight           (atomic add)
+ *                 +0  8  items added            (atomic add; from version 5 plus the slots')
+ *                 +8  8  total weight           (atomic add; from version 5 plus the slots')
  *                +16  4  attached writers       (atomic add)
  *                +20  4  flags, bit 0 = clean close
  *                +24 40  reserved, zero
  *    320    64  summary line (format version 2 and later; its own cache line, not
  *               covered by the CRC; laid out by the sketch kind, zero if it keeps none;
  *               in version 1 files reserved, zero and covered by the CRC)
- *    384  1600  reserved, zero
+ *    384    64  slot directory (format version 5 and later; not covered by the CRC; in older
+ *               files reserved, zero and covered by the CRC, as are bytes 448..1983):
+ *                 +0  4  slots in use           (atomic max: every slot below it was claimed once)
+ *                 +4  4  flags, bit 0 = the total weight is near its limit: shared writers add
+ *                        to it by compare-and-set with every slot read (CounterSlots)
+ *                 +8 56  reserved, zero
+ *    448  1536  24 counter slots (format version 5 and later; not covered by the CRC), one cache
+ *               line each, claimed by one SHARED writer at a time:
+ *                 +0  8  owner                  (a RegionLock process token, 0 when free)
+ *                 +8  8  items added by the slot's writers   (atomic add)
+ *                +16  8  weight added by the slot's writers  (atomic add)
+ *                +24 40  reserved, zero
  *   1984    64  checksum line (format version 4 and later; not covered by the CRC; in older
  *               files reserved, zero and covered by the CRC):
  *                 +0  8  writer generation      (atomic add: +1 by every writer that opens)
@@ -55,7 +66,7 @@ public final class SketchFileLayout {
      * which versions of a kind are read and written, is the kind's format description's (the engine's);
      * the table per kind is in {@code docs/file-format.md}.
      */
-    public static final int FORMAT_VERSION = 4;
+    public static final int FORMAT_VERSION = 5;
     /** The oldest format version of the header page. */
     public static final int FIRST_FORMAT_VERSION = 1;
     /** The first format version with a {@linkplain #SUMMARY_OFFSET summary line}. */
@@ -65,6 +76,11 @@ public final class SketchFileLayout {
      * checksum line} and the {@linkplain #DIGESTS_OFFSET chunk digests}, both outside the header's CRC.
      */
     public static final int PAYLOAD_CHECKSUM_VERSION = 4;
+    /**
+     * The first format version whose live counters are summed from the live line and the
+     * {@linkplain #COUNTER_SLOTS_OFFSET counter slots}, all outside the header's CRC.
+     */
+    public static final int COUNTER_SLOTS_VERSION = 5;
     /** Size of the header page; the payload starts at this offset. */
     public static final int HEADER_LENGTH = 4096;
     /** Alignment of the payload offset and of the live line: one cache line. */
@@ -114,6 +130,29 @@ public final class SketchFileLayout {
      * it, outside the CRC. Its layout belongs to the sketch kind; kinds that keep none leave it zero.
      */
     public static final int SUMMARY_OFFSET = LIVE_OFFSET + CACHE_LINE;
+
+    /** Offset of the slot directory line (format version {@value #COUNTER_SLOTS_VERSION} and later). */
+    public static final int SLOT_DIRECTORY_OFFSET = SUMMARY_OFFSET + CACHE_LINE;
+    /** Offset of the number of counter slots in use (int32, atomic): every slot below it was claimed once. */
+    public static final int SLOTS_IN_USE_OFFSET = SLOT_DIRECTORY_OFFSET;
+    /** Offset of the slot directory's flags (int32, atomic). */
+    public static final int SLOT_FLAGS_OFFSET = SLOT_DIRECTORY_OFFSET + 4;
+    /** First reserved byte of the slot directory line, up to its end. */
+    public static final int SLOT_DIRECTORY_RESERVED_OFFSET = SLOT_DIRECTORY_OFFSET + 8;
+    /** Slot flag: the total weight is near its limit, and shared writers add to it by compare-and-set only. */
+    public static final int SLOT_FLAG_WEIGHT_NEAR_LIMIT = 1;
+    /** Offset of the first counter slot (format version {@value #COUNTER_SLOTS_VERSION} and later). */
+    public static final int COUNTER_SLOTS_OFFSET = SLOT_DIRECTORY_OFFSET + CACHE_LINE;
+    /** Number of counter slots, one cache line each, up to the checksum line. */
+    public static final int COUNTER_SLOTS = 24;
+    /** Offset in a slot line of its owner (int64, a {@link RegionLock} process token, 0 when free). */
+    public static final int SLOT_OWNER = 0;
+    /** Offset in a slot line of the items its writers added (int64, atomic). */
+    public static final int SLOT_ITEMS = 8;
+    /** Offset in a slot line of the weight its writers added (int64, atomic). */
+    public static final int SLOT_WEIGHT = 16;
+    /** First reserved byte of a slot line, up to its end. */
+    public static final int SLOT_RESERVED = 24;
 
     /**
      * Offset of the checksum line (64 bytes, format version {@value #PAYLOAD_CHECKSUM_VERSION} and later):

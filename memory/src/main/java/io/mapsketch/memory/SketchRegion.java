@@ -41,6 +41,11 @@ public final class SketchRegion implements AutoCloseable {
     private final AtomicSegment summaryLine;
     private final OpenFileTable.Attachment attachment;
     private final SketchRegions.Registration registration;
+    /** Whether the counters are summed from the live line and the counter slots ({@link CounterSlots}). */
+    private final boolean slotted;
+    /** This {@code SHARED} writer's counter slot (its line's offset in the header), or -1: the live line's words. */
+    private final int slot;
+
     private final AtomicBoolean closed = new AtomicBoolean();
 
     SketchRegion(
@@ -60,6 +65,8 @@ public final class SketchRegion implements AutoCloseable {
         this.summaryLine = new AtomicSegment(mapping.asSlice(SUMMARY_OFFSET, CACHE_LINE));
         this.attachment = attachment;
         this.registration = registration;
+        this.slotted = CounterSlots.kept(header);
+        this.slot = slotted && mode == RegionMode.SHARED ? CounterSlots.claim(headerPage) : -1;
     }
 
     /**
@@ -154,6 +161,7 @@ public final class SketchRegion implements AutoCloseable {
     /**
      * Returns the live counters for this region's {@code EXCLUSIVE} writer to update with plain loads and
      * stores ({@link SoleWriterCounters}); {@link #addItems} and {@link #addWeight} update the same ones.
+     * The counter slots' sums, which no other writer changes while this one holds the file, are read once here.
      *
      * @return the counters
      * @throws IllegalStateException if this region is not open as the {@code EXCLUSIVE} writer
@@ -164,99 +172,121 @@ public final class SketchRegion implements AutoCloseable {
             throw new IllegalStateException(FileFault.describe(file) + " is open " + mode
                     + "; only the EXCLUSIVE writer may update the counters with plain stores");
         }
-        return new SoleWriterCounters(headerPage.segment());
+        return slotted
+                ? new SoleWriterCounters(
+                        headerPage.segment(),
+                        CounterSlots.sum(headerPage, SLOT_ITEMS),
+                        CounterSlots.sum(headerPage, SLOT_WEIGHT))
+                : new SoleWriterCounters(headerPage.segment(), 0, 0);
     }
 
     /**
-     * Reads the items-added counter from the live line (acquire).
+     * Reads the items-added counter from the live line and, from format version
+     * {@value SketchFileLayout#COUNTER_SLOTS_VERSION}, the counter slots in use (acquire loads).
      *
      * @return the number of items recorded by all writers of this file so far, or {@code Long.MAX_VALUE}
      *     once that number reached {@link LiveCounters#LIMIT} (saturated)
      * @throws IllegalStateException if the region is closed
      */
     public long itemsAdded() {
-        return LiveCounters.itemsRead(liveHeader().getLongAcquire(ITEMS_OFFSET));
+        AtomicSegment live = liveHeader();
+        return slotted ? CounterSlots.itemsRead(live) : LiveCounters.itemsRead(live.getLongAcquire(ITEMS_OFFSET));
     }
 
     /**
      * Adds to the items-added counter, saturating at {@link LiveCounters#LIMIT}: atomically for
-     * {@code SHARED} writers, with a release store for the {@code EXCLUSIVE} writer.
+     * {@code SHARED} writers (in this writer's counter slot where the file has them), with a release store
+     * for the {@code EXCLUSIVE} writer.
      *
      * @param delta items added, non-negative
-     * @return the counter after the addition, as {@link #itemsAdded()} reads it
      * @throws IllegalArgumentException if {@code delta} is negative
      * @throws IllegalStateException if the region is closed or read-only
      */
-    public long addItems(long delta) {
+    public void addItems(long delta) {
         requireNonNegative("delta", delta);
         requireWriter();
         if (mode == RegionMode.EXCLUSIVE) {
-            return LiveCounters.itemsRead(
-                    storeAsSoleWriter(ITEMS_OFFSET, LiveCounters.itemsPlus(headerPage.getLong(ITEMS_OFFSET), delta)));
+            long limit = LiveCounters.LIMIT - (slotted ? CounterSlots.sum(headerPage, SLOT_ITEMS) : 0);
+            storeAsSoleWriter(ITEMS_OFFSET, LiveCounters.itemsPlus(headerPage.getLong(ITEMS_OFFSET), delta, limit));
+        } else if (slotted) {
+            CounterSlots.addItems(headerPage, slot, delta);
+        } else {
+            LiveCounters.addItemsShared(headerPage, ITEMS_OFFSET, delta);
         }
-        return LiveCounters.itemsRead(LiveCounters.addItemsShared(headerPage, ITEMS_OFFSET, delta));
     }
 
     /**
      * Subtracts from the items-added counter of a sketch that supports removal: never below zero, and a
-     * saturated counter stays saturated (a compare-and-set for {@code SHARED} writers).
+     * saturated counter stays saturated (a compare-and-set for {@code SHARED} writers). Files with counter
+     * slots (format version {@value SketchFileLayout#COUNTER_SLOTS_VERSION}) take no removals: kinds that
+     * remove write format version 4.
      *
      * @param count items removed, non-negative
-     * @return the counter after the subtraction, as {@link #itemsAdded()} reads it
      * @throws IllegalArgumentException if {@code count} is negative
-     * @throws IllegalStateException if the region is closed or read-only
+     * @throws IllegalStateException if the region is closed or read-only, or the file keeps counter slots
      */
-    public long removeItems(long count) {
+    public void removeItems(long count) {
         requireNonNegative("count", count);
         requireWriter();
-        if (mode == RegionMode.EXCLUSIVE) {
-            return LiveCounters.itemsRead(
-                    storeAsSoleWriter(ITEMS_OFFSET, LiveCounters.itemsPlus(headerPage.getLong(ITEMS_OFFSET), -count)));
+        if (slotted) {
+            throw new IllegalStateException(FileFault.describe(file) + " is of format version " + header.formatVersion()
+                    + ", whose counter slots only add; kinds that remove items write format version 4");
         }
-        return LiveCounters.itemsRead(LiveCounters.removeItemsShared(headerPage, ITEMS_OFFSET, count));
+        if (mode == RegionMode.EXCLUSIVE) {
+            storeAsSoleWriter(
+                    ITEMS_OFFSET, LiveCounters.itemsPlus(headerPage.getLong(ITEMS_OFFSET), -count, LiveCounters.LIMIT));
+        } else {
+            LiveCounters.removeItemsShared(headerPage, ITEMS_OFFSET, count);
+        }
     }
 
     /**
-     * Reads the total-weight counter from the live line (acquire).
+     * Reads the total-weight counter from the live line and, from format version
+     * {@value SketchFileLayout#COUNTER_SLOTS_VERSION}, the counter slots in use (acquire loads).
      *
      * @return the sum of all weights recorded so far (for example Count-Min's N)
      * @throws IllegalStateException if the region is closed
      */
     public long totalWeight() {
-        return liveHeader().getLongAcquire(WEIGHT_OFFSET);
+        AtomicSegment live = liveHeader();
+        return slotted ? CounterSlots.weightRead(live) : live.getLongAcquire(WEIGHT_OFFSET);
     }
 
     /**
      * Adds to the total-weight counter, or refuses if that would take it past {@link LiveCounters#LIMIT}:
-     * atomically for {@code SHARED} writers, with a release store for the {@code EXCLUSIVE} writer.
+     * atomically for {@code SHARED} writers (in this writer's counter slot where the file has them), with a
+     * release store for the {@code EXCLUSIVE} writer.
      *
      * @param delta weight added, non-negative
-     * @return the counter after the addition
      * @throws IllegalArgumentException if {@code delta} is negative or would take the total weight past
      *     {@link LiveCounters#LIMIT}; nothing was added
      * @throws IllegalStateException if the region is closed or read-only
      */
-    public long addWeight(long delta) {
+    public void addWeight(long delta) {
         requireNonNegative("delta", delta);
         requireWriter();
-        long updated;
+        boolean added;
         if (mode == RegionMode.EXCLUSIVE) {
             long current = headerPage.getLong(WEIGHT_OFFSET);
-            updated = LiveCounters.weightRoom(current, delta) ? storeAsSoleWriter(WEIGHT_OFFSET, current + delta) : -1;
+            long slots = slotted ? CounterSlots.sum(headerPage, SLOT_WEIGHT) : 0;
+            added = LiveCounters.weightRoom(current + slots, delta);
+            if (added) {
+                storeAsSoleWriter(WEIGHT_OFFSET, current + delta);
+            }
+        } else if (slotted) {
+            added = CounterSlots.addWeight(headerPage, slot, delta);
         } else {
-            updated = LiveCounters.addWeightShared(headerPage, WEIGHT_OFFSET, delta);
+            added = LiveCounters.addWeightShared(headerPage, WEIGHT_OFFSET, delta) >= 0;
         }
-        if (updated < 0) {
+        if (!added) {
             throw new IllegalArgumentException("delta = " + delta + " would take the total weight " + totalWeight()
                     + " past " + LiveCounters.LIMIT + " (2^63 - 2^55 - 1); nothing was added");
         }
-        return updated;
     }
 
     /** The only writer: a release store publishes the count without a locked instruction. */
-    private long storeAsSoleWriter(int offset, long value) {
+    private void storeAsSoleWriter(int offset, long value) {
         headerPage.putLongRelease(offset, value);
-        return value;
     }
 
     private static void requireNonNegative(String name, long value) {
@@ -360,6 +390,9 @@ public final class SketchRegion implements AutoCloseable {
             if (file != null && mode.isWritable()) {
                 fault = attachment.changedSince(file, header.fileLength());
                 boolean intact = fault == null || fault.reason() != CORRUPT;
+                if (intact && slot >= 0) {
+                    CounterSlots.release(headerPage, slot);
+                }
                 boolean checksummed = intact && PayloadChecksum.kept(header);
                 generation = checksummed ? PayloadChecksum.generation(headerPage) : 0;
                 boolean last = intact && headerPage.getAndAddInt(WRITERS_OFFSET, -1) == 1;

@@ -19,6 +19,10 @@ import java.nio.ByteOrder;
  * rest of a caller's add loop in registers; a plain store into the header's cache line, which stays
  * in the L1 cache, does not. Cost: one store to an L1-resident line per call, and no load from it.
  *
+ * <p>In a file with counter slots ({@link SketchFileLayout#COUNTER_SLOTS_VERSION}) the counters are the
+ * live line's words plus the slots'; the slots' sums are fixed while this writer holds the file, so it
+ * keeps its limits lowered by them and adds nothing per update.
+ *
  * <p>Not thread-safe, as the exclusive writer's payload stores are not: one thread at a time.
  * Once the region is closed every method throws {@link IllegalStateException}.
  */
@@ -27,11 +31,18 @@ public final class SoleWriterCounters {
     private static final ValueLayout.OfLong COUNTER = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final MemorySegment header;
+    /** {@link LiveCounters#LIMIT} minus the items in the counter slots: where the live word saturates. */
+    private final long itemsLimit;
+    /** {@link LiveCounters#LIMIT} minus the weight in the counter slots: the most the live word may reach. */
+    private final long weightLimit;
+
     private long items;
     private long weight;
 
-    SoleWriterCounters(MemorySegment header) {
+    SoleWriterCounters(MemorySegment header, long slotItems, long slotWeight) {
         this.header = header;
+        this.itemsLimit = LiveCounters.LIMIT - slotItems;
+        this.weightLimit = LiveCounters.LIMIT - slotWeight;
         this.items = header.get(COUNTER, SketchFileLayout.ITEMS_OFFSET);
         this.weight = header.get(COUNTER, SketchFileLayout.WEIGHT_OFFSET);
     }
@@ -43,7 +54,7 @@ public final class SoleWriterCounters {
      * @param delta items added, or removed if negative
      */
     public void addItems(long delta) {
-        items = LiveCounters.itemsPlus(items, delta);
+        items = LiveCounters.itemsPlus(items, delta, itemsLimit);
         header.set(COUNTER, SketchFileLayout.ITEMS_OFFSET, items);
     }
 
@@ -51,7 +62,7 @@ public final class SoleWriterCounters {
      * Adds to the items-added and total-weight counters together: one check of the header's segment
      * for both stores, which keeps a caller's compiled add smaller than two calls would. Items
      * saturate as in {@link #addItems}; the weight is the caller's to keep within
-     * {@link LiveCounters#LIMIT} (it checks {@link #weight()} first, before the update it counts).
+     * {@link LiveCounters#LIMIT} (it checks {@link #weightRoom()} first, before the update it counts).
      *
      * @param items items added, non-negative
      * @param weight weight they add, non-negative
@@ -60,18 +71,27 @@ public final class SoleWriterCounters {
      */
     public void addItemsAndWeight(long items, long weight) {
         long total = Math.addExact(this.weight, weight);
-        this.items = LiveCounters.itemsPlus(this.items, items);
+        this.items = LiveCounters.itemsPlus(this.items, items, itemsLimit);
         this.weight = total;
         header.set(COUNTER, SketchFileLayout.ITEMS_OFFSET, this.items);
         header.set(COUNTER, SketchFileLayout.WEIGHT_OFFSET, this.weight);
     }
 
     /**
-     * Returns the total-weight counter as this writer last stored it, from its copy.
+     * Returns the total-weight counter as this writer last stored it, from its copy, with the slots' weight.
      *
      * @return the total weight
      */
     public long weight() {
-        return weight;
+        return weight + (LiveCounters.LIMIT - weightLimit);
+    }
+
+    /**
+     * Returns how much weight may still be added before the total reaches {@link LiveCounters#LIMIT}.
+     *
+     * @return the room, from the copy
+     */
+    public long weightRoom() {
+        return weightLimit - weight;
     }
 }

@@ -7,10 +7,13 @@ import java.nio.file.Path;
  * {@code weight FILE ROUNDS} opens the file SHARED, says {@code ready}, waits for the parent's go word
  * (payload word 0), then adds {@link #delta(int)} for each round to the items counter, or to the total
  * weight, and says {@code accepted S}: the sum of the weights that were not refused (for items, of all).
+ * {@code batches FILE} opens the file SHARED and adds batches of {@link #BATCH} single items and their
+ * weight until killed, saying {@code ack B} once batch B is counted.
  */
 public final class CounterWorker {
 
     static final long GO = 0;
+    static final int BATCH = 1000;
 
     private CounterWorker() {}
 
@@ -29,6 +32,10 @@ public final class CounterWorker {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args[0].equals("batches")) {
+            addBatchesUntilKilled(Path.of(args[1]));
+            return;
+        }
         boolean weight = args[0].equals("weight");
         int rounds = Integer.parseInt(args[2]);
         try (SketchRegion region = SketchRegions.open(Path.of(args[1]), RegionMode.SHARED)) {
@@ -60,5 +67,17 @@ public final class CounterWorker {
             }
         }
         return accepted;
+    }
+
+    private static void addBatchesUntilKilled(Path file) throws Exception {
+        try (SketchRegion region = SketchRegions.open(file, RegionMode.SHARED)) {
+            for (long batch = 1; ; batch++) {
+                for (int i = 0; i < BATCH; i++) {
+                    region.addWeight(1);
+                    region.addItems(1);
+                }
+                System.out.println("ack " + batch);
+            }
+        }
     }
 }

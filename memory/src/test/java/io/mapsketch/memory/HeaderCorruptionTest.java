@@ -15,6 +15,7 @@ import static org.quicktheories.generators.SourceDSL.integers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -75,7 +76,8 @@ class HeaderCorruptionTest {
      * From format version 2 the summary line (bytes 320..383) is live like the live line: the header's
      * checksum leaves it out and the sketch kind judges it. From version 4 the checksum line and the chunk
      * digests (bytes 1984..4095) are left out too, and judged by opening and by verifying
-     * ({@link #assertChecksumAreaFlipJudged}). Every other byte stays covered; in a version 1 file
+     * ({@link #assertChecksumAreaFlipJudged}); from version 5 the slot directory and the counter slots (bytes
+     * 384..1983), judged on open. Every other byte stays covered; in a version 1 file
      * ({@link #flipsAtEveryOffsetAreDetected}) the summary line's bytes are reserved and covered too.
      */
     @Test
@@ -100,11 +102,32 @@ class HeaderCorruptionTest {
                         assertEquals(
                                 (byte) 0x80, region.summaryLine().segment().get(JAVA_BYTE, offset - SUMMARY_OFFSET));
                     }
+                } else if (version >= COUNTER_SLOTS_VERSION && isSlotValue(offset, valid)) {
+                    byte[] bytes = valid.clone();
+                    bytes[offset] ^= (byte) 0x80;
+                    SketchFiles.write(damaged, bytes);
+                    SketchRegions.open(damaged, RegionMode.READ_ONLY).close();
                 } else if (!isLiveValue(offset, 0x80)) {
                     assertFlipDetected(offset, 0x80);
                 }
             }
         }
+    }
+
+    /**
+     * A counter slot's owner word holds any process token (a dead owner is reused), and a slot in use any
+     * count below 2^57, so a flip of one of those opens (a flip of bit 63 of a count does not); every other
+     * byte of the slot directory and the slots is judged on open ({@link CounterSlots#check}).
+     */
+    private static boolean isSlotValue(int offset, byte[] file) {
+        if (offset < COUNTER_SLOTS_OFFSET || offset >= CHECKSUM_OFFSET) {
+            return false;
+        }
+        int slot = (offset - COUNTER_SLOTS_OFFSET) / CACHE_LINE;
+        int inLine = (offset - COUNTER_SLOTS_OFFSET) % CACHE_LINE;
+        boolean inUse = slot < MemorySegment.ofArray(file).get(HeaderCodec.INT, SLOTS_IN_USE_OFFSET);
+        boolean lowCountByte = inLine >= SLOT_ITEMS && inLine < SLOT_RESERVED && inLine % 8 != 7;
+        return inLine < SLOT_OWNER + 8 || (inUse && lowCountByte);
     }
 
     /**
@@ -202,7 +225,7 @@ class HeaderCorruptionTest {
         SketchFiles.rewriteChecksum(bytes);
         SketchFiles.write(damaged, bytes);
         FileFault e = assertFault(INCOMPATIBLE, () -> SketchRegions.open(damaged, RegionMode.READ_ONLY));
-        assertTrue(e.getMessage().contains("format version' (offset 8) is 5, expected at most 4"), e.getMessage());
+        assertTrue(e.getMessage().contains("format version' (offset 8) is 6, expected at most 5"), e.getMessage());
     }
 
     /**

@@ -32,9 +32,18 @@ class LiveCountersTest {
     @TempDir
     Path dir;
 
+    /** The live words in the live line alone (version 4), and summed with the counter slots (version 5). */
+    private static final int[] VERSIONS = {
+        SketchFileLayout.PAYLOAD_CHECKSUM_VERSION, SketchFileLayout.COUNTER_SLOTS_VERSION
+    };
+
     private Path newFile(long items, long weight) throws Exception {
+        return newFile(SketchFileLayout.PAYLOAD_CHECKSUM_VERSION, items, weight);
+    }
+
+    private Path newFile(int version, long items, long weight) throws Exception {
         Path file = dir.resolve("counted-" + System.nanoTime() + ".sketch");
-        SketchFiles.create(file, SketchFiles.header(TestKinds.COUNT_MIN, 4096));
+        SketchFiles.create(file, SketchFiles.header(TestKinds.COUNT_MIN, 4096).withFormatVersion(version));
         try (SketchRegion writer = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
             writer.addItems(items);
             writer.addWeight(weight);
@@ -44,17 +53,28 @@ class LiveCountersTest {
 
     @Test
     void itemsSaturateAndStaySaturatedInEveryMode() throws Exception {
-        for (RegionMode mode : new RegionMode[] {RegionMode.EXCLUSIVE, RegionMode.SHARED}) {
-            Path file = newFile(LiveCounters.LIMIT - 5, 0);
-            try (SketchRegion region = SketchRegions.open(file, mode)) {
-                assertEquals(LiveCounters.LIMIT - 2, region.addItems(3), mode.name());
-                assertEquals(Long.MAX_VALUE, region.addItems(2), "at the limit the counter is saturated");
-                assertEquals(Long.MAX_VALUE, region.addItems(Long.MAX_VALUE), "a delta of 2^63 - 1 does not wrap it");
-                assertEquals(Long.MAX_VALUE, region.removeItems(1_000), "a removal leaves it saturated");
-                assertEquals(Long.MAX_VALUE, region.itemsAdded());
-            }
-            try (SketchRegion reopened = SketchRegions.open(file, RegionMode.READ_ONLY)) {
-                assertEquals(Long.MAX_VALUE, reopened.itemsAdded(), "a saturated file opens and says so");
+        for (int version : VERSIONS) {
+            for (RegionMode mode : new RegionMode[] {RegionMode.EXCLUSIVE, RegionMode.SHARED}) {
+                Path file = newFile(version, LiveCounters.LIMIT - 5, 0);
+                try (SketchRegion region = SketchRegions.open(file, mode)) {
+                    region.addItems(3);
+                    assertEquals(LiveCounters.LIMIT - 2, region.itemsAdded(), mode.name() + " " + version);
+                    region.addItems(2);
+                    assertEquals(Long.MAX_VALUE, region.itemsAdded(), "at the limit the counter is saturated");
+                    region.addItems(Long.MAX_VALUE);
+                    assertEquals(Long.MAX_VALUE, region.itemsAdded(), "a delta of 2^63 - 1 does not wrap it");
+                    if (version < SketchFileLayout.COUNTER_SLOTS_VERSION) {
+                        region.removeItems(1_000);
+                        assertEquals(Long.MAX_VALUE, region.itemsAdded(), "a removal leaves it saturated");
+                    } else {
+                        assertThrows(IllegalStateException.class, () -> region.removeItems(1), "slots only add");
+                    }
+                    region.addItems(1);
+                    assertEquals(Long.MAX_VALUE, region.itemsAdded());
+                }
+                try (SketchRegion reopened = SketchRegions.open(file, RegionMode.READ_ONLY)) {
+                    assertEquals(Long.MAX_VALUE, reopened.itemsAdded(), "a saturated file opens and says so");
+                }
             }
         }
     }
@@ -64,10 +84,14 @@ class LiveCountersTest {
         for (RegionMode mode : new RegionMode[] {RegionMode.EXCLUSIVE, RegionMode.SHARED}) {
             Path file = newFile(3, 0);
             try (SketchRegion region = SketchRegions.open(file, mode)) {
-                assertEquals(1, region.removeItems(2), mode.name());
-                assertEquals(0, region.removeItems(5));
-                assertEquals(0, region.removeItems(Long.MAX_VALUE));
-                assertEquals(4, region.addItems(4));
+                region.removeItems(2);
+                assertEquals(1, region.itemsAdded(), mode.name());
+                region.removeItems(5);
+                assertEquals(0, region.itemsAdded());
+                region.removeItems(Long.MAX_VALUE);
+                assertEquals(0, region.itemsAdded());
+                region.addItems(4);
+                assertEquals(4, region.itemsAdded());
             }
             try (SketchRegion reopened = SketchRegions.open(file, RegionMode.READ_ONLY)) {
                 assertEquals(4, reopened.itemsAdded());
@@ -101,50 +125,63 @@ class LiveCountersTest {
 
     @Test
     void weightPastTheLimitIsRefusedAndChangesNothing() throws Exception {
-        for (RegionMode mode : new RegionMode[] {RegionMode.EXCLUSIVE, RegionMode.SHARED}) {
-            Path file = newFile(0, LiveCounters.LIMIT - 10);
-            try (SketchRegion region = SketchRegions.open(file, mode)) {
-                assertEquals(LiveCounters.LIMIT - 2, region.addWeight(8), mode.name());
-                String message = assertThrows(IllegalArgumentException.class, () -> region.addWeight(3))
-                        .getMessage();
-                assertEquals(
-                        "delta = 3 would take the total weight " + (LiveCounters.LIMIT - 2) + " past "
-                                + LiveCounters.LIMIT + " (2^63 - 2^55 - 1); nothing was added",
-                        message);
-                assertThrows(IllegalArgumentException.class, () -> region.addWeight(Long.MAX_VALUE));
-                assertEquals(LiveCounters.LIMIT, region.addWeight(2), "up to the limit itself");
-                assertEquals(LiveCounters.LIMIT, region.totalWeight());
+        for (int version : VERSIONS) {
+            for (RegionMode mode : new RegionMode[] {RegionMode.EXCLUSIVE, RegionMode.SHARED}) {
+                Path file = newFile(version, 0, LiveCounters.LIMIT - 10);
+                try (SketchRegion region = SketchRegions.open(file, mode)) {
+                    region.addWeight(8);
+                    assertEquals(LiveCounters.LIMIT - 2, region.totalWeight(), mode.name() + " " + version);
+                    String message = assertThrows(IllegalArgumentException.class, () -> region.addWeight(3))
+                            .getMessage();
+                    assertEquals(
+                            "delta = 3 would take the total weight " + (LiveCounters.LIMIT - 2) + " past "
+                                    + LiveCounters.LIMIT + " (2^63 - 2^55 - 1); nothing was added",
+                            message);
+                    assertThrows(IllegalArgumentException.class, () -> region.addWeight(Long.MAX_VALUE));
+                    region.addWeight(2);
+                    assertEquals(LiveCounters.LIMIT, region.totalWeight(), "up to the limit itself");
+                }
             }
         }
     }
 
-    /** Four threads add near the top, by getAndAdd and by compare-and-set at once: exact below the limit. */
+    /**
+     * Four threads add near the top, by getAndAdd and by compare-and-set at once: exact below the limit. Two
+     * share one writer, two have one each (in a file with counter slots, a slot each).
+     */
     @Test
     void sharedThreadsAddingNearTheTopAreExact() throws Exception {
-        int threads = 4;
-        long perThread = CounterWorker.total(ROUNDS);
-        long total = threads * perThread;
-        Path exact = newFile(LiveCounters.LIMIT - total - 1, LiveCounters.LIMIT - total);
-        assertEquals(List.of(perThread, perThread, perThread, perThread), inThreads(exact, threads, true));
-        inThreads(exact, threads, false);
-        try (SketchRegion region = SketchRegions.open(exact, RegionMode.READ_ONLY)) {
-            assertEquals(LiveCounters.LIMIT - 1, region.itemsAdded(), "every add counted, none lost");
-            assertEquals(LiveCounters.LIMIT, region.totalWeight());
-        }
-        Path over = newFile(LiveCounters.LIMIT - total / 2, LiveCounters.LIMIT - total / 2);
-        long accepted = inThreads(over, threads, true).stream()
-                .mapToLong(Long::longValue)
-                .sum();
-        inThreads(over, threads, false);
-        try (SketchRegion region = SketchRegions.open(over, RegionMode.READ_ONLY)) {
-            assertEquals(Long.MAX_VALUE, region.itemsAdded(), "saturated, not wrapped");
-            assertEquals(LiveCounters.LIMIT - total / 2 + accepted, region.totalWeight(), "N is the accepted sum");
-            assertTrue(accepted < total, "some were refused");
-            assertTrue(region.totalWeight() > LiveCounters.LIMIT - (1L << 34), "only near the top, where no delta fit");
+        for (int version : VERSIONS) {
+            int threads = 4;
+            long perThread = CounterWorker.total(ROUNDS);
+            long total = threads * perThread;
+            Path exact = newFile(version, LiveCounters.LIMIT - total - 1, LiveCounters.LIMIT - total);
+            assertEquals(List.of(perThread, perThread, perThread, perThread), inThreads(exact, threads, true));
+            inThreads(exact, threads, false);
+            try (SketchRegion region = SketchRegions.open(exact, RegionMode.READ_ONLY)) {
+                assertEquals(LiveCounters.LIMIT - 1, region.itemsAdded(), "every add counted, none lost");
+                assertEquals(LiveCounters.LIMIT, region.totalWeight());
+            }
+            Path over = newFile(version, LiveCounters.LIMIT - total / 2, LiveCounters.LIMIT - total / 2);
+            long accepted = inThreads(over, threads, true).stream()
+                    .mapToLong(Long::longValue)
+                    .sum();
+            inThreads(over, threads, false);
+            try (SketchRegion region = SketchRegions.open(over, RegionMode.READ_ONLY)) {
+                assertEquals(Long.MAX_VALUE, region.itemsAdded(), "saturated, not wrapped");
+                assertEquals(LiveCounters.LIMIT - total / 2 + accepted, region.totalWeight(), "N is the accepted sum");
+                assertTrue(accepted < total, "some were refused");
+                assertTrue(
+                        region.totalWeight() > LiveCounters.LIMIT - (1L << 34),
+                        "only near the top, where no delta fit");
+            }
         }
     }
 
-    /** Each thread's accepted sum, after all ran {@link CounterWorker#add} on one SHARED region. */
+    /**
+     * Each thread's accepted sum, after all ran {@link CounterWorker#add}: even threads on one SHARED region,
+     * odd ones on a SHARED region of their own.
+     */
     private static List<Long> inThreads(Path file, int threads, boolean weight) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads + 1);
         AtomicBoolean running = new AtomicBoolean(true);
@@ -158,9 +195,16 @@ class LiveCountersTest {
             });
             List<Future<Long>> adders = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
+                boolean own = t % 2 == 1;
                 Callable<Long> adder = () -> {
-                    start.await();
-                    return CounterWorker.add(region, weight, ROUNDS);
+                    if (!own) {
+                        start.await();
+                        return CounterWorker.add(region, weight, ROUNDS);
+                    }
+                    try (SketchRegion mine = SketchRegions.open(file, RegionMode.SHARED)) {
+                        start.await();
+                        return CounterWorker.add(mine, weight, ROUNDS);
+                    }
                 };
                 adders.add(pool.submit(adder));
             }
@@ -179,17 +223,20 @@ class LiveCountersTest {
     /** Two processes add near the top at once: the same promises across processes. */
     @Test
     void sharedProcessesAddingNearTheTopAreExact() throws Exception {
-        long perChild = CounterWorker.total(ROUNDS);
-        Path file = newFile(LiveCounters.LIMIT - 2 * perChild - 1, LiveCounters.LIMIT - perChild);
-        List<Long> items = inChildren(file, "items");
-        List<Long> weights = inChildren(file, "weight");
-        try (SketchRegion region = SketchRegions.open(file, RegionMode.READ_ONLY)) {
-            assertEquals(List.of(perChild, perChild), items);
-            assertEquals(LiveCounters.LIMIT - 1, region.itemsAdded(), "every add of both processes counted");
-            long accepted = weights.get(0) + weights.get(1);
-            assertTrue(
-                    accepted <= perChild && accepted > perChild - (1L << 34), "refused only near the top: " + accepted);
-            assertEquals(LiveCounters.LIMIT - perChild + accepted, region.totalWeight(), "N is the accepted sum");
+        for (int version : VERSIONS) {
+            long perChild = CounterWorker.total(ROUNDS);
+            Path file = newFile(version, LiveCounters.LIMIT - 2 * perChild - 1, LiveCounters.LIMIT - perChild);
+            List<Long> items = inChildren(file, "items");
+            List<Long> weights = inChildren(file, "weight");
+            try (SketchRegion region = SketchRegions.open(file, RegionMode.READ_ONLY)) {
+                assertEquals(List.of(perChild, perChild), items);
+                assertEquals(LiveCounters.LIMIT - 1, region.itemsAdded(), "every add of both processes counted");
+                long accepted = weights.get(0) + weights.get(1);
+                assertTrue(
+                        accepted <= perChild && accepted > perChild - (1L << 34),
+                        "refused only near the top: " + accepted);
+                assertEquals(LiveCounters.LIMIT - perChild + accepted, region.totalWeight(), "N is the accepted sum");
+            }
         }
     }
 

@@ -35,8 +35,10 @@ class SketchRegionTest {
         try (SketchRegion region = SketchRegions.open(file, RegionMode.EXCLUSIVE)) {
             region.payload().putLong(8, 0xCAFEBABEL);
             region.payload().getAndAddInt(1 << 15, 5);
-            assertEquals(3, region.addItems(3));
-            assertEquals(10, region.addWeight(10));
+            region.addItems(3);
+            assertEquals(3, region.itemsAdded());
+            region.addWeight(10);
+            assertEquals(10, region.totalWeight());
             region.force();
         }
         try (SketchRegion region = SketchRegions.open(file, RegionMode.READ_ONLY)) {

@@ -9,7 +9,8 @@ import java.util.zip.CRC32C;
  * Rewrites the CRC32C of a sketch file's header page after a deliberate edit, so that the edit
  * itself is what a test judges. Written from the file format's description (the CRC field at byte
  * 56, the live line at bytes 256..319, from format version 2 on the summary line at bytes 320..383
- * and from version 4 on the checksum line and chunk digests at bytes 1984..4095 read as zero), not
+ * from version 4 on the checksum line and chunk digests at bytes 1984..4095 and from version 5 on the
+ * slot directory and counter slots at bytes 384..1983 read as zero), not
  * from the library's code, so it also checks that the two agree.
  */
 public final class HeaderSeal {
@@ -24,6 +25,8 @@ public final class HeaderSeal {
     private static final int SUMMARY_LENGTH = 64;
     private static final int PAYLOAD_CHECKSUM_VERSION = 4;
     private static final int CHECKSUM_OFFSET = 1984;
+    private static final int COUNTER_SLOTS_VERSION = 5;
+    private static final int SLOT_DIRECTORY_OFFSET = 384;
 
     private HeaderSeal() {}
 
@@ -43,6 +46,9 @@ public final class HeaderSeal {
         }
         if (header.getInt(VERSION_OFFSET) >= PAYLOAD_CHECKSUM_VERSION) {
             Arrays.fill(page, CHECKSUM_OFFSET, HEADER_LENGTH, (byte) 0);
+        }
+        if (header.getInt(VERSION_OFFSET) >= COUNTER_SLOTS_VERSION) {
+            Arrays.fill(page, SLOT_DIRECTORY_OFFSET, CHECKSUM_OFFSET, (byte) 0);
         }
         CRC32C crc = new CRC32C();
         crc.update(page);
