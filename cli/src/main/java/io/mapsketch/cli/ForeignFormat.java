@@ -38,24 +38,6 @@ enum ForeignFormat {
             exportHyperLogLog(source, sketch -> RedisHyperLogLog.exportTo(sketch, destination));
         }
     },
-    /**
-     * A DataSketches HLL image ({@code HllSketch} of datasketches-java, C++ or Python; Spark's
-     * {@code hll_sketch_agg}): every mode, type and form in, an HLL_8 updatable image out.
-     */
-    DATASKETCHES_HLL(DataSketchesHll.FORMAT) {
-        @Override
-        void importFile(Path source, Path destination, GuavaBloomFilter.Funnel funnel, CreateOption... options)
-                throws IOException {
-            requireNoFunnel(funnel);
-            DataSketchesHll.importFrom(source, destination, OpenMode.EXCLUSIVE, options)
-                    .close();
-        }
-
-        @Override
-        void exportFile(Path source, Path destination) throws IOException {
-            exportHyperLogLog(source, sketch -> DataSketchesHll.exportTo(sketch, destination));
-        }
-    },
     /** The bytes of a Guava {@code BloomFilter}'s {@code writeTo}, with the funnel its keys went through. */
     GUAVA_BLOOM(GuavaBloomFilter.FORMAT) {
         @Override
@@ -114,6 +96,24 @@ enum ForeignFormat {
             } catch (IllegalArgumentException refused) {
                 throw new CommandFailure(refused.getMessage());
             }
+        }
+    },
+    /**
+     * A DataSketches HLL image ({@code HllSketch} of datasketches-java, C++ or Python; Spark's
+     * {@code hll_sketch_agg}): every mode, type and form in, an HLL_8 updatable image out.
+     */
+    DATASKETCHES_HLL(DataSketchesHll.FORMAT) {
+        @Override
+        void importFile(Path source, Path destination, GuavaBloomFilter.Funnel funnel, CreateOption... options)
+                throws IOException {
+            requireNoFunnel(funnel);
+            DataSketchesHll.importFrom(source, destination, OpenMode.EXCLUSIVE, options)
+                    .close();
+        }
+
+        @Override
+        void exportFile(Path source, Path destination) throws IOException {
+            exportHyperLogLog(source, sketch -> DataSketchesHll.exportTo(sketch, destination));
         }
     };
 

@@ -130,6 +130,8 @@ class ForeignFormatVerbsTest {
 
         InProcess.Result unknown = InProcess.run("import", "hyperminhash", bad.toString(), "x");
         assertEquals(2, unknown.status());
-        assertTrue(unknown.err().contains("formats: redis-hll, guava-bloom, spark-bloom, spark-cms"), unknown.err());
+        assertTrue(
+                unknown.err().contains("formats: redis-hll, guava-bloom, spark-bloom, spark-cms, datasketches-hll"),
+                unknown.err());
     }
 }
