@@ -14,8 +14,9 @@ import java.util.PriorityQueue;
 
 /**
  * The row mechanics of a MinHash table: rows of k little-endian 64-bit slots, each row starting on a
- * cache line, lowered by the SIMD kernels with plain stores ({@code EXCLUSIVE}) or slot by slot with
- * compare-and-set ({@code SHARED}), compared by the equal-slot kernel. Offsets are byte offsets of a
+ * cache line, lowered by the row's derivation (the classic one by the SIMD kernels, SuperMinHash by
+ * {@link SuperMinHashRow}) with plain stores ({@code EXCLUSIVE}), or in a copy of the row that is then
+ * lowered into it slot by slot with compare-and-set ({@code SHARED}), compared by the equal-slot kernel. Offsets are byte offsets of a
  * row's slot 0 in the table; callers have checked them.
  */
 final class MinHashRows {
@@ -27,6 +28,8 @@ final class MinHashRows {
     private final int slots;
     private final long stride;
     private final boolean atomic;
+    /** The SuperMinHash update, or null for the classic derivation. */
+    private final SuperMinHashRow superMinHash;
     /**
      * The hash of a single-key add, as the kernel takes it: the {@code EXCLUSIVE} writer's own, since it
      * adds from one thread at a time ({@code SHARED} writers lower slots one by one and need none).
@@ -35,12 +38,13 @@ final class MinHashRows {
     /** A {@code SHARED} batch add's signature of k slots, native and 64-byte aligned. */
     private final ScratchPool<MemorySegment> signatures;
 
-    MinHashRows(AtomicSegment words, int slots, boolean atomic) {
+    MinHashRows(AtomicSegment words, int slots, boolean atomic, MinHashDerivation derivation) {
         this.words = words;
         this.table = words.segment();
         this.slots = slots;
         this.stride = stride(slots);
         this.atomic = atomic;
+        this.superMinHash = derivation == MinHashDerivation.SUPER_MINHASH ? new SuperMinHashRow(slots) : null;
         this.signatures = new ScratchPool<>(() -> Arena.ofAuto().allocate((long) slots * Long.BYTES, 64));
     }
 
@@ -55,6 +59,17 @@ final class MinHashRows {
 
     /** Lowers the row's slots by one item's hash. */
     void add(long row, long hash) {
+        if (superMinHash != null) {
+            if (!atomic) {
+                superMinHash.update(table, row, hash);
+                return;
+            }
+            MemorySegment copy = copyOfRow(row);
+            superMinHash.update(copy, 0, hash);
+            lowerRow(row, copy, 0);
+            signatures.giveBack(copy);
+            return;
+        }
         if (atomic) {
             for (int s = 0; s < slots; s++) {
                 lowerSlot(row + (long) s * Long.BYTES, MinHashKernels.derive(hash, s));
@@ -68,14 +83,36 @@ final class MinHashRows {
     /** Lowers the row's slots by the items of {@code hashes[0, count)}: in place, or in scratch and then by CAS. */
     void addAll(long row, long[] hashes, int count) {
         if (!atomic) {
-            MinHashKernels.update(table, row, slots, hashes, 0, count);
+            if (superMinHash != null) {
+                superMinHash.update(table, row, hashes, 0, count);
+            } else {
+                MinHashKernels.update(table, row, slots, hashes, 0, count);
+            }
             return;
         }
-        MemorySegment scratch = signatures.borrow();
-        scratch.fill((byte) -1);
-        MinHashKernels.update(scratch, 0, slots, hashes, 0, count);
+        MemorySegment scratch;
+        if (superMinHash != null) {
+            scratch = copyOfRow(row);
+            superMinHash.update(scratch, 0, hashes, 0, count);
+        } else {
+            scratch = signatures.borrow();
+            scratch.fill((byte) -1);
+            MinHashKernels.update(scratch, 0, slots, hashes, 0, count);
+        }
         lowerRow(row, scratch, 0);
         signatures.giveBack(scratch);
+    }
+
+    /**
+     * A borrowed copy of a row, read a whole 64-bit slot at a time while writers may lower it: each
+     * slot at or above its value now, so the steps that bound the copy's items also bound the row's.
+     */
+    private MemorySegment copyOfRow(long row) {
+        MemorySegment copy = signatures.borrow();
+        for (int s = 0; s < slots; s++) {
+            copy.set(SLOT, (long) s * Long.BYTES, words.getLong(row + (long) s * Long.BYTES));
+        }
+        return copy;
     }
 
     /** Lowers {@code count} consecutive rows from {@code dst} by the rows of {@code source} from {@code src}. */
