@@ -15,8 +15,8 @@ import java.util.PriorityQueue;
 /**
  * The row mechanics of a MinHash table: rows of k little-endian 64-bit slots, each row starting on a
  * cache line, lowered by the row's derivation (the classic one by the SIMD kernels, SuperMinHash by
- * {@link SuperMinHashRow}) with plain stores ({@code EXCLUSIVE}), or in a copy of the row that is then
- * lowered into it slot by slot with compare-and-set ({@code SHARED}), compared by the equal-slot kernel. Offsets are byte offsets of a
+ * {@link SuperMinHashRow}) with plain stores ({@code EXCLUSIVE}), or in a copy that then lowers the
+ * row slot by slot with compare-and-set ({@code SHARED}), compared by the equal-slot kernel. Offsets are byte offsets of a
  * row's slot 0 in the table; callers have checked them.
  */
 final class MinHashRows {
@@ -60,19 +60,16 @@ final class MinHashRows {
     /** Lowers the row's slots by one item's hash. */
     void add(long row, long hash) {
         if (superMinHash != null) {
-            if (!atomic) {
+            if (atomic) {
+                superMinHash.updateShared(words, row, hash);
+            } else {
                 superMinHash.update(table, row, hash);
-                return;
             }
-            MemorySegment copy = copyOfRow(row);
-            superMinHash.update(copy, 0, hash);
-            lowerRow(row, copy, 0);
-            signatures.giveBack(copy);
             return;
         }
         if (atomic) {
             for (int s = 0; s < slots; s++) {
-                lowerSlot(row + (long) s * Long.BYTES, MinHashKernels.derive(hash, s));
+                lowerSlot(words, row + (long) s * Long.BYTES, MinHashKernels.derive(hash, s));
             }
             return;
         }
@@ -82,37 +79,23 @@ final class MinHashRows {
 
     /** Lowers the row's slots by the items of {@code hashes[0, count)}: in place, or in scratch and then by CAS. */
     void addAll(long row, long[] hashes, int count) {
-        if (!atomic) {
-            if (superMinHash != null) {
-                superMinHash.update(table, row, hashes, 0, count);
+        if (superMinHash != null) {
+            if (atomic) {
+                superMinHash.updateShared(words, row, hashes, 0, count);
             } else {
-                MinHashKernels.update(table, row, slots, hashes, 0, count);
+                superMinHash.update(table, row, hashes, 0, count);
             }
             return;
         }
-        MemorySegment scratch;
-        if (superMinHash != null) {
-            scratch = copyOfRow(row);
-            superMinHash.update(scratch, 0, hashes, 0, count);
-        } else {
-            scratch = signatures.borrow();
-            scratch.fill((byte) -1);
-            MinHashKernels.update(scratch, 0, slots, hashes, 0, count);
+        if (!atomic) {
+            MinHashKernels.update(table, row, slots, hashes, 0, count);
+            return;
         }
+        MemorySegment scratch = signatures.borrow();
+        scratch.fill((byte) -1);
+        MinHashKernels.update(scratch, 0, slots, hashes, 0, count);
         lowerRow(row, scratch, 0);
         signatures.giveBack(scratch);
-    }
-
-    /**
-     * A borrowed copy of a row, read a whole 64-bit slot at a time while writers may lower it: each
-     * slot at or above its value now, so the steps that bound the copy's items also bound the row's.
-     */
-    private MemorySegment copyOfRow(long row) {
-        MemorySegment copy = signatures.borrow();
-        for (int s = 0; s < slots; s++) {
-            copy.set(SLOT, (long) s * Long.BYTES, words.getLong(row + (long) s * Long.BYTES));
-        }
-        return copy;
     }
 
     /** Lowers {@code count} consecutive rows from {@code dst} by the rows of {@code source} from {@code src}. */
@@ -137,12 +120,12 @@ final class MinHashRows {
 
     private void lowerRow(long row, MemorySegment source, long from) {
         for (int s = 0; s < slots; s++) {
-            lowerSlot(row + (long) s * Long.BYTES, source.get(SLOT, from + (long) s * Long.BYTES));
+            lowerSlot(words, row + (long) s * Long.BYTES, source.get(SLOT, from + (long) s * Long.BYTES));
         }
     }
 
     /** Compare-and-set of one slot to {@code value}, retried while the slot is still above it (unsigned). */
-    private void lowerSlot(long at, long value) {
+    static void lowerSlot(AtomicSegment words, long at, long value) {
         long current = words.getLong(at);
         while (Long.compareUnsigned(value, current) < 0) {
             if (words.compareAndSetLong(at, current, value)) {

@@ -110,6 +110,30 @@ class MinHashPropertiesTest {
         assertEquals(0, sumOfErrors / 9, 3 * Math.sqrt(sumOfVariances) / 9, "mean error over J = 0.1 .. 0.9");
     }
 
+    /**
+     * A batch of 1,000 keys that are 3 distinct ones: the steps sized for 1,000 items leave slots
+     * empty, and the second pass over the batch fills them as the definition does.
+     */
+    @Test
+    void superMinHashBatchesOfFewDistinctKeysStillEqualTheDefinition() throws IOException {
+        KeyHasher hasher = KeyHasher.xxh3(7);
+        long[] distinct = {3, 1_000_003, -8};
+        long[] batch =
+                LongStream.range(0, 1_000).map(i -> distinct[(int) (i % 3)]).toArray();
+        for (int k : new int[] {1, 7, 128, 1_000}) {
+            for (OpenMode mode : new OpenMode[] {OpenMode.EXCLUSIVE, OpenMode.SHARED}) {
+                try (MinHash minHash = sketch(1, k, mode)) {
+                    minHash.addAll(0, batch);
+                    assertArrayEquals(
+                            SuperMinHashReference.signature(
+                                    Arrays.stream(distinct).map(hasher::hash).toArray(), k),
+                            minHash.signature(0).toArray(),
+                            mode + ", k = " + k);
+                }
+            }
+        }
+    }
+
     /** Set b is the second half of set a and more keys: the two overlap. */
     @ParameterizedTest
     @EnumSource(MinHashDerivation.class)
