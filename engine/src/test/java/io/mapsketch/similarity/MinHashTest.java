@@ -119,6 +119,13 @@ class MinHashTest {
         }
     }
 
+    @Test
+    void superMinHashMatchesTheDocumentedWorkedExample() {
+        assertArrayEquals(
+                new long[] {0x00033E278DCA8801L, 0x00022295674CA6A1L, 0x0001D7F1515598B6L, 0x00009CA066F1A4ABL},
+                SuperMinHashReference.signature(new long[] {0}, 4));
+    }
+
     @ParameterizedTest
     @EnumSource(MinHashDerivation.class)
     void batchAndSingleKeyPathsGiveTheSameRowsInBothModes(MinHashDerivation derivation) throws IOException {
