@@ -202,7 +202,11 @@ class HeaderCorruptionTest {
         SketchFiles.rewriteChecksum(bytes);
         SketchFiles.write(damaged, bytes);
         FileFault e = assertFault(INCOMPATIBLE, () -> SketchRegions.open(damaged, RegionMode.READ_ONLY));
-        assertTrue(e.getMessage().contains("format version' (offset 8) is 5, expected at most 4"), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .contains("format version' (offset 8) is " + (FORMAT_VERSION + 1) + ", expected at most "
+                                + FORMAT_VERSION),
+                e.getMessage());
     }
 
     /**
