@@ -232,8 +232,11 @@ final class SuperMinHashRow {
         return top;
     }
 
-    /** The step a slot holds, or k for an empty slot. */
+    /**
+     * The step a slot holds, at most k: k for an empty slot, and for any value no key offers (a file's
+     * slot may hold any value), which every step's value lowers, as it lowers an empty slot.
+     */
     private int step(long slot) {
-        return slot == MinHashSignature.EMPTY_SLOT ? slots : (int) (slot >>> FRACTION_BITS);
+        return (int) Math.min(slot >>> FRACTION_BITS, slots);
     }
 }

@@ -156,10 +156,10 @@ class ProbeCellsTest {
                         .falsePositiveRate(0.01)
                         .create(dir.resolve("new.counting"), OpenMode.EXCLUSIVE)) {
             assertEquals(
-                    SketchFileLayout.FORMAT_VERSION,
+                    BloomFormat.VERSIONS.written(),
                     SketchInternals.region(classic).header().formatVersion());
             assertEquals(
-                    SketchFileLayout.FORMAT_VERSION,
+                    CountingBloomFormat.VERSIONS.written(),
                     SketchInternals.region(counting).header().formatVersion());
             classic.add(42L);
             assertBitsAt(
