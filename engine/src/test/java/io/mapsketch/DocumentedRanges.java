@@ -57,7 +57,7 @@ final class DocumentedRanges {
             case HYPERLOGLOG -> within(header, 0, 4, 21);
             case MINHASH -> {
                 within(header, 0, 1, 65_536);
-                oneOf(header, 1, 1);
+                oneOf(header, 1, 1, 2);
                 within(header, 2, 1, Integer.MAX_VALUE);
             }
             case SIMHASH -> {

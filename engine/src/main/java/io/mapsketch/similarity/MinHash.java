@@ -20,13 +20,15 @@ import java.util.Objects;
 /**
  * MinHash: "how similar are sets A and B?" as the Jaccard similarity {@code |A ∩ B| / |A ∪ B|}, for
  * many sets at once. The sketch is a table of R rows, one set each, and each row is a signature of
- * k 64-bit slots: slot s keeps the unsigned minimum, over the XXH3-64 hashes h of the row's items, of
- * {@link MinHashKernels#derive(long, int) derive(h, s)} (one hash per item, k cheap derived values;
- * the derivation is part of the file format, drawn in {@code docs/file-format.md}). An empty row has every slot at
- * {@link MinHashSignature#EMPTY_SLOT}, the largest unsigned value.
+ * k 64-bit slots: slot s keeps the unsigned minimum of the values the XXH3-64 hashes h of the row's
+ * items offer it, by the sketch's {@link MinHashDerivation} (SuperMinHash by default; the classic
+ * {@link MinHashKernels#derive(long, int) derive(h, s)} in files of format versions 1 to 4; the
+ * derivation is part of the file format, drawn in {@code docs/file-format.md}). An empty row has every
+ * slot at {@link MinHashSignature#EMPTY_SLOT}, the largest unsigned value.
  *
  * <p>Error direction: both ways. {@link #jaccard} is the fraction of equal slots, an unbiased
- * estimate whose standard deviation is {@code sqrt(J (1 - J) / k)}; {@link #standardError()} states
+ * estimate whose standard deviation is at most {@code sqrt(J (1 - J) / k)} (the classic
+ * derivation's; SuperMinHash's is lower for sets of fewer items than about k); {@link #standardError()} states
  * the conservative {@code 1 / sqrt(k)} the builder sizes k from (k = 400 for 0.05). Two empty rows
  * have similarity 1, an empty and a non-empty row 0. Adding an item again never changes a row, and
  * merging two rows (slot-wise minimum) gives exactly the row of the union of their sets.
@@ -41,10 +43,11 @@ import java.util.Objects;
  * plain stores, and takes adds from one thread at a time. Readers may compare while writers add: each
  * slot is read whole, at some value it held during the call.
  *
- * <p>Cost: an add hashes the key once and derives k values (about ten vector operations per eight
- * slots in {@code EXCLUSIVE} mode; in {@code SHARED} mode k scalar derivations and, for a slot that
- * drops, a compare-and-set); a batch add hashes the keys with the SIMD kernel and updates the row once
- * per {@value KeyHasher#BATCH} keys, loading and storing each slot once. A comparison reads 2k slots; a
+ * <p>Cost: an add hashes the key once; SuperMinHash then reads the row's k slots for the bound of its
+ * steps and takes about one or two steps in a row of many items, the classic derivation derives k
+ * values (about ten vector operations per eight slots). A batch add hashes the keys with the SIMD
+ * kernel and updates the row once per {@value KeyHasher#BATCH} keys. In {@code SHARED} mode the
+ * update runs on a copy of the row, whose lowered slots then go into the row by compare-and-set. A comparison reads 2k slots; a
  * {@link #mostSimilar} query reads the whole table once. Memory: R rows of {@code ceil(8 k / 64) * 64}
  * bytes.
  */
@@ -54,8 +57,6 @@ public final class MinHash extends MinHashWrites implements Mergeable<MinHash> {
 
     /** The most rows a sketch may have. */
     public static final int MAX_ROWS = Integer.MAX_VALUE;
-    /** The id of the slot derivation this build writes and reads (the only one so far). */
-    public static final int DERIVATION_SCHEME = 1;
 
     private final MinHashFormat format;
 
@@ -105,14 +106,13 @@ public final class MinHash extends MinHashWrites implements Mergeable<MinHash> {
      * Cost: one pass over both tables (in {@code EXCLUSIVE} mode a single SIMD minimum over the whole
      * payload).
      *
-     * @param other a sketch with the same rows, signature length, derivation scheme, hash scheme and
-     *     seed; not modified
+     * @param other a sketch with the same derivation, rows, signature length, hash scheme and seed;
+     *     not modified
      * @throws IncompatibleSketchException naming the parameter that differs
      * @throws IllegalStateException if this sketch is read-only or either is closed
      */
     @Override
     public void merge(MinHash other) {
-        Objects.requireNonNull(other, "other");
         requireWritable();
         requireCompatible(other, MinHashFormat.SHAPE);
         if (sharedWriters) {
@@ -128,13 +128,13 @@ public final class MinHash extends MinHashWrites implements Mergeable<MinHash> {
      * Copies a row's signature out of the sketch. Cost: k slots read and allocated.
      *
      * @param row the row, in [0, rows)
-     * @return the row's signature, with this sketch's seed
+     * @return the row's signature, with this sketch's derivation and seed
      * @throws IllegalArgumentException if the row is out of range
      * @throws IllegalStateException if the sketch is closed
      */
     public MinHashSignature signature(int row) {
         long offset = rowOffset("row", row);
-        return MinHashSignature.wrap(rows.toArray(offset), hashSeed());
+        return MinHashSignature.wrap(rows.toArray(offset), hashSeed(), derivation);
     }
 
     /**
@@ -168,9 +168,9 @@ public final class MinHash extends MinHashWrites implements Mergeable<MinHash> {
      * Estimates the Jaccard similarity of a row's set and a signature's, as {@link #jaccard(int, int)}.
      *
      * @param row a row, in [0, rows)
-     * @param signature a signature of this sketch's length and seed
+     * @param signature a signature of this sketch's derivation, length and seed
      * @return the estimate, in [0, 1]
-     * @throws IncompatibleSketchException if the length or the seed differ
+     * @throws IncompatibleSketchException if the derivation, the length or the seed differ
      * @throws IllegalArgumentException if the row is out of range
      * @throws IllegalStateException if the sketch is closed
      */
@@ -187,10 +187,10 @@ public final class MinHash extends MinHashWrites implements Mergeable<MinHash> {
      * <p>Cost: one pass over the whole table with the equal-slot kernel (R k slot compares, reading
      * R rows of {@code ceil(8 k / 64) * 64} bytes), plus {@code O(R log n)} for the ranking.
      *
-     * @param signature the query, of this sketch's length and seed
+     * @param signature the query, of this sketch's derivation, length and seed
      * @param n how many rows to return, at least 1; all rows if n exceeds them
      * @return {@code min(n, rows)} matches, best first
-     * @throws IncompatibleSketchException if the length or the seed differ
+     * @throws IncompatibleSketchException if the derivation, the length or the seed differ
      * @throws IllegalArgumentException if n is less than 1
      * @throws IllegalStateException if the sketch is closed
      */
@@ -229,6 +229,15 @@ public final class MinHash extends MinHashWrites implements Mergeable<MinHash> {
     }
 
     /**
+     * Returns how the sketch derives the values of its slots, as its header records.
+     *
+     * @return the derivation
+     */
+    public MinHashDerivation derivation() {
+        return derivation;
+    }
+
+    /**
      * Returns the standard error the sketch promises for its Jaccard estimates, {@code 1 / sqrt(k)}:
      * at least twice the true standard deviation {@code sqrt(J (1 - J) / k)}, which is largest, at
      * {@code 1 / (2 sqrt(k))}, for J = 0.5.
@@ -250,6 +259,7 @@ public final class MinHash extends MinHashWrites implements Mergeable<MinHash> {
     protected void putFigures(Map<String, Object> figures) {
         figures.put("rows", rows());
         figures.put("signature length", signatureLength());
+        figures.put("derivation", derivation.name());
         super.putFigures(figures);
         figures.put("standard error", standardError());
     }
@@ -269,6 +279,7 @@ public final class MinHash extends MinHashWrites implements Mergeable<MinHash> {
 
         private int rows = 1;
         private int slots;
+        private MinHashDerivation derivation = MinHashDerivation.SUPER_MINHASH;
 
         private Builder() {}
 
@@ -316,6 +327,19 @@ public final class MinHash extends MinHashWrites implements Mergeable<MinHash> {
             return this;
         }
 
+        /**
+         * Sets how items' hashes become slot values. Default {@link MinHashDerivation#SUPER_MINHASH};
+         * {@link MinHashDerivation#CLASSIC} makes signatures that compare with those of format
+         * versions 1 to 4.
+         *
+         * @param derivation the derivation
+         * @return this builder
+         */
+        public Builder derivation(MinHashDerivation derivation) {
+            this.derivation = Objects.requireNonNull(derivation, "derivation");
+            return this;
+        }
+
         @Override
         protected Builder self() {
             return this;
@@ -324,7 +348,7 @@ public final class MinHash extends MinHashWrites implements Mergeable<MinHash> {
         @Override
         protected MinHashFormat format() {
             requireSet("signature length (or standard error)", slots != 0);
-            return new MinHashFormat(slots, rows);
+            return new MinHashFormat(slots, rows, derivation);
         }
 
         @Override

@@ -11,25 +11,29 @@ import java.util.List;
 
 /**
  * The header of a MinHash file (kind 9): the signature length k in slot 0, the slot derivation
- * scheme ({@value MinHash#DERIVATION_SCHEME}, the only one) in slot 1 and the rows R in slot 2; the
- * payload is R rows of k 64-bit slots, each row padded to a multiple of 64 bytes.
+ * scheme ({@link MinHashDerivation}) in slot 1 and the rows R in slot 2; the payload is R rows of k
+ * 64-bit slots, each row padded to a multiple of 64 bytes.
  *
- * <p>Versions: reads 1 to 5, writes 5 (version 5 keeps the live counters in slots, one per shared writer). The layout is the same in every version; version 4 adds the
- * payload checksum, which the header page keeps.
+ * <p>Versions: reads 1 to 5, writes 5. The layout is the same in every version; version 4 adds the
+ * payload checksum, which the header page keeps; version 5 keeps the live counters in slots, one per
+ * shared writer, and is the first that may hold derivation scheme 2.
  *
  * @param signatureLength k, in [1, {@value MinHashSizing.MAX_SLOTS}]
  * @param rows R, in [1, {@value MinHash#MAX_ROWS}]
+ * @param derivation the slot derivation
  */
-record MinHashFormat(int signatureLength, int rows) implements HeaderFormat {
+record MinHashFormat(int signatureLength, int rows, MinHashDerivation derivation) implements HeaderFormat {
 
     /** The versions read and written. */
     static final FormatVersions VERSIONS = new FormatVersions(1, 5, 5);
+    /** The first version that may hold derivation scheme 2. */
+    static final int SUPER_MINHASH_VERSION = 5;
     /** k: slot 0. */
     static final HeaderParameter.Ranged SIGNATURE_LENGTH =
             HeaderParameter.ranged(0, "signature length", 1, MinHashSizing.MAX_SLOTS);
     /** The slot derivation: slot 1. */
-    static final HeaderParameter.Ranged DERIVATION_SCHEME =
-            HeaderParameter.oneOf(1, "derivation scheme", MinHash.DERIVATION_SCHEME);
+    static final HeaderParameter.Ranged DERIVATION_SCHEME = HeaderParameter.oneOf(
+            1, "derivation scheme", MinHashDerivation.CLASSIC.id(), MinHashDerivation.SUPER_MINHASH.id());
     /** R: slot 2. */
     static final HeaderParameter.Ranged ROWS = HeaderParameter.ranged(2, "rows", 1, MinHash.MAX_ROWS);
     /** What a row of one sketch and a row of another must share to merge. */
@@ -41,8 +45,13 @@ record MinHashFormat(int signatureLength, int rows) implements HeaderFormat {
     static MinHashFormat read(HeaderReader header) throws SketchFileException {
         header.requireVersion(VERSIONS);
         int signatureLength = (int) header.read(SIGNATURE_LENGTH);
-        header.read(DERIVATION_SCHEME);
-        MinHashFormat format = new MinHashFormat(signatureLength, (int) header.read(ROWS));
+        MinHashDerivation derivation = MinHashDerivation.ofId(header.read(DERIVATION_SCHEME));
+        if (derivation != MinHashDerivation.CLASSIC && header.version() < SUPER_MINHASH_VERSION) {
+            throw header.corrupt("header parameter 'derivation scheme' (index 1) is " + derivation.id()
+                    + ", expected " + MinHashDerivation.CLASSIC.id() + " in format version " + header.version()
+                    + " (scheme " + derivation.id() + " from version " + SUPER_MINHASH_VERSION + ")");
+        }
+        MinHashFormat format = new MinHashFormat(signatureLength, (int) header.read(ROWS), derivation);
         header.requirePayload(format.payloadBytes(), "rows x ceil(8 x signature length / 64) x 64 bytes");
         return format;
     }
@@ -59,8 +68,7 @@ record MinHashFormat(int signatureLength, int rows) implements HeaderFormat {
 
     @Override
     public List<HeaderValue> values() {
-        return List.of(
-                SIGNATURE_LENGTH.of(signatureLength), DERIVATION_SCHEME.of(MinHash.DERIVATION_SCHEME), ROWS.of(rows));
+        return List.of(SIGNATURE_LENGTH.of(signatureLength), DERIVATION_SCHEME.of(derivation.id()), ROWS.of(rows));
     }
 
     @Override

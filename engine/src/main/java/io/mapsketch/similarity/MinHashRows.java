@@ -14,8 +14,9 @@ import java.util.PriorityQueue;
 
 /**
  * The row mechanics of a MinHash table: rows of k little-endian 64-bit slots, each row starting on a
- * cache line, lowered by the SIMD kernels with plain stores ({@code EXCLUSIVE}) or slot by slot with
- * compare-and-set ({@code SHARED}), compared by the equal-slot kernel. Offsets are byte offsets of a
+ * cache line, lowered by the row's derivation (the classic one by the SIMD kernels, SuperMinHash by
+ * {@link SuperMinHashRow}) with plain stores ({@code EXCLUSIVE}), or in a copy that then lowers the
+ * row slot by slot with compare-and-set ({@code SHARED}), compared by the equal-slot kernel. Offsets are byte offsets of a
  * row's slot 0 in the table; callers have checked them.
  */
 final class MinHashRows {
@@ -27,6 +28,8 @@ final class MinHashRows {
     private final int slots;
     private final long stride;
     private final boolean atomic;
+    /** The SuperMinHash update, or null for the classic derivation. */
+    private final SuperMinHashRow superMinHash;
     /**
      * The hash of a single-key add, as the kernel takes it: the {@code EXCLUSIVE} writer's own, since it
      * adds from one thread at a time ({@code SHARED} writers lower slots one by one and need none).
@@ -35,12 +38,13 @@ final class MinHashRows {
     /** A {@code SHARED} batch add's signature of k slots, native and 64-byte aligned. */
     private final ScratchPool<MemorySegment> signatures;
 
-    MinHashRows(AtomicSegment words, int slots, boolean atomic) {
+    MinHashRows(AtomicSegment words, int slots, boolean atomic, MinHashDerivation derivation) {
         this.words = words;
         this.table = words.segment();
         this.slots = slots;
         this.stride = stride(slots);
         this.atomic = atomic;
+        this.superMinHash = derivation == MinHashDerivation.SUPER_MINHASH ? new SuperMinHashRow(slots) : null;
         this.signatures = new ScratchPool<>(() -> Arena.ofAuto().allocate((long) slots * Long.BYTES, 64));
     }
 
@@ -55,9 +59,17 @@ final class MinHashRows {
 
     /** Lowers the row's slots by one item's hash. */
     void add(long row, long hash) {
+        if (superMinHash != null) {
+            if (atomic) {
+                superMinHash.updateShared(words, row, hash);
+            } else {
+                superMinHash.update(table, row, hash);
+            }
+            return;
+        }
         if (atomic) {
             for (int s = 0; s < slots; s++) {
-                lowerSlot(row + (long) s * Long.BYTES, MinHashKernels.derive(hash, s));
+                lowerSlot(words, row + (long) s * Long.BYTES, MinHashKernels.derive(hash, s));
             }
             return;
         }
@@ -67,6 +79,14 @@ final class MinHashRows {
 
     /** Lowers the row's slots by the items of {@code hashes[0, count)}: in place, or in scratch and then by CAS. */
     void addAll(long row, long[] hashes, int count) {
+        if (superMinHash != null) {
+            if (atomic) {
+                superMinHash.updateShared(words, row, hashes, 0, count);
+            } else {
+                superMinHash.update(table, row, hashes, 0, count);
+            }
+            return;
+        }
         if (!atomic) {
             MinHashKernels.update(table, row, slots, hashes, 0, count);
             return;
@@ -100,12 +120,12 @@ final class MinHashRows {
 
     private void lowerRow(long row, MemorySegment source, long from) {
         for (int s = 0; s < slots; s++) {
-            lowerSlot(row + (long) s * Long.BYTES, source.get(SLOT, from + (long) s * Long.BYTES));
+            lowerSlot(words, row + (long) s * Long.BYTES, source.get(SLOT, from + (long) s * Long.BYTES));
         }
     }
 
     /** Compare-and-set of one slot to {@code value}, retried while the slot is still above it (unsigned). */
-    private void lowerSlot(long at, long value) {
+    static void lowerSlot(AtomicSegment words, long at, long value) {
         long current = words.getLong(at);
         while (Long.compareUnsigned(value, current) < 0) {
             if (words.compareAndSetLong(at, current, value)) {

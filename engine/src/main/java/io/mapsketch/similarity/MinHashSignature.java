@@ -8,18 +8,18 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * An immutable MinHash signature on the heap: k 64-bit minima of one set, with the hash seed they
- * were computed with. {@link MinHash#signature(int)} copies one out of a sketch; compare it with
+ * An immutable MinHash signature on the heap: k 64-bit minima of one set, with the hash seed and the
+ * {@link MinHashDerivation} they were computed with. {@link MinHash#signature(int)} copies one out of a sketch; compare it with
  * {@link #jaccard}, combine with {@link #union}, or search a sketch's rows for it with
  * {@link MinHash#mostSimilar}.
  *
- * <p>Slot {@code s} holds the unsigned minimum, over the set's items, of
- * {@code MinHashKernels.derive(h, s)} of the item's hash {@code h} (XXH3-64 with the seed). A slot
+ * <p>Slot {@code s} holds the unsigned minimum of the values the set's items offer it, by the
+ * derivation, from each item's hash {@code h} (XXH3-64 with the seed). A slot
  * no item has reached holds {@link #EMPTY_SLOT}; the signature of the empty set is all
  * {@code EMPTY_SLOT}.
  *
  * <p>Error direction: {@link #jaccard} is an unbiased estimate (both ways) whose standard deviation
- * is {@code sqrt(J (1 - J) / k)}, at most {@code 1 / (2 sqrt(k))}.
+ * is at most {@code sqrt(J (1 - J) / k)}, at most {@code 1 / (2 sqrt(k))}.
  */
 public final class MinHashSignature {
 
@@ -28,10 +28,12 @@ public final class MinHashSignature {
 
     private final long[] slots;
     private final long hashSeed;
+    private final MinHashDerivation derivation;
 
-    private MinHashSignature(long[] slots, long hashSeed) {
+    private MinHashSignature(long[] slots, long hashSeed, MinHashDerivation derivation) {
         this.slots = slots;
         this.hashSeed = hashSeed;
+        this.derivation = derivation;
     }
 
     /**
@@ -39,17 +41,18 @@ public final class MinHashSignature {
      *
      * @param slots the k slot values, k in [1, {@value MinHashSizing#MAX_SLOTS}]; copied
      * @param hashSeed the seed the items were hashed with
+     * @param derivation how the slot values were derived
      * @return the signature
      * @throws IllegalArgumentException if the length is out of range
      */
-    public static MinHashSignature of(long[] slots, long hashSeed) {
+    public static MinHashSignature of(long[] slots, long hashSeed, MinHashDerivation derivation) {
         MinHashSizing.standardError(Objects.requireNonNull(slots, "slots").length);
-        return new MinHashSignature(slots.clone(), hashSeed);
+        return new MinHashSignature(slots.clone(), hashSeed, Objects.requireNonNull(derivation, "derivation"));
     }
 
     /** Takes ownership of an array the caller will not touch again. */
-    static MinHashSignature wrap(long[] slots, long hashSeed) {
-        return new MinHashSignature(slots, hashSeed);
+    static MinHashSignature wrap(long[] slots, long hashSeed, MinHashDerivation derivation) {
+        return new MinHashSignature(slots, hashSeed, derivation);
     }
 
     /**
@@ -68,6 +71,15 @@ public final class MinHashSignature {
      */
     public long hashSeed() {
         return hashSeed;
+    }
+
+    /**
+     * Returns how the slot values were derived; only signatures of the same derivation compare.
+     *
+     * @return the derivation
+     */
+    public MinHashDerivation derivation() {
+        return derivation;
     }
 
     /**
@@ -113,9 +125,9 @@ public final class MinHashSignature {
      * Two empty sets give 1 (their signatures are equal everywhere); an empty and a non-empty set
      * give 0. Cost: one pass over both signatures with the equal-slot kernel.
      *
-     * @param other a signature of the same length and seed
+     * @param other a signature of the same derivation, length and seed
      * @return the estimate, in [0, 1]
-     * @throws IncompatibleSketchException if the length or the seed differ
+     * @throws IncompatibleSketchException if the derivation, the length or the seed differ
      */
     public double jaccard(MinHashSignature other) {
         requireCompatible(other);
@@ -128,21 +140,24 @@ public final class MinHashSignature {
      * Returns the signature of the union of both sets: the slot-wise unsigned minimum, exactly the
      * signature the union's items would have produced. Cost: one pass, k values allocated.
      *
-     * @param other a signature of the same length and seed
+     * @param other a signature of the same derivation, length and seed
      * @return the union's signature
-     * @throws IncompatibleSketchException if the length or the seed differ
+     * @throws IncompatibleSketchException if the derivation, the length or the seed differ
      */
     public MinHashSignature union(MinHashSignature other) {
         requireCompatible(other);
         long[] union = slots.clone();
         RegisterKernels.minUnsignedLongs(
                 MemorySegment.ofArray(union), 0, MemorySegment.ofArray(other.slots), 0, union.length);
-        return new MinHashSignature(union, hashSeed);
+        return new MinHashSignature(union, hashSeed, derivation);
     }
 
-    /** Refuses a signature of another length or seed. */
+    /** Refuses a signature of another derivation, length or seed. */
     void requireCompatible(MinHashSignature other) {
         Objects.requireNonNull(other, "other");
+        if (other.derivation != derivation) {
+            throw new IncompatibleSketchException("derivation scheme", derivation, other.derivation);
+        }
         if (other.slots.length != slots.length) {
             throw new IncompatibleSketchException("signature length", slots.length, other.slots.length);
         }
@@ -158,16 +173,20 @@ public final class MinHashSignature {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof MinHashSignature that && hashSeed == that.hashSeed && Arrays.equals(slots, that.slots);
+        return other instanceof MinHashSignature that
+                && hashSeed == that.hashSeed
+                && derivation == that.derivation
+                && Arrays.equals(slots, that.slots);
     }
 
     @Override
     public int hashCode() {
-        return 31 * Long.hashCode(hashSeed) + Arrays.hashCode(slots);
+        return 31 * (31 * Long.hashCode(hashSeed) + derivation.id()) + Arrays.hashCode(slots);
     }
 
     @Override
     public String toString() {
-        return "MinHashSignature[" + slots.length + " slots, seed " + hashSeed + (isEmpty() ? ", empty" : "") + "]";
+        return "MinHashSignature[" + slots.length + " slots, seed " + hashSeed + ", " + derivation.name()
+                + (isEmpty() ? ", empty" : "") + "]";
     }
 }

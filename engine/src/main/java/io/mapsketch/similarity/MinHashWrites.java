@@ -1,10 +1,12 @@
 package io.mapsketch.similarity;
 
 import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.KeyHasher;
 import io.mapsketch.internal.RegionSketch;
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -21,6 +23,8 @@ abstract sealed class MinHashWrites extends RegionSketch permits MinHash {
     final int rowCount;
     /** k, the slots of a row. */
     final int slots;
+    /** How an item's hash becomes the values its slots are offered. */
+    final MinHashDerivation derivation;
     /** The rows' slots: how they are lowered, read and compared. */
     final MinHashRows rows;
 
@@ -28,7 +32,8 @@ abstract sealed class MinHashWrites extends RegionSketch permits MinHash {
         super(region);
         this.rowCount = format.rows();
         this.slots = format.signatureLength();
-        this.rows = new MinHashRows(payload, slots, sharedWriters);
+        this.derivation = format.derivation();
+        this.rows = new MinHashRows(payload, slots, sharedWriters, derivation);
     }
 
     /**
@@ -152,7 +157,6 @@ abstract sealed class MinHashWrites extends RegionSketch permits MinHash {
      * @throws IllegalStateException if this sketch is read-only or either is closed
      */
     public void mergeRow(int dstRow, MinHash other, int srcRow) {
-        Objects.requireNonNull(other, "other");
         requireCompatible(other, MinHashFormat.ROW_SHAPE);
         rows.merge(writableRow("dstRow", dstRow), other.payload.segment(), other.rowOffset("srcRow", srcRow), 0, 1);
     }
@@ -162,8 +166,8 @@ abstract sealed class MinHashWrites extends RegionSketch permits MinHash {
      * signature's. Cost as {@link #mergeRow(int, int)}.
      *
      * @param dstRow the row written, in [0, rows)
-     * @param signature a signature of this sketch's length and seed
-     * @throws IncompatibleSketchException if the length or the seed differ
+     * @param signature a signature of this sketch's derivation, length and seed
+     * @throws IncompatibleSketchException if the derivation, the length or the seed differ
      * @throws IllegalArgumentException if the row is out of range
      * @throws IllegalStateException if the sketch is read-only or closed
      */
@@ -172,9 +176,21 @@ abstract sealed class MinHashWrites extends RegionSketch permits MinHash {
         rows.merge(writableRow("dstRow", dstRow), signature.slots());
     }
 
-    /** Refuses a signature of another length or seed. */
+    /** Refuses a sketch of another derivation, naming both, then of another shape, scheme or seed. */
+    final void requireCompatible(MinHash other, List<HeaderParameter> shape) {
+        Objects.requireNonNull(other, "other");
+        if (other.derivation != derivation) {
+            throw new IncompatibleSketchException("derivation scheme", derivation, other.derivation);
+        }
+        requireCompatible((RegionSketch) other, shape);
+    }
+
+    /** Refuses a signature of another derivation, length or seed. */
     final void requireCompatible(MinHashSignature signature) {
         Objects.requireNonNull(signature, "signature");
+        if (signature.derivation() != derivation) {
+            throw new IncompatibleSketchException("derivation scheme", derivation, signature.derivation());
+        }
         if (signature.length() != slots) {
             throw new IncompatibleSketchException("signature length", slots, signature.length());
         }

@@ -23,13 +23,21 @@ import java.util.Locale;
  * its eight little-endian bytes, a {@code CharSequence} its UTF-8 bytes.
  *
  * <p>Not thread-safe: use one builder per thread; {@link #clear()} makes it reusable. Cost: one hash
- * and 64 additions per feature (the SIMD kernel, eight additions per vector at 512 bits); no
- * allocation except in {@link #addShingles}.
+ * per feature, then for a feature of weight 1 (while all so far weigh 1) a vector shift, AND and add
+ * into byte counters, folded into the sums every 255 features; for any other weight, 64 additions
+ * (the SIMD kernel, eight per vector at 512 bits). No allocation except in {@link #addShingles}.
  */
 public final class SimHashFeatures {
 
     private final KeyHasher hasher;
     private final double[] sums = new double[Long.SIZE];
+    /** The ones of each bit over the features of weight 1 not yet in {@link #sums}, as the kernel counts them. */
+    private final long[] ones = new long[SimHashKernels.ONES_LANES];
+    /** Features of weight 1 counted in {@link #ones} and not yet in {@link #sums}. */
+    private int counted;
+    /** Whether a feature of another weight than 1 came since {@link #clear()}: then sums may not be integers. */
+    private boolean weighted;
+
     private long features;
 
     /**
@@ -149,13 +157,43 @@ public final class SimHashFeatures {
         return words;
     }
 
+    /**
+     * Adds a hash: while every weight since {@link #clear()} is 1, into the byte counters, whose counts
+     * {@link #flushOnes} later adds to the sums; the sums are then integers below 2^53, exact, and equal
+     * to the sums of the ±1 additions one by one. After any other weight, by ±weight into the sums.
+     */
     private SimHashFeatures addHash(long hash, double weight) {
-        if (!(weight > 0 && weight < Double.POSITIVE_INFINITY)) {
-            throw new IllegalArgumentException("weight = " + weight + ", must be finite and > 0");
+        if (weight == 1 && !weighted) {
+            SimHashKernels.countOnes(ones, hash);
+            if (++counted == SimHashKernels.ONES_LIMIT) {
+                flushOnes();
+            }
+        } else {
+            if (!(weight > 0 && weight < Double.POSITIVE_INFINITY)) {
+                throw new IllegalArgumentException("weight = " + weight + ", must be finite and > 0");
+            }
+            flushOnes();
+            weighted = true;
+            SimHashKernels.accumulate(sums, hash, weight);
         }
-        SimHashKernels.accumulate(sums, hash, weight);
         features++;
         return this;
+    }
+
+    /** Adds the counted features to the sums, {@code 2 ones - counted} per bit, and zeroes the counters. */
+    private void flushOnes() {
+        if (counted == 0) {
+            return;
+        }
+        for (int lane = 0; lane < SimHashKernels.ONES_LANES; lane++) {
+            long counts = ones[lane];
+            for (int bit = lane; bit < Long.SIZE; bit += SimHashKernels.ONES_LANES) {
+                sums[bit] += 2 * (int) (counts & 0xFF) - counted;
+                counts >>>= Byte.SIZE;
+            }
+        }
+        Arrays.fill(ones, 0);
+        counted = 0;
     }
 
     /**
@@ -165,6 +203,7 @@ public final class SimHashFeatures {
      * @return the 64-bit fingerprint
      */
     public long fingerprint() {
+        flushOnes();
         long fingerprint = 0;
         for (int bit = 0; bit < Long.SIZE; bit++) {
             if (sums[bit] > 0) {
@@ -190,6 +229,9 @@ public final class SimHashFeatures {
      */
     public SimHashFeatures clear() {
         Arrays.fill(sums, 0);
+        Arrays.fill(ones, 0);
+        counted = 0;
+        weighted = false;
         features = 0;
         return this;
     }

@@ -596,7 +596,7 @@ class HyperLogLogSummaryLineTest {
         try (HyperLogLog hll = HyperLogLog.builder().precision(14).create(file, OpenMode.EXCLUSIVE);
                 HyperLogLog anonymous = HyperLogLogTest.sketch(4, OpenMode.SHARED)) {
             assertEquals(
-                    SketchFileLayout.FORMAT_VERSION,
+                    HyperLogLogFormat.VERSIONS.written(),
                     SketchInternals.region(hll).header().formatVersion());
             assertArrayEquals(new long[] {16_384, 0, 0, 0}, trustedLine(hll));
             assertArrayEquals(new long[] {16, 0, 0, 0}, trustedLine(anonymous));

@@ -64,7 +64,7 @@ class HyperLogLogVersionOneTest {
                     SketchFileLayout.FIRST_FORMAT_VERSION,
                     SketchInternals.region(old).header().formatVersion());
             assertEquals(
-                    SketchFileLayout.FORMAT_VERSION,
+                    HyperLogLogFormat.VERSIONS.written(),
                     SketchInternals.region(current).header().formatVersion());
             assertTrue(old.wasCleanlyClosed());
             assertEquals(KEYS, old.itemsAdded());

@@ -156,7 +156,7 @@ class ProbeCellsTest {
                         .falsePositiveRate(0.01)
                         .create(dir.resolve("new.counting"), OpenMode.EXCLUSIVE)) {
             assertEquals(
-                    SketchFileLayout.FORMAT_VERSION,
+                    BloomFormat.VERSIONS.written(),
                     SketchInternals.region(classic).header().formatVersion());
             assertEquals(
                     CountingBloomFormat.VERSIONS.written(),

@@ -9,6 +9,7 @@ import static org.quicktheories.generators.SourceDSL.integers;
 
 import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.Payloads;
+import io.mapsketch.internal.KeyHasher;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -17,6 +18,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * MinHash accuracy against sets of known overlap, and its algebra bit for bit: merge is the
@@ -28,19 +31,59 @@ class MinHashPropertiesTest {
         return MinHashTest.sketch(rows, slots, mode);
     }
 
+    private static MinHash sketch(int rows, int slots, OpenMode mode, MinHashDerivation derivation) {
+        return MinHashTest.sketch(rows, slots, mode, derivation);
+    }
+
+    /**
+     * SuperMinHash rows are exactly the definition's (every item through all k steps): the bound on
+     * an item's steps loses nothing, for sets of 0 to 3,000 keys and k of 1 to 300, added singly and in
+     * batches, {@code EXCLUSIVE} and {@code SHARED}, into rows that already hold keys.
+     */
+    @Test
+    void superMinHashRowsAreTheMinimaOverTheFullPermutations() {
+        KeyHasher hasher = KeyHasher.xxh3(7);
+        qt().withFixedSeed(62L)
+                .withExamples(80)
+                .forAll(keys(0, 3_000), keys(0, 40), integers().between(1, 300))
+                .checkAssert((set, more, k) -> {
+                    long[] all = LongStream.concat(Arrays.stream(set), Arrays.stream(more))
+                            .toArray();
+                    long[] expected = SuperMinHashReference.signature(
+                            Arrays.stream(all).map(hasher::hash).toArray(), k);
+                    for (OpenMode mode : new OpenMode[] {OpenMode.EXCLUSIVE, OpenMode.SHARED}) {
+                        try (MinHash minHash = sketch(2, k, mode)) {
+                            minHash.addAll(0, set);
+                            for (long key : set) {
+                                minHash.add(1, key);
+                            }
+                            for (long key : more) {
+                                minHash.add(0, key);
+                            }
+                            minHash.addAll(1, more);
+                            assertArrayEquals(expected, minHash.signature(0).toArray(), mode + " batch, then single");
+                            assertArrayEquals(expected, minHash.signature(1).toArray(), mode + " single, then batch");
+                        } catch (IOException e) {
+                            throw new AssertionError(e);
+                        }
+                    }
+                });
+    }
+
     /**
      * Pairs of sets with Jaccard similarity 0.1 to 0.9 exactly (2,000 items in the union, the rest
      * split evenly between the two sets): every estimate at k = 1,024 lies within three of its
      * standard deviations {@code sqrt(J (1 - J) / k)}, and the mean error over the nine is within
      * three standard errors of that mean.
      */
-    @Test
-    void jaccardEstimatesAreWithinThreeStandardErrorsOfTheTruth() throws IOException {
+    @ParameterizedTest
+    @EnumSource(MinHashDerivation.class)
+    void jaccardEstimatesAreWithinThreeStandardErrorsOfTheTruth(MinHashDerivation derivation) throws IOException {
         int k = 1_024;
         int union = 2_000;
         double sumOfErrors = 0;
         double sumOfVariances = 0;
-        try (MinHash minHash = sketch(18, k, OpenMode.EXCLUSIVE)) {
+        try (MinHash minHash = sketch(18, k, OpenMode.EXCLUSIVE, derivation)) {
             for (int tenth = 1; tenth <= 9; tenth++) {
                 double truth = tenth / 10.0;
                 long[] items = new SplittableRandom(100 + tenth)
@@ -67,19 +110,44 @@ class MinHashPropertiesTest {
         assertEquals(0, sumOfErrors / 9, 3 * Math.sqrt(sumOfVariances) / 9, "mean error over J = 0.1 .. 0.9");
     }
 
-    /** Set b is the second half of set a and more keys: the two overlap. */
+    /**
+     * A batch of 1,000 keys that are 3 distinct ones: the steps sized for 1,000 items leave slots
+     * empty, and the second pass over the batch fills them as the definition does.
+     */
     @Test
-    void mergeIsTheSignatureOfTheUnionInEveryForm() {
+    void superMinHashBatchesOfFewDistinctKeysStillEqualTheDefinition() throws IOException {
+        KeyHasher hasher = KeyHasher.xxh3(7);
+        long[] distinct = {3, 1_000_003, -8};
+        long[] batch =
+                LongStream.range(0, 1_000).map(i -> distinct[(int) (i % 3)]).toArray();
+        for (int k : new int[] {1, 7, 128, 1_000}) {
+            for (OpenMode mode : new OpenMode[] {OpenMode.EXCLUSIVE, OpenMode.SHARED}) {
+                try (MinHash minHash = sketch(1, k, mode)) {
+                    minHash.addAll(0, batch);
+                    assertArrayEquals(
+                            SuperMinHashReference.signature(
+                                    Arrays.stream(distinct).map(hasher::hash).toArray(), k),
+                            minHash.signature(0).toArray(),
+                            mode + ", k = " + k);
+                }
+            }
+        }
+    }
+
+    /** Set b is the second half of set a and more keys: the two overlap. */
+    @ParameterizedTest
+    @EnumSource(MinHashDerivation.class)
+    void mergeIsTheSignatureOfTheUnionInEveryForm(MinHashDerivation derivation) {
         qt().withFixedSeed(61L)
                 .withExamples(60)
                 .forAll(keys(0, 3_000), keys(0, 3_000), integers().between(1, 300))
                 .checkAssert((a, more, k) -> {
                     long[] b = LongStream.concat(Arrays.stream(a, a.length / 2, a.length), Arrays.stream(more))
                             .toArray();
-                    try (MinHash exclusive = sketch(3, k, OpenMode.EXCLUSIVE);
-                            MinHash shared = sketch(3, k, OpenMode.SHARED);
-                            MinHash other = sketch(3, k, OpenMode.EXCLUSIVE);
-                            MinHash truth = sketch(1, k, OpenMode.EXCLUSIVE)) {
+                    try (MinHash exclusive = sketch(3, k, OpenMode.EXCLUSIVE, derivation);
+                            MinHash shared = sketch(3, k, OpenMode.SHARED, derivation);
+                            MinHash other = sketch(3, k, OpenMode.EXCLUSIVE, derivation);
+                            MinHash truth = sketch(1, k, OpenMode.EXCLUSIVE, derivation)) {
                         truth.addAll(0, a);
                         truth.addAll(0, b);
                         MinHashSignature union = truth.signature(0);
@@ -118,13 +186,14 @@ class MinHashPropertiesTest {
      * keys and batches interleaved; the table equals, byte for byte, the one an exclusive writer
      * builds from the same calls in sequence.
      */
-    @Test
-    void concurrentSharedWritersEqualSequentialOnesByteForByte() throws Exception {
+    @ParameterizedTest
+    @EnumSource(MinHashDerivation.class)
+    void concurrentSharedWritersEqualSequentialOnesByteForByte(MinHashDerivation derivation) throws Exception {
         int threads = 4;
         long[] keys = new SplittableRandom(5).longs(120_000).toArray();
-        try (MinHash concurrent = sketch(4, 200, OpenMode.SHARED);
-                MinHash sequential = sketch(4, 200, OpenMode.EXCLUSIVE);
-                MinHash other = sketch(4, 200, OpenMode.EXCLUSIVE);
+        try (MinHash concurrent = sketch(4, 200, OpenMode.SHARED, derivation);
+                MinHash sequential = sketch(4, 200, OpenMode.EXCLUSIVE, derivation);
+                MinHash other = sketch(4, 200, OpenMode.EXCLUSIVE, derivation);
                 ExecutorService pool = Executors.newFixedThreadPool(threads)) {
             for (int row = 0; row < 4; row++) {
                 other.addAll(row, new SplittableRandom(6 + row).longs(5_000).toArray());

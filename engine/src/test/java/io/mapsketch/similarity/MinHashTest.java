@@ -30,6 +30,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** MinHash sizing, empty rows, key forms, batch paths, similarity queries, files and errors. */
 class MinHashTest {
@@ -38,7 +40,16 @@ class MinHashTest {
     Path dir;
 
     static MinHash sketch(int rows, int slots, OpenMode mode) {
-        return MinHash.builder().rows(rows).signatureLength(slots).seed(7).createAnonymous(mode);
+        return sketch(rows, slots, mode, MinHashDerivation.SUPER_MINHASH);
+    }
+
+    static MinHash sketch(int rows, int slots, OpenMode mode, MinHashDerivation derivation) {
+        return MinHash.builder()
+                .rows(rows)
+                .signatureLength(slots)
+                .seed(7)
+                .derivation(derivation)
+                .createAnonymous(mode);
     }
 
     @Test
@@ -59,9 +70,10 @@ class MinHashTest {
         }
     }
 
-    @Test
-    void emptyRowsAreAllMaximalSlotsAndTwoEmptySetsHaveSimilarityOne() throws IOException {
-        try (MinHash minHash = sketch(3, 100, OpenMode.EXCLUSIVE)) {
+    @ParameterizedTest
+    @EnumSource(MinHashDerivation.class)
+    void emptyRowsAreAllMaximalSlotsAndTwoEmptySetsHaveSimilarityOne(MinHashDerivation derivation) throws IOException {
+        try (MinHash minHash = sketch(3, 100, OpenMode.EXCLUSIVE, derivation)) {
             assertTrue(minHash.isEmpty(0));
             assertTrue(minHash.signature(2).isEmpty());
             assertEquals(MinHashSignature.EMPTY_SLOT, minHash.signature(1).slot(99));
@@ -73,9 +85,13 @@ class MinHashTest {
             assertEquals(1.0, minHash.signature(1).jaccard(minHash.signature(2)));
             long hash = HashKernels.xxh3Bytes(7, MemorySegment.ofArray("x".getBytes(StandardCharsets.UTF_8)), 0, 1);
             assertEquals(
-                    MinHashKernels.derive(hash, 42),
+                    derivation == MinHashDerivation.CLASSIC
+                            ? MinHashKernels.derive(hash, 42)
+                            : SuperMinHashReference.signature(new long[] {hash}, 100)[42],
                     minHash.signature(0).slot(42),
                     "one item: each slot is its derived value");
+            assertEquals(derivation, minHash.derivation());
+            assertEquals(derivation, minHash.signature(0).derivation());
         }
     }
 
@@ -104,10 +120,18 @@ class MinHashTest {
     }
 
     @Test
-    void batchAndSingleKeyPathsGiveTheSameRowsInBothModes() throws IOException {
+    void superMinHashMatchesTheDocumentedWorkedExample() {
+        assertArrayEquals(
+                new long[] {0x00033E278DCA8801L, 0x00022295674CA6A1L, 0x0001D7F1515598B6L, 0x00009CA066F1A4ABL},
+                SuperMinHashReference.signature(new long[] {0}, 4));
+    }
+
+    @ParameterizedTest
+    @EnumSource(MinHashDerivation.class)
+    void batchAndSingleKeyPathsGiveTheSameRowsInBothModes(MinHashDerivation derivation) throws IOException {
         long[] keys = new SplittableRandom(9).longs(1_500).toArray();
-        try (MinHash single = sketch(2, 77, OpenMode.EXCLUSIVE);
-                MinHash shared = sketch(2, 77, OpenMode.SHARED);
+        try (MinHash single = sketch(2, 77, OpenMode.EXCLUSIVE, derivation);
+                MinHash shared = sketch(2, 77, OpenMode.SHARED, derivation);
                 Arena arena = Arena.ofConfined()) {
             MemorySegment keySegment = arena.allocate(8L * keys.length + 3);
             MemorySegment.copy(
@@ -211,8 +235,8 @@ class MinHashTest {
                 "header parameter 'signature length' (index 0) is 65537, expected a value in [1, 65536]",
                 corruptMessage(new long[] {65_537, 1, 1}, 524_352));
         assertEquals(
-                "header parameter 'derivation scheme' (index 1) is 2, expected a value in [1, 1]",
-                corruptMessage(new long[] {8, 2, 1}, 64));
+                "header parameter 'derivation scheme' (index 1) is 3, expected a value in [1, 2]",
+                corruptMessage(new long[] {8, 3, 1}, 64));
         assertEquals(
                 "header parameter 'rows' (index 2) is -1, expected a value in [1, 2147483647]",
                 corruptMessage(new long[] {8, 1, -1}, 64));
@@ -296,6 +320,28 @@ class MinHashTest {
             assertThrows(IncompatibleSketchException.class, () -> a.jaccard(0, reseeded.signature(0)));
             assertThrows(IncompatibleSketchException.class, () -> a.mostSimilar(longer.signature(0), 1));
             assertThrows(IncompatibleSketchException.class, () -> a.signature(0).union(longer.signature(0)));
+            try (MinHash classic = sketch(2, 64, OpenMode.SHARED, MinHashDerivation.CLASSIC)) {
+                String refusal =
+                        "sketches differ in derivation scheme: 2 (SUPER_MINHASH) here, 1 (CLASSIC) in the other";
+                assertTrue(assertThrows(IncompatibleSketchException.class, () -> a.merge(classic))
+                        .getMessage()
+                        .startsWith(refusal));
+                assertTrue(assertThrows(IncompatibleSketchException.class, () -> a.mergeRow(0, classic, 1))
+                        .getMessage()
+                        .startsWith(refusal));
+                assertTrue(assertThrows(IncompatibleSketchException.class, () -> a.jaccard(0, classic.signature(0)))
+                        .getMessage()
+                        .startsWith(refusal));
+                assertThrows(IncompatibleSketchException.class, () -> a.mergeRow(0, classic.signature(0)));
+                assertThrows(IncompatibleSketchException.class, () -> a.mostSimilar(classic.signature(0), 1));
+                assertTrue(assertThrows(
+                                IncompatibleSketchException.class,
+                                () -> classic.signature(0).jaccard(a.signature(0)))
+                        .getMessage()
+                        .startsWith("sketches differ in derivation scheme: 1 (CLASSIC) here, 2 (SUPER_MINHASH)"));
+                assertThrows(
+                        IncompatibleSketchException.class, () -> a.signature(0).union(classic.signature(0)));
+            }
             a.mergeRow(1, moreRows, 2);
             assertEquals(
                     "slot = 64, must be in [0, 64)",
@@ -311,7 +357,7 @@ class MinHashTest {
         try (MinHash minHash = sketch(1, 20, OpenMode.EXCLUSIVE)) {
             minHash.addAll(0, new long[] {1, 2, 3});
             MinHashSignature signature = minHash.signature(0);
-            MinHashSignature copy = MinHashSignature.of(signature.toArray(), 7);
+            MinHashSignature copy = MinHashSignature.of(signature.toArray(), 7, signature.derivation());
             assertEquals(signature, copy);
             assertEquals(signature.hashCode(), copy.hashCode());
             assertArrayEquals(signature.toArray(), copy.toArray());

@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.doubles;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.mapsketch.internal.KeyHasher;
 import java.lang.foreign.Arena;
@@ -14,11 +19,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
 
 /**
  * SimHash fingerprints on a seeded corpus generated here: identical documents give identical
  * fingerprints, near-duplicates (a few words changed) are a few bits apart, unrelated documents are
- * not; and the feature forms, weights and shingles behave as documented.
+ * not; the fingerprint is the definition's to the bit on generated documents; and the feature forms,
+ * weights and shingles behave as documented.
  */
 class SimHashFeaturesTest {
 
@@ -125,6 +132,67 @@ class SimHashFeaturesTest {
                         .fingerprint());
         assertNotEquals(
                 fromString, new SimHashFeatures(4).add("grüße", 2.5).add("x").fingerprint(), "another seed");
+    }
+
+    /**
+     * A feature of a generated document: its key and its weight, 1 most of the time, else a fraction
+     * times 2^-20 to 2^19, or a reset of the builder.
+     */
+    private record Feature(long key, double weight) {
+        static final double CLEAR = -1;
+    }
+
+    private static Gen<List<Feature>> documents() {
+        Gen<Double> weights = integers()
+                .between(0, 40)
+                .zip(doubles().between(0, 1), integers().between(-20, 19), (roll, fraction, exponent) -> switch (roll) {
+                    case 0 -> Feature.CLEAR;
+                    case 1, 2, 3 -> fraction * Math.scalb(1.0, exponent) + Double.MIN_NORMAL;
+                    default -> 1.0;
+                });
+        return lists().of(longs().all().zip(weights, Feature::new)).ofSizeBetween(0, 1_200);
+    }
+
+    /**
+     * The fingerprint is the one of the definition, sums of ±weight added one feature at a time in
+     * order, to the bit: on documents of weight-1 features (counted in byte counters, past their
+     * 255-feature fold), of weighted ones, and of both mixed, with resets in between.
+     */
+    @Test
+    void fingerprintsAreThoseOfTheSumsAddedOneByOne() {
+        KeyHasher hasher = KeyHasher.xxh3(9);
+        qt().withFixedSeed(2_026_1202L).withExamples(150).forAll(documents()).checkAssert(document -> {
+            SimHashFeatures features = new SimHashFeatures(9);
+            double[] sums = new double[Long.SIZE];
+            long count = 0;
+            for (Feature feature : document) {
+                if (feature.weight() == Feature.CLEAR) {
+                    features.clear();
+                    Arrays.fill(sums, 0);
+                    count = 0;
+                    continue;
+                }
+                features.add(feature.key(), feature.weight());
+                long hash = hasher.hash(feature.key());
+                for (int bit = 0; bit < Long.SIZE; bit++) {
+                    sums[bit] += (hash >>> bit & 1) != 0 ? feature.weight() : -feature.weight();
+                }
+                count++;
+                if (feature.key() % 7 == 0) {
+                    assertEquals(fingerprintOf(sums), features.fingerprint(), "fingerprint part way");
+                }
+            }
+            assertEquals(fingerprintOf(sums), features.fingerprint(), document.size() + " features");
+            assertEquals(count, features.featureCount());
+        });
+    }
+
+    private static long fingerprintOf(double[] sums) {
+        long fingerprint = 0;
+        for (int bit = 0; bit < Long.SIZE; bit++) {
+            fingerprint |= sums[bit] > 0 ? 1L << bit : 0;
+        }
+        return fingerprint;
     }
 
     @Test

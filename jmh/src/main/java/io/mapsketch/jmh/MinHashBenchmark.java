@@ -10,6 +10,7 @@ import com.dynatrace.hash4j.similarity.SimilarityHasher;
 import com.dynatrace.hash4j.similarity.SimilarityHashing;
 import io.mapsketch.OpenMode;
 import io.mapsketch.similarity.MinHash;
+import io.mapsketch.similarity.MinHashDerivation;
 import io.mapsketch.similarity.MinHashSignature;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,8 +35,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * MinHash signatures of k 64-bit slots: mapsketch's {@code MinHash} ({@code EXCLUSIVE} and
- * {@code SHARED}) against hash4j's {@code MinHash} and {@code SuperMinHash} policies with k components
- * of 64 bits, the same signature size.
+ * {@code SHARED}, with its default SuperMinHash derivation; {@code mapsketch-classic} with the classic
+ * one) against hash4j's {@code MinHash} and {@code SuperMinHash} policies with k components of 64 bits,
+ * the same signature size.
  *
  * <p><b>{@link #signature}</b> puts a set of {@value #SET_KEYS} keys into a signature; the score is keys
  * per second. Keys are {@link KeyStreams#key} of fixed indices and every implementation is handed
@@ -43,9 +45,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * takes element hashes, so its element provider hashes each key with {@code xxh3_64} as a hash4j user
  * would. hash4j computes a fresh signature each call. mapsketch updates row 0 of a sketch in place;
  * after the first call the row holds the set's minima and later calls change nothing, which costs the
- * {@code EXCLUSIVE} path the same (the kernel derives and compares every slot for every key either way)
- * and spares the {@code SHARED} path its compare-and-sets: that is the steady state of a row that
- * keeps receiving keys it has seen, not the cost of a row's first keys.
+ * classic derivation the same (the kernel derives and compares every slot for every key either way),
+ * lets SuperMinHash stop each key after the steps the row's largest slot allows, and spares the
+ * {@code SHARED} path its compare-and-sets: that is the steady state of a row that keeps receiving
+ * keys it has seen. <b>{@link #freshSignature}</b> is the cost of a row's first keys: mapsketch puts
+ * the set into an empty row each call (the next of {@value #FRESH_ROWS} rows of an anonymous sketch,
+ * made again when all are used, about 2% of the time at k = 1,024), hash4j as in {@code signature}.
  *
  * <p><b>{@link #jaccard}</b> compares two signatures of sets of {@value #SET_KEYS} keys that share half
  * of them: mapsketch's {@code jaccard(row, row)} (the SIMD equal-slot kernel over two rows of the
@@ -74,11 +79,16 @@ public class MinHashBenchmark {
     static final int ROW_KEYS = 64;
     /** Rows returned by {@link #mostSimilar}. */
     static final int TOP = 10;
+    /** Empty rows {@link #freshSignature} fills before it makes a new sketch. */
+    static final int FRESH_ROWS = 1024;
 
     private static final Hasher64 XXH3 = Hashing.xxh3_64(SKETCH_SEED);
 
-    /** Implementation: {@code mapsketch}, {@code mapsketch-shared}, {@code hash4j-minhash} or {@code hash4j-superminhash}. */
-    @Param({"mapsketch", "mapsketch-shared", "hash4j-minhash", "hash4j-superminhash"})
+    /**
+     * Implementation: {@code mapsketch}, {@code mapsketch-shared}, {@code mapsketch-classic},
+     * {@code hash4j-minhash} or {@code hash4j-superminhash}.
+     */
+    @Param({"mapsketch", "mapsketch-shared", "mapsketch-classic", "hash4j-minhash", "hash4j-superminhash"})
     public String impl;
 
     /** Signature length k (64-bit slots). */
@@ -109,7 +119,12 @@ public class MinHashBenchmark {
             half[i] = KeyStreams.key(SET_KEYS / 2 + i);
         }
         signatures = impl.startsWith("mapsketch")
-                ? new Mapsketch(k, impl.endsWith("shared") ? OpenMode.SHARED : OpenMode.EXCLUSIVE, half, sets)
+                ? new Mapsketch(
+                        k,
+                        impl.endsWith("shared") ? OpenMode.SHARED : OpenMode.EXCLUSIVE,
+                        impl.endsWith("classic") ? MinHashDerivation.CLASSIC : MinHashDerivation.SUPER_MINHASH,
+                        half,
+                        sets)
                 : new Hash4j(
                         impl.endsWith("superminhash")
                                 ? SimilarityHashing.superMinHash(k, 64)
@@ -140,6 +155,17 @@ public class MinHashBenchmark {
     }
 
     /**
+     * Puts {@value #SET_KEYS} keys into a new signature: an empty row for mapsketch.
+     *
+     * @return the signature, so the work is not dead
+     */
+    @Benchmark
+    @OperationsPerInvocation(SET_KEYS)
+    public Object freshSignature() {
+        return signatures.freshSignature(keys);
+    }
+
+    /**
      * Estimates the Jaccard similarity of two signatures.
      *
      * @return the estimate
@@ -164,6 +190,10 @@ public class MinHashBenchmark {
 
         Object signature(long[] keys);
 
+        default Object freshSignature(long[] keys) {
+            return signature(keys);
+        }
+
         double jaccard();
 
         List<Integer> mostSimilar();
@@ -174,21 +204,20 @@ public class MinHashBenchmark {
     /** Rows 0 and 1 of a two-row sketch hold the compared sets; a {@value #ROWS}-row sketch the searched ones. */
     private static final class Mapsketch implements Signatures {
 
+        private final MinHash.Builder shape;
+        private final OpenMode mode;
         private final MinHash pair;
         private final MinHash table;
         private final MinHashSignature query;
+        private MinHash fresh;
+        private int freshRow;
 
-        Mapsketch(int k, OpenMode mode, long[] half, long[][] sets) {
-            pair = MinHash.builder()
-                    .rows(2)
-                    .signatureLength(k)
-                    .seed(SKETCH_SEED)
-                    .createAnonymous(mode);
-            table = MinHash.builder()
-                    .rows(ROWS)
-                    .signatureLength(k)
-                    .seed(SKETCH_SEED)
-                    .createAnonymous(mode);
+        Mapsketch(int k, OpenMode mode, MinHashDerivation derivation, long[] half, long[][] sets) {
+            this.mode = mode;
+            shape = MinHash.builder().signatureLength(k).seed(SKETCH_SEED).derivation(derivation);
+            pair = shape.rows(2).createAnonymous(mode);
+            table = shape.rows(ROWS).createAnonymous(mode);
+            fresh = shape.rows(FRESH_ROWS).createAnonymous(mode);
             long[] first = new long[SET_KEYS];
             for (int i = 0; i < SET_KEYS; i++) {
                 first[i] = KeyStreams.key(i);
@@ -208,6 +237,17 @@ public class MinHashBenchmark {
         }
 
         @Override
+        public Object freshSignature(long[] keys) {
+            if (freshRow == FRESH_ROWS) {
+                close(fresh);
+                fresh = shape.rows(FRESH_ROWS).createAnonymous(mode);
+                freshRow = 0;
+            }
+            fresh.addAll(freshRow++, keys);
+            return fresh;
+        }
+
+        @Override
         public double jaccard() {
             return pair.jaccard(0, 1);
         }
@@ -221,9 +261,14 @@ public class MinHashBenchmark {
 
         @Override
         public void close() {
+            close(pair);
+            close(table);
+            close(fresh);
+        }
+
+        private static void close(MinHash sketch) {
             try {
-                pair.close();
-                table.close();
+                sketch.close();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -2,6 +2,7 @@ package io.mapsketch.jmh;
 
 import io.mapsketch.OpenMode;
 import io.mapsketch.similarity.MinHash;
+import io.mapsketch.similarity.MinHashDerivation;
 import io.mapsketch.similarity.MinHashSizing;
 import io.mapsketch.similarity.SimHash;
 import io.mapsketch.similarity.SimHashFeatures;
@@ -39,10 +40,16 @@ public final class SimilarityAccuracyReport {
         simHash();
     }
 
-    /** For each k and J: TRIALS pairs of sets with exactly that Jaccard similarity, fresh keys each. */
+    /** For each derivation, k and J: TRIALS pairs of sets with exactly that Jaccard similarity, fresh keys each. */
     private static void minHash() throws IOException {
-        System.out.println("| k | J | RMS error | bias | sqrt(J(1-J)/k) | RMS / formula | 1/sqrt(k) |");
-        System.out.println("|---:|---:|---:|---:|---:|---:|---:|");
+        System.out.println("| derivation | k | J | RMS error | bias | sqrt(J(1-J)/k) | RMS / formula | 1/sqrt(k) |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
+        for (MinHashDerivation derivation : MinHashDerivation.values()) {
+            minHash(derivation);
+        }
+    }
+
+    private static void minHash(MinHashDerivation derivation) throws IOException {
         SplittableRandom random = new SplittableRandom(7);
         for (int k : new int[] {128, 400, 1024}) {
             for (int tenth = 1; tenth <= 9; tenth += 2) {
@@ -56,6 +63,7 @@ public final class SimilarityAccuracyReport {
                             .rows(2)
                             .signatureLength(k)
                             .seed(random.nextLong())
+                            .derivation(derivation)
                             .createAnonymous(OpenMode.EXCLUSIVE)) {
                         long[] items = random.longs(UNION).toArray();
                         pair.addAll(0, Arrays.copyOfRange(items, 0, common + only));
@@ -74,7 +82,8 @@ public final class SimilarityAccuracyReport {
                 double formula = Math.sqrt(truth * (1 - truth) / k);
                 System.out.printf(
                         Locale.ROOT,
-                        "| %d | %.1f | %.4f | %+.4f | %.4f | %.2f | %.4f |%n",
+                        "| %s | %d | %.1f | %.4f | %+.4f | %.4f | %.2f | %.4f |%n",
+                        derivation.name(),
                         k,
                         truth,
                         rms,

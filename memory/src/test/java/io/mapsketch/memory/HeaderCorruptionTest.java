@@ -225,7 +225,11 @@ class HeaderCorruptionTest {
         SketchFiles.rewriteChecksum(bytes);
         SketchFiles.write(damaged, bytes);
         FileFault e = assertFault(INCOMPATIBLE, () -> SketchRegions.open(damaged, RegionMode.READ_ONLY));
-        assertTrue(e.getMessage().contains("format version' (offset 8) is 6, expected at most 5"), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .contains("format version' (offset 8) is " + (FORMAT_VERSION + 1) + ", expected at most "
+                                + FORMAT_VERSION),
+                e.getMessage());
     }
 
     /**

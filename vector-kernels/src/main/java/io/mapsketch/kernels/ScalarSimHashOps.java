@@ -15,6 +15,13 @@ final class ScalarSimHashOps implements SimHashOps {
     }
 
     @Override
+    public void countOnes(long[] lanes, long hash) {
+        for (int lane = 0; lane < SimHashKernels.ONES_LANES; lane++) {
+            lanes[lane] += (hash >>> lane) & SimHashKernels.ONE_PER_BYTE;
+        }
+    }
+
+    @Override
     public int within(
             MemorySegment table, long offset, int count, long query, int maxDistance, int[] matches, int matchesFrom) {
         int found = 0;

@@ -4,7 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
 /**
- * SimHash kernels: the 64 weighted bit sums a fingerprint is read from, and Hamming-distance scans
+ * SimHash kernels: the 64 weighted bit sums a fingerprint is read from, the bit counts of features
+ * of weight 1 (eight lanes of byte counters), and Hamming-distance scans
  * over tables of 64-bit fingerprints (find every fingerprint within d bits of a query by the popcount
  * of its XOR with the query).
  *
@@ -17,7 +18,7 @@ import java.util.Objects;
  * parameter, its value and the valid range.
  *
  * <p><b>Cost.</b> No allocation. Accumulating a feature is 64 additions, eight per vector at 512
- * bits. A scan is one pass that reads each fingerprint once (8 bytes), with an XOR, a popcount and a
+ * bits; counting its ones one vector shift, AND and add. A scan is one pass that reads each fingerprint once (8 bytes), with an XOR, a popcount and a
  * compare per fingerprint, eight at a time at 512 bits; the pass is bound by memory bandwidth once
  * the table is larger than the caches. Each match costs a few more instructions.
  */
@@ -25,6 +26,13 @@ public final class SimHashKernels {
 
     /** The largest meaningful distance between two 64-bit fingerprints. */
     public static final int MAX_DISTANCE = Long.SIZE;
+
+    /** The lanes {@link #countOnes} counts into. */
+    public static final int ONES_LANES = 8;
+    /** The most hashes {@link #countOnes} may count into lanes that started at zero before a byte can overflow. */
+    public static final int ONES_LIMIT = 255;
+    /** A one in the lowest bit of every byte. */
+    static final long ONE_PER_BYTE = 0x0101010101010101L;
 
     private static final SimHashOps OPS = KernelProvider.active().simHash();
 
@@ -46,6 +54,24 @@ public final class SimHashKernels {
             throw new IllegalArgumentException("sums.length = " + sums.length + ", must be >= " + Long.SIZE);
         }
         OPS.accumulate(sums, hash, weight);
+    }
+
+    /**
+     * Counts the ones of a hash bit by bit, in eight lanes of byte counters: byte b of
+     * {@code lanes[i]} counts bit {@code 8 b + i}, so {@code (lanes[i] >>> 8 b) & 0xFF} is how many of
+     * the hashes counted since the lanes were zero have bit {@code 8 b + i} set. Exact while no byte
+     * passes 255: for at most {@value #ONES_LIMIT} hashes from zero lanes. An unweighted fingerprint is
+     * bit j where that count exceeds half the hashes. Cost: one vector shift, AND and add at 512 bits.
+     *
+     * @param lanes the eight lanes, {@code lanes[0..7]}; longer arrays are fine, the rest is untouched
+     * @param hash the feature's 64-bit hash
+     * @throws IllegalArgumentException if {@code lanes} has fewer than 8 elements
+     */
+    public static void countOnes(long[] lanes, long hash) {
+        if (Objects.requireNonNull(lanes, "lanes").length < ONES_LANES) {
+            throw new IllegalArgumentException("lanes.length = " + lanes.length + ", must be >= " + ONES_LANES);
+        }
+        OPS.countOnes(lanes, hash);
     }
 
     /**

@@ -11,6 +11,9 @@ interface SimHashOps {
     /** For j in 0..63: {@code sums[j] += weight} if bit j of {@code hash} is one, else {@code sums[j] -= weight}. */
     void accumulate(double[] sums, long hash, double weight);
 
+    /** For i in 0..7: {@code lanes[i] += (hash >>> i) & 0x0101010101010101L}, each byte of a lane a counter. */
+    void countOnes(long[] lanes, long hash);
+
     /**
      * Writes to {@code matches}, from {@code matchesFrom} on and in ascending order, every index
      * {@code i < count} whose fingerprint at {@code offset + 8 i} differs from {@code query} in at most

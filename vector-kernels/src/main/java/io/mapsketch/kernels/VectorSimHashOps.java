@@ -13,7 +13,8 @@ import jdk.incubator.vector.VectorSpecies;
  * Vector API twin of {@link ScalarSimHashOps}. The sums are updated a vector of L lanes at a time:
  * L bits of the hash become a lane mask that picks {@code +weight} or {@code -weight} for each lane,
  * one add per vector (8 vectors at 512 bits), the same additions in the same order as the reference,
- * so the sums are equal to the bit. The scan handles, per vector of fingerprints, one XOR with the query,
+ * so the sums are equal to the bit. Counting ones is one shift by a
+ * vector of lane shifts, an AND and an add per vector of lanes (one vector at 512 bits). The scan handles, per vector of fingerprints, one XOR with the query,
  * a lane-wise popcount and a compare; only a vector with a match leaves the loop's straight path to
  * write the matching lanes' indices. The fingerprints after the last whole vector go to the scalar
  * reference.
@@ -37,6 +38,18 @@ final class VectorSimHashOps implements SimHashOps {
     }
 
     private static final ScalarSimHashOps TAIL = new ScalarSimHashOps();
+    /** The shifts of the lanes of {@link #countOnes}, a vector of L lanes from lane 0. */
+    private static final LongVector SHIFTS = LongVector.zero(S).addIndex(1);
+
+    @Override
+    public void countOnes(long[] lanes, long hash) {
+        LongVector bits = LongVector.broadcast(S, hash);
+        for (int lane = 0; lane < SimHashKernels.ONES_LANES; lane += LANES) {
+            LongVector.fromArray(S, lanes, lane)
+                    .add(bits.lanewise(VectorOperators.LSHR, SHIFTS.add(lane)).and(SimHashKernels.ONE_PER_BYTE))
+                    .intoArray(lanes, lane);
+        }
+    }
 
     @Override
     public int within(

@@ -131,6 +131,34 @@ class SimHashKernelsTest {
     }
 
     @Test
+    void countOnesTwinsAgreeAndCountEveryBit() {
+        qt().withFixedSeed(QT_SEED + 23)
+                .withExamples(200)
+                .forAll(lists().of(longs().all()).ofSizeBetween(0, SimHashKernels.ONES_LIMIT))
+                .checkAssert(hashes -> {
+                    long[] expected = new long[9];
+                    long[] actual = new long[9];
+                    expected[8] = actual[8] = 77;
+                    for (long hash : hashes) {
+                        KernelSet.SCALAR.simHash().countOnes(expected, hash);
+                        TestMemory.twin().simHash().countOnes(actual, hash);
+                    }
+                    assertArrayEquals(expected, actual, "lanes after " + hashes.size() + " hashes");
+                    for (int bit = 0; bit < Long.SIZE; bit++) {
+                        int b = bit;
+                        long ones =
+                                hashes.stream().filter(h -> (h >>> b & 1) != 0).count();
+                        assertEquals(ones, expected[bit % 8] >>> (8 * (bit / 8)) & 0xFF, "ones of bit " + bit);
+                    }
+                });
+        FacadeValidationTest.assertMessage(
+                IllegalArgumentException.class,
+                () -> SimHashKernels.countOnes(new long[7], 1),
+                "lanes.length = 7",
+                ">= 8");
+    }
+
+    @Test
     void facadeChecksDistanceAndRoomForMatches() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment table = arena.allocate(80);
