@@ -164,9 +164,8 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     }
 
     /**
-     * Merges another sketch into this one by register maximum: afterwards this sketch is, byte for
-     * byte, the sketch of the union of both key sets, and its summary line is the line of those
-     * registers. To merge a sketch of higher precision, use {@link #mergeFolded}.
+     * Merges another sketch into this one by register maximum: afterwards this sketch (and its summary
+     * line) is, byte for byte, that of the union of both key sets. For a higher precision, {@link #mergeFolded}.
      *
      * <p>Cost: a SIMD scan for the first register that would grow (a merge that raises nothing stops
      * there and keeps the cached estimate); then the SIMD register-max kernel and one summary pass
@@ -241,19 +240,15 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     }
 
     /**
-     * Estimates the number of distinct keys added, with Ertl's improved estimator: no bias tables,
-     * no switch between estimators, relative standard error about {@link #relativeStandardError()}.
-     * Returns 0 for an empty sketch. The answer is the same, bit for bit, whether it comes from the
-     * summary line or from a pass over the registers. A sketch that hashes as Redis does answers
-     * Redis's {@code PFCOUNT} of its registers instead, an integer ({@link CardinalityEstimator#REDIS_PFCOUNT}),
-     * from a histogram pass over the registers at every call; one that hashes as DataSketches does answers
-     * DataSketches' estimate ({@link #estimator()} says which), a kept number or a histogram pass.
+     * Estimates the number of distinct keys added (0 for an empty sketch) by {@link #estimator()}: Ertl's
+     * improved estimator (no bias tables, no switch), the same bit for bit from the summary line or a pass
+     * over the registers; Redis's {@code PFCOUNT}, an integer, from a histogram pass at every call; or
+     * DataSketches' estimate, a kept number or a histogram pass.
      *
-     * <p>Cost: with nothing changed since this sketch's last estimate, a load or two and a compare;
-     * after a change, four loads and O(64) arithmetic; without trusted numbers (a file of format version
-     * 1, a change in flight, a writer that died, another process's or thread's estimate while an
-     * {@code EXCLUSIVE} writer holds the file), one SIMD pass over the m registers (about a microsecond
-     * at p = 14).
+     * <p>Cost: with nothing changed since this sketch's last estimate, a load or two and a compare; after
+     * a change, four loads and O(64) arithmetic; without trusted numbers (format version 1, a change in
+     * flight, a writer that died, another process's or thread's estimate while an {@code EXCLUSIVE}
+     * writer holds the file), one SIMD pass over the m registers (about a microsecond at p = 14).
      *
      * @return the estimate, at least 0
      * @throws IllegalStateException if the sketch is closed, or the pass finds a register holding an
