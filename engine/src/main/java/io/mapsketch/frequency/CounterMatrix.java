@@ -57,7 +57,7 @@ abstract sealed class CounterMatrix permits CounterMatrix.Ints, CounterMatrix.Lo
     /** Reads a counter as an unsigned value in a long (plain load). */
     abstract long load(long offset);
 
-    /** Stores a counter (plain store); {@code value} is at most {@link #counterMax()}. */
+    /** Stores a counter (plain store); {@code value} fits the counter width, unsigned. */
     abstract void store(long offset, long value);
 
     abstract long loadAcquire(long offset);
