@@ -41,10 +41,7 @@ public final class SketchRegion implements AutoCloseable {
     private final AtomicSegment summaryLine;
     private final OpenFileTable.Attachment attachment;
     private final SketchRegions.Registration registration;
-    /** Whether the counters are summed from the live line and the counter slots ({@link CounterSlots}). */
-    private final boolean slotted;
-    /** This {@code SHARED} writer's counter slot (its line's offset in the header), or -1: the live line's words. */
-    private final int slot;
+    private final RegionCounters counters;
 
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -65,8 +62,7 @@ public final class SketchRegion implements AutoCloseable {
         this.summaryLine = new AtomicSegment(mapping.asSlice(SUMMARY_OFFSET, CACHE_LINE));
         this.attachment = attachment;
         this.registration = registration;
-        this.slotted = CounterSlots.kept(header);
-        this.slot = slotted && mode == RegionMode.SHARED ? CounterSlots.claim(headerPage) : -1;
+        this.counters = new RegionCounters(file, mode, header, headerPage);
     }
 
     /**
@@ -155,7 +151,8 @@ public final class SketchRegion implements AutoCloseable {
      * @throws IllegalStateException if the region is closed
      */
     public int attachedWriters() {
-        return liveHeader().getIntAcquire(WRITERS_OFFSET);
+        requireOpen();
+        return headerPage.getIntAcquire(WRITERS_OFFSET);
     }
 
     /**
@@ -172,12 +169,7 @@ public final class SketchRegion implements AutoCloseable {
             throw new IllegalStateException(FileFault.describe(file) + " is open " + mode
                     + "; only the EXCLUSIVE writer may update the counters with plain stores");
         }
-        return slotted
-                ? new SoleWriterCounters(
-                        headerPage.segment(),
-                        CounterSlots.sum(headerPage, SLOT_ITEMS),
-                        CounterSlots.sum(headerPage, SLOT_WEIGHT))
-                : new SoleWriterCounters(headerPage.segment(), 0, 0);
+        return counters.soleWriter();
     }
 
     /**
@@ -189,8 +181,8 @@ public final class SketchRegion implements AutoCloseable {
      * @throws IllegalStateException if the region is closed
      */
     public long itemsAdded() {
-        AtomicSegment live = liveHeader();
-        return slotted ? CounterSlots.itemsRead(live) : LiveCounters.itemsRead(live.getLongAcquire(ITEMS_OFFSET));
+        requireOpen();
+        return counters.itemsAdded();
     }
 
     /**
@@ -205,14 +197,7 @@ public final class SketchRegion implements AutoCloseable {
     public void addItems(long delta) {
         requireNonNegative("delta", delta);
         requireWriter();
-        if (mode == RegionMode.EXCLUSIVE) {
-            long limit = LiveCounters.LIMIT - (slotted ? CounterSlots.sum(headerPage, SLOT_ITEMS) : 0);
-            storeAsSoleWriter(ITEMS_OFFSET, LiveCounters.itemsPlus(headerPage.getLong(ITEMS_OFFSET), delta, limit));
-        } else if (slotted) {
-            CounterSlots.addItems(headerPage, slot, delta);
-        } else {
-            LiveCounters.addItemsShared(headerPage, ITEMS_OFFSET, delta);
-        }
+        counters.addItems(delta);
     }
 
     /**
@@ -228,16 +213,7 @@ public final class SketchRegion implements AutoCloseable {
     public void removeItems(long count) {
         requireNonNegative("count", count);
         requireWriter();
-        if (slotted) {
-            throw new IllegalStateException(FileFault.describe(file) + " is of format version " + header.formatVersion()
-                    + ", whose counter slots only add; kinds that remove items write format version 4");
-        }
-        if (mode == RegionMode.EXCLUSIVE) {
-            storeAsSoleWriter(
-                    ITEMS_OFFSET, LiveCounters.itemsPlus(headerPage.getLong(ITEMS_OFFSET), -count, LiveCounters.LIMIT));
-        } else {
-            LiveCounters.removeItemsShared(headerPage, ITEMS_OFFSET, count);
-        }
+        counters.removeItems(count);
     }
 
     /**
@@ -248,8 +224,8 @@ public final class SketchRegion implements AutoCloseable {
      * @throws IllegalStateException if the region is closed
      */
     public long totalWeight() {
-        AtomicSegment live = liveHeader();
-        return slotted ? CounterSlots.weightRead(live) : live.getLongAcquire(WEIGHT_OFFSET);
+        requireOpen();
+        return counters.totalWeight();
     }
 
     /**
@@ -265,28 +241,7 @@ public final class SketchRegion implements AutoCloseable {
     public void addWeight(long delta) {
         requireNonNegative("delta", delta);
         requireWriter();
-        boolean added;
-        if (mode == RegionMode.EXCLUSIVE) {
-            long current = headerPage.getLong(WEIGHT_OFFSET);
-            long slots = slotted ? CounterSlots.sum(headerPage, SLOT_WEIGHT) : 0;
-            added = LiveCounters.weightRoom(current + slots, delta);
-            if (added) {
-                storeAsSoleWriter(WEIGHT_OFFSET, current + delta);
-            }
-        } else if (slotted) {
-            added = CounterSlots.addWeight(headerPage, slot, delta);
-        } else {
-            added = LiveCounters.addWeightShared(headerPage, WEIGHT_OFFSET, delta) >= 0;
-        }
-        if (!added) {
-            throw new IllegalArgumentException("delta = " + delta + " would take the total weight " + totalWeight()
-                    + " past " + LiveCounters.LIMIT + " (2^63 - 2^55 - 1); nothing was added");
-        }
-    }
-
-    /** The only writer: a release store publishes the count without a locked instruction. */
-    private void storeAsSoleWriter(int offset, long value) {
-        headerPage.putLongRelease(offset, value);
+        counters.addWeight(delta);
     }
 
     private static void requireNonNegative(String name, long value) {
@@ -390,8 +345,8 @@ public final class SketchRegion implements AutoCloseable {
             if (file != null && mode.isWritable()) {
                 fault = attachment.changedSince(file, header.fileLength());
                 boolean intact = fault == null || fault.reason() != CORRUPT;
-                if (intact && slot >= 0) {
-                    CounterSlots.release(headerPage, slot);
+                if (intact) {
+                    counters.releaseSlot();
                 }
                 boolean checksummed = intact && PayloadChecksum.kept(header);
                 generation = checksummed ? PayloadChecksum.generation(headerPage) : 0;
@@ -418,11 +373,6 @@ public final class SketchRegion implements AutoCloseable {
         if (fault != null) {
             throw fault;
         }
-    }
-
-    private AtomicSegment liveHeader() {
-        requireOpen();
-        return headerPage;
     }
 
     private void requireOpen() {
