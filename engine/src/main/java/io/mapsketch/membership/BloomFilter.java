@@ -6,8 +6,6 @@ import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
 import io.mapsketch.internal.DoubleHashing;
 import io.mapsketch.internal.HeaderReader;
-import io.mapsketch.internal.KeyHasher;
-import io.mapsketch.internal.ScratchPool;
 import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
@@ -53,9 +51,10 @@ public sealed class BloomFilter extends MembershipFilter implements Mergeable<Bl
     final int hashes;
 
     private final ProbeCells probes;
-    private final ScratchPool<ProbeScratch> probeScratch = new ScratchPool<>(ProbeScratch::new);
     /** The probes' term unit ({@link ProbeCells#termUnit}), in a field of its own for the single-key loops. */
     private final long termUnit;
+
+    private final BloomBatches batches;
 
     BloomFilter(SketchRegion region, BloomFormat format) {
         super(region, format.expectedItems(), format.falsePositiveRate());
@@ -64,6 +63,7 @@ public sealed class BloomFilter extends MembershipFilter implements Mergeable<Bl
         this.hashes = format.hashes();
         this.probes = ProbeCells.of(bits, region.header().formatVersion());
         this.termUnit = probes.termUnit();
+        this.batches = new BloomBatches(this, payload, bits, hashes, probes);
     }
 
     /**
@@ -108,103 +108,16 @@ public sealed class BloomFilter extends MembershipFilter implements Mergeable<Bl
         return format;
     }
 
-    /**
-     * Adds a batch round by round, as {@link #containsHashes} looks one up: for probe i of every key,
-     * a pass computes the bit positions, a pass only loads their words and notes whether any bit is
-     * missing (so out of cache the misses of many keys are in flight at once), and a pass sets the
-     * missing bits in the words now cached ({@link #setBits}), unless none is missing. The bits end as
-     * the single-key adds would leave them, since OR does not depend on order.
-     */
+    /** Adds a batch round by round ({@link BloomBatches#add}), leaving the bits the single-key adds would. */
     @Override
     protected void addHashes(long[] keyHashes, int from, int count) {
-        ProbeScratch scratch = probeScratch.borrow();
-        long[] steps = scratch.steps();
-        long[] positions = scratch.positions();
-        for (int j = 0; j < count; j++) {
-            steps[j] = DoubleHashing.step(keyHashes[from + j]);
-        }
-        for (int probe = 0; probe < hashes; probe++) {
-            for (int j = 0; j < count; j++) {
-                positions[j] = DoubleHashing.reduce(probes.value(keyHashes[from + j], steps[j], probe), bits);
-            }
-            long missing = 0;
-            for (int j = 0; j < count; j++) {
-                long bit = positions[j];
-                missing |= ~payload.getLong((bit >>> 6) << 3) & 1L << bit;
-            }
-            if (missing != 0) {
-                for (int j = 0; j < count; j++) {
-                    long bit = positions[j];
-                    setBits((bit >>> 6) << 3, 1L << bit);
-                }
-            }
-        }
-        probeScratch.giveBack(scratch);
+        batches.add(keyHashes, from, count);
     }
 
-    /**
-     * Looks up a batch breadth-first: probe i of every key whose earlier probes all found their bit,
-     * then probe i + 1 of those. A key still stops at its first clear bit (loading all k words of every
-     * key ahead was measured slower: absent keys then pay k misses instead of about two), and no branch
-     * depends on the answers, which are as random as the keys.
-     *
-     * <p>Each round makes three passes over the keys still possible: the first computes their probes'
-     * bit positions, the second only loads the words and keeps each key's bit, the third keeps the keys
-     * whose bit was set. Out of cache the second pass is the whole cost, and it holds one load from the
-     * L1 cache per miss: each load, hit or miss, takes a load-queue entry until it retires behind the
-     * oldest miss, so the fewer hits per miss, the more misses in flight. With the positions computed
-     * in the same loop (reading each key's index, hash and step), batches were no faster than single-key
-     * lookups at 50M keys; split so, they take about half the time. Probes are those of
-     * {@link #containsHash} ({@link ProbeCells}), so the answers are the same.
-     */
+    /** Looks up a batch round by round ({@link BloomBatches#contains}), with the single-key lookups' answers. */
     @Override
     void containsHashes(long[] keyHashes, int count, boolean[] results, int resultsFrom) {
-        ProbeScratch scratch = probeScratch.borrow();
-        int[] alive = scratch.alive();
-        long[] steps = scratch.steps();
-        long[] positions = scratch.positions();
-        byte[] found = scratch.found();
-        for (int j = 0; j < count; j++) {
-            alive[j] = j;
-            steps[j] = DoubleHashing.step(keyHashes[j]);
-            results[resultsFrom + j] = false;
-        }
-        int remaining = count;
-        for (int probe = 0; probe < hashes && remaining > 0; probe++) {
-            for (int a = 0; a < remaining; a++) {
-                int j = alive[a];
-                positions[a] = DoubleHashing.reduce(probes.value(keyHashes[j], steps[j], probe), bits);
-            }
-            for (int a = 0; a < remaining; a++) {
-                long bit = positions[a];
-                found[a] = (byte) ((payload.getLong((bit >>> 6) << 3) >>> bit) & 1);
-            }
-            int kept = 0;
-            for (int a = 0; a < remaining; a++) {
-                alive[kept] = alive[a];
-                kept += found[a];
-            }
-            remaining = kept;
-        }
-        for (int a = 0; a < remaining; a++) {
-            results[resultsFrom + alive[a]] = true;
-        }
-        probeScratch.giveBack(scratch);
-    }
-
-    /**
-     * A batch call's scratch (lent by the filter, {@link ScratchPool}): the keys still possible, each
-     * key's probe step, and a round's bit positions and found bits.
-     */
-    private record ProbeScratch(int[] alive, long[] steps, long[] positions, byte[] found) {
-
-        ProbeScratch() {
-            this(
-                    new int[KeyHasher.BATCH],
-                    new long[KeyHasher.BATCH],
-                    new long[KeyHasher.BATCH],
-                    new byte[KeyHasher.BATCH]);
-        }
+        batches.contains(keyHashes, count, results, resultsFrom);
     }
 
     @Override

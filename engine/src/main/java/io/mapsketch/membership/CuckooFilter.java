@@ -4,8 +4,6 @@ import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
 import io.mapsketch.internal.HeaderReader;
-import io.mapsketch.internal.Regions;
-import io.mapsketch.memory.RegionLock;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -31,29 +29,22 @@ import java.util.Map;
  *
  * <p>Capacity: an add that finds both buckets full moves fingerprints to their other buckets along the
  * shortest path to a free slot, searched over at most {@value CuckooTable#MAX_KICKS} buckets. Inserts
- * begin to fail at about 96% of the slots occupied (first refusals measured at 96.2% to 98.7%, see
- * {@code docs/accuracy.md}); a failed add throws {@link FilterFullException} and changes nothing,
- * because the path is searched before anything is moved. Keys added earlier all stay present.
+ * begin to fail at about 96% of the slots occupied ({@code docs/accuracy.md}); a failed add throws
+ * {@link FilterFullException} and changes nothing, because the path is searched before anything is
+ * moved. Keys added earlier all stay present.
  *
- * <p>Space: fingerprints are packed densely, f bits per slot, so 12.6 bits per key at 95% load with
- * 12-bit fingerprints (12 / 0.95), the literature's figure; some 12-bit slots straddle two 64-bit words.
- * Files written before this layout (12-bit fingerprints five to a word, 12.8 bits per slot, 13.5 bits
- * per key at 95% load) are still read and written in their own layout, which the header names.
+ * <p>Space: f bits per slot, packed densely, so 12.6 bits per key at 95% load with 12-bit fingerprints
+ * (12 / 0.95), the literature's figure. A file whose header names the word-aligned layout (12-bit
+ * fingerprints five to a word, 12.8 bits per slot) is read and written in that layout.
  *
- * <p>Concurrency: writers change the table one at a time. {@code SHARED} writers, in any thread of any
- * process, serialise through a lock word in the payload's first word; a writer that finds the
- * lock held by a process that died takes it over ({@link #lockRecoveries()} counts this). No repair is
- * needed for the moves: every word is written whole, and a move copies a fingerprint to its new slot
- * before its old slot is overwritten, so a writer killed part-way through a path leaves at most one
- * fingerprint stored twice (a slot wasted; that key then needs one more remove to disappear) and loses
- * only the key it was adding, whose add never returned. A writer killed while storing a slot that
- * straddles two words leaves that slot half written and the write sequence odd; the next writer empties
- * the slot and makes the sequence even before it changes anything, which loses no acknowledged key
- * ({@link CuckooTable} says why). The {@code EXCLUSIVE} writer takes no lock and frees a lock word left by
- * a dead writer when it opens the file. Lookups take no lock in any mode: they read each word with an
- * aligned acquire load, a match in a straddling slot counts only if the write sequence shows no write to
- * that slot overlapped the read, so a lookup never answers from a torn fingerprint, and a lookup that raced a move is
- * repeated, so a key whose add returned is never missed.
+ * <p>Concurrency: writers change the table one at a time: {@code SHARED} writers, in any thread of any
+ * process, through a lock word in the payload, which a writer takes over from a process that died
+ * ({@link #lockRecoveries()} counts this); the {@code EXCLUSIVE} writer without the lock, freeing a lock
+ * word left by a dead writer when it opens the file. A writer killed during an add loses only the key it
+ * was adding, whose add never returned; at most one fingerprint is then stored twice (a slot wasted, and
+ * that key needs one more remove to disappear). Lookups take no lock in any mode, never answer from a
+ * fingerprint read while it was being written, and never miss a key whose add returned. Why:
+ * {@code docs/design/membership.md}, "Cuckoo filter: lock-free lookups over one writer at a time".
  *
  * <p>Cost: a lookup reads two buckets (one word each, two for half of the 12-bit buckets) and the control
  * line (the move counter, and the write sequence with 12-bit fingerprints);
@@ -65,13 +56,10 @@ import java.util.Map;
 @SuppressWarnings("exports")
 public final class CuckooFilter extends RemovableFilter {
 
-    private static final int MAX_COPIES = 2 * CuckooTable.BUCKET_SIZE;
-
     private final CuckooFormat format;
     private final long buckets;
     private final int fingerprintBits;
     private final CuckooTable table;
-    private final RegionLock lock;
 
     private CuckooFilter(SketchRegion region, CuckooFormat format) {
         super(region, format.expectedItems(), format.falsePositiveRate());
@@ -79,7 +67,6 @@ public final class CuckooFilter extends RemovableFilter {
         this.buckets = format.buckets();
         this.fingerprintBits = format.fingerprintBits();
         this.table = new CuckooTable(payload, buckets, fingerprintBits, format.slotLayout());
-        this.lock = new RegionLock(payload, CuckooTable.LOCK);
         if (mode() == OpenMode.EXCLUSIVE) {
             table.clearStaleLock();
         }
@@ -130,15 +117,15 @@ public final class CuckooFilter extends RemovableFilter {
         int fingerprint = table.fingerprint(hash);
         long first = table.bucket(hash);
         long second = table.alternate(first, fingerprint);
-        beginWrite();
+        table.beginWrite(sharedWriters);
         try {
             boolean fresh = table.find(first, fingerprint) < 0 && table.find(second, fingerprint) < 0;
             if (!table.insert(first, second, fingerprint)) {
-                throw full(first, second, fingerprint);
+                throw table.refusal(describe(), first, second, fingerprint);
             }
             return fresh;
         } finally {
-            unlockIfShared();
+            table.endWrite(sharedWriters);
         }
     }
 
@@ -162,16 +149,16 @@ public final class CuckooFilter extends RemovableFilter {
         int fingerprint = table.fingerprint(hash);
         long first = table.bucket(hash);
         long second = table.alternate(first, fingerprint);
-        beginWrite();
+        table.beginWrite(sharedWriters);
         try {
             if (table.contains(first, second, fingerprint)) {
                 return false;
             }
             if (!table.insert(first, second, fingerprint)) {
-                throw full(first, second, fingerprint);
+                throw table.refusal(describe(), first, second, fingerprint);
             }
         } finally {
-            unlockIfShared();
+            table.endWrite(sharedWriters);
         }
         countItems(1);
         return true;
@@ -195,19 +182,6 @@ public final class CuckooFilter extends RemovableFilter {
         long first = table.bucket(hash);
         long second = table.alternate(first, fingerprint);
         return table.count(first, fingerprint) + (second == first ? 0 : table.count(second, fingerprint));
-    }
-
-    private FilterFullException full(long first, long second, int fingerprint) {
-        long occupied = table.occupied();
-        long slots = slotCount();
-        String load = String.format("%.2f%% load, %d of %d slots", 100.0 * occupied / slots, occupied, slots);
-        if (table.count(first, fingerprint) + table.count(second, fingerprint) == MAX_COPIES) {
-            return new FilterFullException(describe() + ": cannot add the key: it is already stored " + MAX_COPIES
-                    + " times, the most one key can be (" + load + "); nothing was changed");
-        }
-        return new FilterFullException(describe() + ": cannot add the key: no free slot within "
-                + CuckooTable.MAX_KICKS + " buckets of moves (" + load + "); inserts begin to fail near 96% load;"
-                + " nothing was changed");
     }
 
     @Override
@@ -240,28 +214,14 @@ public final class CuckooFilter extends RemovableFilter {
     void removeHash(long hash) {
         int fingerprint = table.fingerprint(hash);
         long first = table.bucket(hash);
-        beginWrite();
+        table.beginWrite(sharedWriters);
         try {
             if (!table.remove(first, table.alternate(first, fingerprint), fingerprint)) {
                 throw new KeyNotPresentException(describe() + ": cannot remove a key that is not in the filter"
                         + " (its fingerprint is in neither of its buckets); nothing was changed");
             }
         } finally {
-            unlockIfShared();
-        }
-    }
-
-    /** Takes the lock (in {@code SHARED} mode), then repairs a write left unfinished by a writer that died. */
-    private void beginWrite() {
-        if (sharedWriters && Regions.lock(lock)) {
-            table.recordRecovery();
-        }
-        table.repairTornWrite();
-    }
-
-    private void unlockIfShared() {
-        if (sharedWriters) {
-            lock.unlock();
+            table.endWrite(sharedWriters);
         }
     }
 
@@ -280,7 +240,7 @@ public final class CuckooFilter extends RemovableFilter {
      * @return slots, the most fingerprints the filter can hold
      */
     public long slotCount() {
-        return buckets * CuckooTable.BUCKET_SIZE;
+        return table.slotCount();
     }
 
     /**
@@ -293,9 +253,8 @@ public final class CuckooFilter extends RemovableFilter {
     }
 
     /**
-     * Returns the table's bits per slot, which with {@link #slotCount()} gives its size: f in the
-     * dense layout of files this build creates; 12.8 for 12-bit fingerprints in the word-aligned layout
-     * of older files (five to a 64-bit word); 8 and 16 in either layout.
+     * Returns the table's bits per slot, which with {@link #slotCount()} gives its size: f, except 12.8
+     * for 12-bit fingerprints in the word-aligned layout (five to a 64-bit word).
      *
      * @return bits per slot, at least {@link #fingerprintBits()}
      */

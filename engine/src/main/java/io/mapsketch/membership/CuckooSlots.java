@@ -75,6 +75,11 @@ abstract sealed class CuckooSlots permits CuckooTable {
         return CONTROL_BYTES + Math.ceilDiv(words, 8) * 64;
     }
 
+    /** Slots of the table: four per bucket. */
+    long slotCount() {
+        return buckets * BUCKET_SIZE;
+    }
+
     /** Bits of the table per slot: f when dense, 64 / floor(64 / f) in the word-aligned layout. */
     double bitsPerSlot() {
         return wordAligned ? (double) Long.SIZE / (Long.SIZE / bits) : bits;

@@ -1,6 +1,8 @@
 package io.mapsketch.membership;
 
+import io.mapsketch.internal.Regions;
 import io.mapsketch.memory.AtomicSegment;
+import io.mapsketch.memory.RegionLock;
 
 /**
  * The table of a cuckoo filter over its {@link CuckooSlots}: the buckets a key's fingerprint may
@@ -8,10 +10,11 @@ import io.mapsketch.memory.AtomicSegment;
  * depends on the fingerprint only ({@link #alternate}), so a fingerprint moves without its key; an
  * insert into two full buckets moves fingerprints along the shortest path {@link CuckooPath} finds.
  *
- * <p>Writers change the table one at a time (under the filter's lock, or the exclusive writer) and call
- * {@link #repairTornWrite()} first. A move writes the fingerprint's new copy, then increments the move
- * counter, then overwrites the old slot, so a fingerprint is in at least one of its buckets at every
- * instant.
+ * <p>Writers change the table one at a time, between {@link #beginWrite} and {@link #endWrite}: shared
+ * writers under the lock word in the control line, the exclusive writer alone; each write begins by
+ * repairing a write left unfinished by a writer that died. A move writes the fingerprint's new copy,
+ * then increments the move counter, then overwrites the old slot, so a fingerprint is in at least one
+ * of its buckets at every instant.
  *
  * <p>Lookups take no lock and never miss a key whose add returned; they never answer from a slot read
  * while it was being written, except after waiting {@value #STALL_NANOS} ns on a writer taken for dead,
@@ -22,6 +25,8 @@ final class CuckooTable extends CuckooSlots {
 
     /** Buckets the path search explores before an insert gives up. */
     static final int MAX_KICKS = 500;
+    /** The most copies of one fingerprint its two buckets hold: one per slot. */
+    static final int MAX_COPIES = 2 * BUCKET_SIZE;
     /** How long a lookup waits for a straddling write to finish before it takes the writer for dead. */
     static final long STALL_NANOS = 10_000_000;
 
@@ -32,6 +37,7 @@ final class CuckooTable extends CuckooSlots {
     private final long fingerprintValues;
     private final int indexShift;
     private final CuckooPath path = new CuckooPath(this);
+    private final RegionLock lock;
 
     /**
      * Views the table of a payload.
@@ -44,6 +50,7 @@ final class CuckooTable extends CuckooSlots {
         super(words, buckets, bits, layout);
         this.fingerprintValues = (1L << bits) - 1;
         this.indexShift = Long.numberOfLeadingZeros(buckets) + 1;
+        this.lock = new RegionLock(words, LOCK);
     }
 
     // ---------------------------------------------------------------- hashing
@@ -126,6 +133,24 @@ final class CuckooTable extends CuckooSlots {
 
     // ---------------------------------------------------------------- writers
 
+    /**
+     * Begins a write: a shared writer takes the lock (counting a takeover from a holder that died), then
+     * a write left unfinished by a writer that died is repaired. End it with {@link #endWrite}.
+     */
+    void beginWrite(boolean shared) {
+        if (shared && Regions.lock(lock)) {
+            recordRecovery();
+        }
+        repairTornWrite();
+    }
+
+    /** Ends a write begun by {@link #beginWrite}: a shared writer releases the lock. */
+    void endWrite(boolean shared) {
+        if (shared) {
+            lock.unlock();
+        }
+    }
+
     /** Counts a takeover of the lock from a dead holder; called by the new holder. */
     void recordRecovery() {
         words.putLongRelease(RECOVERIES, words.getLong(RECOVERIES) + 1);
@@ -158,6 +183,22 @@ final class CuckooTable extends CuckooSlots {
             return true;
         }
         return path.moveToInsert(first, second, fingerprint);
+    }
+
+    /**
+     * Why {@link #insert} refused a fingerprint, for the filter {@code name}: its buckets hold it
+     * {@value #MAX_COPIES} times already, or no path of moves reaches a free slot; with the load.
+     */
+    FilterFullException refusal(String name, long first, long second, int fingerprint) {
+        long occupied = occupied();
+        long slots = slotCount();
+        String load = String.format("%.2f%% load, %d of %d slots", 100.0 * occupied / slots, occupied, slots);
+        if (count(first, fingerprint) + count(second, fingerprint) == MAX_COPIES) {
+            return new FilterFullException(name + ": cannot add the key: it is already stored " + MAX_COPIES
+                    + " times, the most one key can be (" + load + "); nothing was changed");
+        }
+        return new FilterFullException(name + ": cannot add the key: no free slot within " + MAX_KICKS
+                + " buckets of moves (" + load + "); inserts begin to fail near 96% load; nothing was changed");
     }
 
     /**

@@ -2,6 +2,8 @@ package io.mapsketch.membership;
 
 import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.OpenMode;
+import io.mapsketch.PayloadVerification;
+import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -12,8 +14,9 @@ import java.util.Arrays;
  * The chain of links of one open scalable Bloom filter: link i is a blocked Bloom filter sized for
  * {@code ceil(n0 s^i)} items at rate {@code P (1 - r) r^i}; the chain grows by one link when the
  * newest is full, and opens, in this view, the links that other writers or processes added. Every
- * link is checked against its manifest entry before it is used. Why the rates and the race are
- * shaped so is in {@code docs/design/membership.md}.
+ * link is checked against its manifest entry before it is used. The filter's figures over all links
+ * (rate, fill, estimated items, memory), its force and its verification come from here too. Why the
+ * rates and the race are shaped so is in {@code docs/design/membership.md}.
  *
  * <p>Concurrency: the links array is replaced, never changed, and published through a volatile
  * field; growing and opening new links are serialised per view, and writers in other views race
@@ -39,20 +42,17 @@ final class ScalableBloomChain {
     private final double growthFactor;
     private volatile BlockedBloomFilter[] links = new BlockedBloomFilter[0];
 
-    ScalableBloomChain(
-            ScalableBloomManifest manifest,
-            Path directory,
-            Path manifestFile,
-            String name,
-            OpenMode mode,
-            long seed,
-            ScalableBloomFormat format) {
-        this.directory = directory;
-        this.manifest = manifest;
-        this.manifestFile = manifestFile;
+    /**
+     * The chain of the manifest in {@code manifestRegion}, of the filter {@code name} open in {@code mode}:
+     * its links live beside the manifest file and hash with its seed; no link is opened yet.
+     */
+    ScalableBloomChain(SketchRegion manifestRegion, String name, OpenMode mode, ScalableBloomFormat format) {
+        this.manifestFile = manifestRegion.file().orElse(null);
+        this.directory = manifestFile == null ? null : manifestFile.getParent();
+        this.manifest = ScalableBloomManifest.of(manifestRegion.payload(), directory, format);
         this.name = name;
         this.mode = mode;
-        this.seed = seed;
+        this.seed = manifestRegion.header().hashSeed();
         this.initialCapacity = format.initialCapacity();
         this.rate = format.falsePositiveRate();
         this.tighteningRatio = format.tighteningRatio();
@@ -211,6 +211,44 @@ final class ScalableBloomChain {
             bits += linkBits;
         }
         return set / bits;
+    }
+
+    /** The keys the links hold, each link's estimated from its fill, summed (at most {@code Long.MAX_VALUE}). */
+    long estimatedItems() {
+        long sum = 0;
+        for (BlockedBloomFilter link : current()) {
+            long items = link.estimatedItems();
+            sum = items > Long.MAX_VALUE - sum ? Long.MAX_VALUE : sum + items;
+        }
+        return sum;
+    }
+
+    /** The memory of the links' bit arrays. */
+    long memoryBytes() {
+        long bytes = 0;
+        for (BlockedBloomFilter link : current()) {
+            bytes += link.memoryBytes();
+        }
+        return bytes;
+    }
+
+    /** Makes every link's bits durable. */
+    void force() {
+        for (BlockedBloomFilter link : current()) {
+            link.force();
+        }
+    }
+
+    /**
+     * Verifies every link: the worst of the manifest's verification and the links' (of equal ones the
+     * first, the manifest's before the links').
+     */
+    PayloadVerification verify(PayloadVerification manifestVerification) throws IOException {
+        PayloadVerification worst = manifestVerification;
+        for (BlockedBloomFilter link : current()) {
+            worst = worst.worseOf(link.verify());
+        }
+        return worst;
     }
 
     /** Deletes the link files in the directory that are not this chain's (those of a chain it replaced). */

@@ -11,12 +11,10 @@ import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A Bloom filter that grows without bound while keeping a compound false-positive rate: a chain
@@ -52,17 +50,10 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
     private final ScalableBloomFormat format;
     private final ScalableBloomChain chain;
 
-    private ScalableBloomFilter(SketchRegion manifest, Path directory, ScalableBloomFormat format) {
+    private ScalableBloomFilter(SketchRegion manifest, ScalableBloomFormat format) {
         super(manifest, format.initialCapacity(), format.falsePositiveRate());
         this.format = format;
-        this.chain = new ScalableBloomChain(
-                ScalableBloomManifest.of(payload, directory, format),
-                directory,
-                manifest.file().orElse(null),
-                describe(),
-                mode(),
-                hashSeed(),
-                format);
+        this.chain = new ScalableBloomChain(manifest, describe(), mode(), format);
     }
 
     /**
@@ -100,24 +91,12 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
      *     holds no manifest
      */
     public static Path manifestOf(Path directory) throws IOException {
-        Path manifest = directory.resolve(MANIFEST);
-        if (Files.exists(manifest, LinkOption.NOFOLLOW_LINKS)) {
-            return manifest;
-        }
-        if (!Files.exists(directory)) {
-            throw new NoSuchFileException(directory.toString());
-        }
-        throw new CorruptSketchFileException(
-                directory,
-                Files.isDirectory(directory)
-                        ? "is a directory but not a scalable Bloom filter (it holds no manifest)"
-                        : "is not a directory, and a scalable Bloom filter is one");
+        return ScalableBloomManifest.fileIn(directory);
     }
 
     private static ScalableBloomFilter read(SketchRegion manifest) throws IOException {
         ScalableBloomFormat format = ScalableBloomFormat.read(HeaderReader.of(manifest));
-        Path directory = manifest.file().map(Path::getParent).orElse(null);
-        ScalableBloomFilter filter = new ScalableBloomFilter(manifest, directory, format);
+        ScalableBloomFilter filter = new ScalableBloomFilter(manifest, format);
         filter.chain.openLinks();
         return filter;
     }
@@ -225,12 +204,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
      */
     @Override
     public long estimatedItems() {
-        long sum = 0;
-        for (BlockedBloomFilter link : chain.current()) {
-            long items = link.estimatedItems();
-            sum = items > Long.MAX_VALUE - sum ? Long.MAX_VALUE : sum + items;
-        }
-        return sum;
+        return chain.estimatedItems();
     }
 
     @Override
@@ -270,18 +244,12 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
      */
     @Override
     public long memoryBytes() {
-        long bytes = super.memoryBytes();
-        for (BlockedBloomFilter link : chain.current()) {
-            bytes += link.memoryBytes();
-        }
-        return bytes;
+        return super.memoryBytes() + chain.memoryBytes();
     }
 
     @Override
     public void force() {
-        for (BlockedBloomFilter link : chain.current()) {
-            link.force();
-        }
+        chain.force();
         super.force();
     }
 
@@ -292,11 +260,7 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
      */
     @Override
     public PayloadVerification verify() throws IOException {
-        PayloadVerification worst = super.verify();
-        for (BlockedBloomFilter link : chain.current()) {
-            worst = worst.worseOf(link.verify());
-        }
-        return worst;
+        return chain.verify(super.verify());
     }
 
     @Override
@@ -396,16 +360,10 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
             return this;
         }
 
-        /** The parameters, with a new chain's generation: random, never zero, drawn for each creation. */
+        /** The parameters, with a new chain's generation, drawn for each creation. */
         @Override
         protected ScalableBloomFormat format() {
-            ScalableBloomChain.requireFirstLinkSizable(expectedItems(), falsePositiveRate(), tighteningRatio);
-            long generation;
-            do {
-                generation = ThreadLocalRandom.current().nextLong();
-            } while (generation == 0);
-            return new ScalableBloomFormat(
-                    expectedItems(), falsePositiveRate(), tighteningRatio, growthFactor, generation);
+            return ScalableBloomFormat.sized(expectedItems(), falsePositiveRate(), tighteningRatio, growthFactor);
         }
 
         @Override

@@ -8,6 +8,7 @@ import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.HeaderValue;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The header of a scalable Bloom filter's manifest (kind 4): the first link's capacity n0 in slot 0,
@@ -49,6 +50,22 @@ record ScalableBloomFormat(
     /** What two filters that merge must share: everything that sizes their links. */
     static final List<HeaderParameter> SHAPE =
             List.of(INITIAL_CAPACITY, FALSE_POSITIVE_RATE, TIGHTENING_RATIO, GROWTH_FACTOR);
+
+    /**
+     * The parameters of a new chain, with its generation: random, never zero, drawn at each call.
+     *
+     * @throws IllegalArgumentException if no blocked filter reaches the first link's rate
+     *     ({@link ScalableBloomChain#requireFirstLinkSizable})
+     */
+    static ScalableBloomFormat sized(
+            long initialCapacity, double falsePositiveRate, double tighteningRatio, double growthFactor) {
+        ScalableBloomChain.requireFirstLinkSizable(initialCapacity, falsePositiveRate, tighteningRatio);
+        long generation;
+        do {
+            generation = ThreadLocalRandom.current().nextLong();
+        } while (generation == 0);
+        return new ScalableBloomFormat(initialCapacity, falsePositiveRate, tighteningRatio, growthFactor, generation);
+    }
 
     /**
      * Reads and checks a header: its version, each parameter's range, a generation that is zero

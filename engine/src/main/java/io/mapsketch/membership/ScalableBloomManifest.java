@@ -5,6 +5,8 @@ import io.mapsketch.memory.AtomicSegment;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -67,6 +69,27 @@ final class ScalableBloomManifest {
      */
     static ScalableBloomManifest of(AtomicSegment payload, Path directory, ScalableBloomFormat format) {
         return new ScalableBloomManifest(payload, directory, format.generation(), format.listsLinks());
+    }
+
+    /**
+     * The manifest file of a scalable filter's directory ({@link ScalableBloomFilter#manifestOf}).
+     *
+     * @throws NoSuchFileException naming the directory if nothing is there
+     * @throws CorruptSketchFileException naming the path if it is not a directory, or holds no manifest
+     */
+    static Path fileIn(Path directory) throws IOException {
+        Path manifest = directory.resolve(ScalableBloomFilter.MANIFEST);
+        if (Files.exists(manifest, LinkOption.NOFOLLOW_LINKS)) {
+            return manifest;
+        }
+        if (!Files.exists(directory)) {
+            throw new NoSuchFileException(directory.toString());
+        }
+        throw new CorruptSketchFileException(
+                directory,
+                Files.isDirectory(directory)
+                        ? "is a directory but not a scalable Bloom filter (it holds no manifest)"
+                        : "is not a directory, and a scalable Bloom filter is one");
     }
 
     /** Bytes of the payload of a manifest that lists its links, or does not. */
