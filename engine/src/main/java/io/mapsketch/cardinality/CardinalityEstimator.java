@@ -1,5 +1,7 @@
 package io.mapsketch.cardinality;
 
+import io.mapsketch.memory.HashScheme;
+
 /**
  * Which estimator answers {@link HyperLogLog#estimate()}: the one the sketch's hash scheme calls for,
  * so that a sketch imported from another system counts as that system does.
@@ -29,5 +31,14 @@ public enum CardinalityEstimator {
      * union's result); a sketch that hashes as DataSketches does answers it once a {@code SHARED} writer,
      * a merge or a fold has changed it, and outside its {@code EXCLUSIVE} writer while that writer is open.
      */
-    DATASKETCHES_COMPOSITE
+    DATASKETCHES_COMPOSITE;
+
+    /** The estimator a hash scheme calls for; for DataSketches', the HIP estimate while its state allows. */
+    static CardinalityEstimator of(HashScheme scheme) {
+        return switch (scheme) {
+            case REDIS_HLL -> REDIS_PFCOUNT;
+            case DATASKETCHES_MURMUR3_128 -> DATASKETCHES_HIP;
+            default -> IMPROVED;
+        };
+    }
 }

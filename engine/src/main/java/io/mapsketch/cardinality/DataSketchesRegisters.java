@@ -179,12 +179,13 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
 
     /**
      * Starts the accumulator at {@code accumulator}, in order: an imported sketch's, after its registers
-     * were raised (which marked it out of order).
+     * were raised (which marked it out of order). The sole writer's change makes its kept snapshot stale.
      */
     void resume(double accumulator) {
         if (keepsHip) {
             hip = accumulator;
             outOfOrder = false;
+            sketch.noteChange();
         } else {
             line.storeHip(accumulator, false);
             marked = false;

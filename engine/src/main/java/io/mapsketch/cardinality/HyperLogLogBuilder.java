@@ -135,9 +135,9 @@ public final class HyperLogLogBuilder extends SketchBuilder<HyperLogLogBuilder, 
         MemorySegment content = MemorySegment.ofArray(registers == null ? new byte[1 << precision] : registers);
         double accumulator = hipAccumulator;
         return sketch -> {
-            sketch.raiseTo(content);
+            sketch.registers.merge(content);
             if (!Double.isNaN(accumulator)) {
-                sketch.resumeHip(accumulator);
+                ((DataSketchesRegisters) sketch.registers).resume(accumulator);
             }
         };
     }

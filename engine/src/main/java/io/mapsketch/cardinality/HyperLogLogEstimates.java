@@ -5,7 +5,6 @@ import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
@@ -224,46 +223,6 @@ final class HyperLogLogEstimates {
             long stamp, long zeros, long saturated, long powerSum, double estimate, CardinalityEstimator estimator) {}
 
     /**
-     * The estimate, by {@code estimator}, of the union of register arrays, folded to the lowest precision
-     * among them, without modifying any. Cost: a heap scratch of m bytes, one pass over every source (SIMD
-     * for those at the lowest precision) and one summary pass.
-     *
-     * @throws IllegalStateException if the union holds a register above the largest rank
-     */
-    static double union(HyperLogLogRegisters[] sources, CardinalityEstimator estimator) {
-        int precision = HyperLogLog.MAX_DATASKETCHES_PRECISION;
-        for (HyperLogLogRegisters source : sources) {
-            precision = Math.min(precision, source.precision());
-        }
-        int m = 1 << precision;
-        MemorySegment union = MemorySegment.ofArray(new byte[m]);
-        for (HyperLogLogRegisters source : sources) {
-            int d = source.precision() - precision;
-            if (d == 0) {
-                RegisterKernels.maxUnsignedBytes(union, 0, source.bytes(), 0, m);
-                continue;
-            }
-            for (long register = 0; register < m; register++) {
-                int value = source.foldedValue(register, precision);
-                if (value > union.get(ValueLayout.JAVA_BYTE, register)) {
-                    union.set(ValueLayout.JAVA_BYTE, register, (byte) value);
-                }
-            }
-        }
-        int top = sources[0].top(precision);
-        long[] summary = summary(union, precision, top);
-        if (summary[RegisterKernels.ABOVE_TOP] != 0) {
-            throw new IllegalStateException("the union has " + summary[RegisterKernels.ABOVE_TOP]
-                    + " registers above the largest rank " + top + "; a sketch's file was corrupted while open");
-        }
-        return switch (estimator) {
-            case IMPROVED -> improved(summary, precision);
-            case REDIS_PFCOUNT -> RedisCountEstimator.count(union, 0);
-            case DATASKETCHES_HIP, DATASKETCHES_COMPOSITE -> DataSketchesRegisters.composite(union, precision);
-        };
-    }
-
-    /**
      * Summarises 2^p registers with the largest rank {@code top}: empty and saturated registers, the
      * registers above the largest rank (a corrupt file), and the power sum of the others.
      */
@@ -273,7 +232,8 @@ final class HyperLogLogEstimates {
         return summary;
     }
 
-    private static double improved(long[] summary, int precision) {
+    /** Ertl's improved estimate of a summary at precision p. */
+    static double improved(long[] summary, int precision) {
         return HyperLogLogEstimator.improved(
                 summary[RegisterKernels.ZEROS],
                 summary[RegisterKernels.AT_TOP],

@@ -1,5 +1,16 @@
 package io.mapsketch.cardinality;
 
+import static io.mapsketch.cardinality.SummaryLineLayout.COUNTS;
+import static io.mapsketch.cardinality.SummaryLineLayout.END;
+import static io.mapsketch.cardinality.SummaryLineLayout.GUARD;
+import static io.mapsketch.cardinality.SummaryLineLayout.HIP;
+import static io.mapsketch.cardinality.SummaryLineLayout.IN_FLIGHT;
+import static io.mapsketch.cardinality.SummaryLineLayout.OUT_OF_ORDER;
+import static io.mapsketch.cardinality.SummaryLineLayout.POWER_SUM;
+import static io.mapsketch.cardinality.SummaryLineLayout.countsWord;
+import static io.mapsketch.cardinality.SummaryLineLayout.nonEmpty;
+import static io.mapsketch.cardinality.SummaryLineLayout.saturated;
+
 import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.OpenMode;
 import io.mapsketch.internal.Regions;
@@ -12,37 +23,17 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 
 /**
- * The summary line of a HyperLogLog file of format version 2 or later: the three numbers both estimators
- * need ({@link HyperLogLogEstimator}), kept up to date by every writer, so that an estimate reads a
- * few words instead of every register, and a change guard that tells a reader whether it may trust
- * them. It is the header's summary line ({@link SketchFileLayout#SUMMARY_OFFSET}), drawn in
- * {@code docs/file-format.md}:
+ * The summary line of a HyperLogLog file of format version 2 or later, as its writers and readers use it:
+ * the three numbers both estimators need ({@link HyperLogLogEstimator}), kept up to date by every writer,
+ * so that an estimate reads a few words instead of every register, and a change guard that tells a reader
+ * whether it may trust them. Its bytes and their arithmetic are {@link SummaryLineLayout}'s.
  *
- * <pre>
- * offset  size  field
- *      0     8  change guard: bits 0..19 changes in flight, bits 20..63 changes completed
- *      8     4  non-empty registers
- *     12     4  saturated registers, those at the largest rank top (65 - p; 63 for DataSketches' scheme)
- *     16     8  power sum S: the sum of 2^(top - 1 - r) over the registers r with 0 &lt; r &lt; top,
- *               unsigned (RegisterKernels.POWER_SUM), modulo 2^64
- *     24    40  zero; in a file of DataSketches' scheme (DATASKETCHES_MURMUR3_128):
- *     24     8    the HIP accumulator, a double
- *     32     8    0 while the HIP accumulator answers, 1 once it no longer does (out of order)
- *     40    24    zero
- * </pre>
- *
- * <p>An all-zero line is the line of empty registers, so a new file needs nothing written. A raise of a
- * register from a to b changes the numbers by {@code [a = 0]}, {@code [b = top]} and
- * {@code power(b) - power(a)}; the two counts share one 64-bit word, so one addition updates both.
- *
- * <p><b>Changes.</b> Every change (a raise and its deltas, a merge, a fold, a repair) adds 1 to the
- * guard before it touches a register and {@code 2^20 - 1} once its deltas are in: in flight down,
- * completed up. Both additions are positive, so the guard grows with every step and two equal reads
- * of it mean that nothing happened between them. {@code SHARED} writers add atomically. The
- * {@code EXCLUSIVE} writer holds one change in flight from its open to its close ({@link #attach},
- * {@link #detach}) and keeps the numbers in its own memory meanwhile; why both are exact is in
- * {@code docs/design/cardinality.md}. At most {@code 2^20 - 1} changes may be in flight at once,
- * counting those of writers that died since the line was last repaired.
+ * <p><b>Changes.</b> Every change (a raise and its deltas, a merge, a fold, a repair) is marked in the
+ * guard from before it touches a register until its deltas are in ({@link #begin}, {@link #end}).
+ * {@code SHARED} writers mark it atomically. The {@code EXCLUSIVE} writer holds one change in flight from
+ * its open to its close ({@link #attach}, {@link #detach}) and keeps the numbers in its own memory
+ * meanwhile; why both are exact is in {@code docs/design/cardinality.md}. The changes in flight count
+ * those of writers that died since the line was last repaired.
  *
  * <p><b>The exclusive writer's numbers</b> ({@link #readKept}) are updated plainly, so only a thread
  * that the writer's changes happen before may read them; {@link HyperLogLogEstimates} sees to that.
@@ -58,29 +49,8 @@ final class HyperLogLogSummaryLine {
     /** What {@link #read} returns when the line may not be trusted; no trusted guard is -1. */
     static final long UNTRUSTED = -1;
 
-    private static final int GUARD = 0;
-    private static final int COUNTS = 8;
-    private static final int POWER_SUM = 16;
-    private static final int RESERVED = 24;
-    /** DataSketches' scheme: the HIP accumulator's bits. */
-    private static final int HIP = 24;
-    /** DataSketches' scheme: 0 while the HIP accumulator answers, 1 once it does not. */
-    private static final int OUT_OF_ORDER = 32;
-    /** DataSketches' scheme: the first reserved byte. */
-    private static final int HIP_RESERVED = 40;
-
-    private static final int LINE = SketchFileLayout.CACHE_LINE;
-    private static final int IN_FLIGHT_BITS = 20;
-    /** The guard's bits that count changes in flight. */
-    private static final long IN_FLIGHT = (1L << IN_FLIGHT_BITS) - 1;
-    /** What the end of a change adds to the guard: one completed, one fewer in flight. */
-    private static final long END = (1L << IN_FLIGHT_BITS) - 1;
-    /** The counts word's unit of saturated registers (its high half). */
-    static final long SATURATED = 1L << Integer.SIZE;
-
     private final AtomicSegment line;
     private final boolean shared;
-    private final boolean sole;
     private final long registers;
     private final int top;
     /** Whether the line keeps DataSketches' HIP state (bytes 24 to 39). */
@@ -103,7 +73,6 @@ final class HyperLogLogSummaryLine {
         this.line = line;
         this.hip = hip;
         this.shared = mode == OpenMode.SHARED;
-        this.sole = mode == OpenMode.EXCLUSIVE;
         this.registers = registers;
         this.top = top;
     }
@@ -240,7 +209,7 @@ final class HyperLogLogSummaryLine {
      * with this line's top), inside a change: its merges recompute the numbers so.
      */
     void replace(long[] summary) {
-        keptCounts = countsWord(summary);
+        keptCounts = countsWord(registers, summary);
         keptPowerSum = summary[RegisterKernels.POWER_SUM];
     }
 
@@ -254,15 +223,11 @@ final class HyperLogLogSummaryLine {
         if (keptInFlight != 0) {
             return false;
         }
-        summary[RegisterKernels.ZEROS] = registers - (keptCounts & 0xFFFF_FFFFL);
-        summary[RegisterKernels.AT_TOP] = keptCounts >>> Integer.SIZE;
+        summary[RegisterKernels.ZEROS] = registers - nonEmpty(keptCounts);
+        summary[RegisterKernels.AT_TOP] = saturated(keptCounts);
         summary[RegisterKernels.ABOVE_TOP] = 0;
         summary[RegisterKernels.POWER_SUM] = keptPowerSum;
         return true;
-    }
-
-    private long countsWord(long[] summary) {
-        return registers - summary[RegisterKernels.ZEROS] + summary[RegisterKernels.AT_TOP] * SATURATED;
     }
 
     private void store(long counts, long powerSum) {
@@ -288,8 +253,8 @@ final class HyperLogLogSummaryLine {
         if (line.getLongAfterLoads(GUARD) != guard) {
             return UNTRUSTED;
         }
-        long nonEmpty = counts & 0xFFFF_FFFFL;
-        long saturated = counts >>> Integer.SIZE;
+        long nonEmpty = nonEmpty(counts);
+        long saturated = saturated(counts);
         if (nonEmpty > registers || saturated > nonEmpty) {
             return UNTRUSTED;
         }
@@ -324,20 +289,7 @@ final class HyperLogLogSummaryLine {
      */
     void checkOnOpen(MemorySegment registersSegment, boolean soleWriter, boolean cleanlyClosed, Path file)
             throws CorruptSketchFileException {
-        if (hip) {
-            checkHip(file);
-        }
-        for (int offset = hip ? HIP_RESERVED : RESERVED; offset < LINE; offset += Long.BYTES) {
-            long value = line.getLong(offset);
-            if (value != 0) {
-                throw new CorruptSketchFileException(
-                        file,
-                        "summary line byte " + offset + " (header offset "
-                                + (SketchFileLayout.SUMMARY_OFFSET + offset) + ") is 0x" + Long.toHexString(value)
-                                + ", expected 0 (reserved)");
-            }
-        }
-        long[] stored = new long[RegisterKernels.SUMMARY_LENGTH];
+        SummaryLineLayout.requireValidBytes(line, hip, file);
         long[] actual = new long[RegisterKernels.SUMMARY_LENGTH];
         long before = line.getLongAcquire(GUARD);
         long counts = line.getLongAcquire(COUNTS);
@@ -345,7 +297,7 @@ final class HyperLogLogSummaryLine {
         RegisterKernels.summary(registersSegment, 0, registers, top, actual);
         boolean trusted = (before & IN_FLIGHT) == 0 && line.getLongAfterLoads(GUARD) == before;
         HyperLogLogLayout.requireValidRanks(actual, top, file);
-        boolean agrees = counts == countsWord(actual) && powerSum == actual[RegisterKernels.POWER_SUM];
+        boolean agrees = counts == countsWord(registers, actual) && powerSum == actual[RegisterKernels.POWER_SUM];
         if (trusted && agrees) {
             return;
         }
@@ -358,7 +310,7 @@ final class HyperLogLogSummaryLine {
                     file,
                     "the summary line (header offset "
                             + SketchFileLayout.SUMMARY_OFFSET + ") disagrees with the registers: it holds "
-                            + (counts & 0xFFFF_FFFFL) + " non-empty and " + (counts >>> Integer.SIZE)
+                            + nonEmpty(counts) + " non-empty and " + saturated(counts)
                             + " saturated registers and power sum " + Long.toUnsignedString(powerSum)
                             + " at change guard 0x" + Long.toHexString(before) + ", the registers give "
                             + (registers - actual[RegisterKernels.ZEROS]) + ", " + actual[RegisterKernels.AT_TOP]
@@ -370,25 +322,6 @@ final class HyperLogLogSummaryLine {
         }
     }
 
-    /** Refuses HIP state that no writer leaves: a negative or non-finite accumulator, an order word not 0 or 1. */
-    private void checkHip(Path file) throws CorruptSketchFileException {
-        double accumulator = hipAccumulator();
-        long order = line.getLong(OUT_OF_ORDER);
-        if (!(accumulator >= 0 && accumulator < Double.POSITIVE_INFINITY)) {
-            throw new CorruptSketchFileException(
-                    file,
-                    "summary line byte " + HIP + " (header offset " + (SketchFileLayout.SUMMARY_OFFSET + HIP)
-                            + ") holds the HIP accumulator " + accumulator + ", expected a finite value >= 0");
-        }
-        if (order != 0 && order != 1) {
-            throw new CorruptSketchFileException(
-                    file,
-                    "summary line byte " + OUT_OF_ORDER + " (header offset "
-                            + (SketchFileLayout.SUMMARY_OFFSET + OUT_OF_ORDER) + ") is " + order
-                            + ", expected 0 (HIP in order) or 1 (out of order)");
-        }
-    }
-
     /**
      * Recomputes the line from a register summary as the only writer, and clears the changes left in
      * flight: the guard is marked in flight, the numbers are stored, and the guard moves to the next
@@ -397,11 +330,11 @@ final class HyperLogLogSummaryLine {
     private void repair(long[] summary) {
         long guard = line.getLong(GUARD);
         line.putLongBeforeStores(GUARD, guard | 1);
-        store(countsWord(summary), summary[RegisterKernels.POWER_SUM]);
+        store(countsWord(registers, summary), summary[RegisterKernels.POWER_SUM]);
         if (hip) {
             // The registers moved after the accumulator was last stored: it no longer answers for them.
             line.putLong(OUT_OF_ORDER, 1);
         }
-        line.putLongRelease(GUARD, ((guard >>> IN_FLIGHT_BITS) + 1) << IN_FLIGHT_BITS);
+        line.putLongRelease(GUARD, SummaryLineLayout.guardAfterRepair(guard));
     }
 }

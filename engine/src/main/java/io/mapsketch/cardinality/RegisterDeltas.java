@@ -1,7 +1,7 @@
 package io.mapsketch.cardinality;
 
 /**
- * What a raise of registers changes in the summary line's numbers ({@link HyperLogLogSummaryLine}): the
+ * What a raise of registers changes in the summary line's numbers ({@link SummaryLineLayout}): the
  * counts word (empty registers in its low half, registers at the largest rank {@code top} in its high
  * half) and the power sum, for one register or for the byte registers of a word. Pure arithmetic, small
  * enough to inline into a raise.
@@ -12,7 +12,7 @@ final class RegisterDeltas {
 
     /** The counts-word delta of a register raised from {@code a} to {@code b > a}. */
     static long counts(int a, int b, int top) {
-        return (a == 0 ? 1 : 0) + (b == top ? HyperLogLogSummaryLine.SATURATED : 0);
+        return (a == 0 ? 1 : 0) + (b == top ? SummaryLineLayout.SATURATED : 0);
     }
 
     /** The power-sum delta of a register raised from {@code a} to {@code b > a} (modulo 2^64). */
