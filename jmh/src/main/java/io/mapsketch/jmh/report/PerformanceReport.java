@@ -68,6 +68,19 @@ public final class PerformanceReport {
 
             """;
 
+    /** What the many-processes section measures, and its target. */
+    static final String WRITERS_INTRODUCTION = """
+            `SHARED` adds from several JVMs to one file at once (`ManyWritersBenchmark`, not JMH: one \
+            process per writer): a fresh file takes the keys split evenly among the writers, one `add` \
+            per key; keys per second from the first writer's first add to the last writer's last, the \
+            median of the rounds, and the file's counters checked exact afterwards. Counter layouts: \
+            `mapsketch-slots`, each writer counts in a counter slot of its own (format version 5); \
+            `mapsketch-shared-word`, every writer counts in the header's one shared word. CPU per key \
+            is the writers' adding threads' CPU time over the keys, which other programs on the machine \
+            do not change. Target: 2 writer JVMs on 2 cores at least %.1fx one.
+
+            """.formatted(WritersTable.TARGET);
+
     private final Path results;
     private final Path document;
     private final Path images;
@@ -134,6 +147,10 @@ public final class PerformanceReport {
             }
         }
         latencySections(out);
+        out.append("## Many processes\n\n")
+                .append(WRITERS_INTRODUCTION)
+                .append(WritersTable.render(results).orElse("_Not measured in this run._\n"))
+                .append('\n');
         Charts.cache(all, images.resolve("bench-cache.png"));
         out.append("## In cache and out of cache\n\n")
                 .append("The same lookups or estimates against a structure that fits in the caches and "

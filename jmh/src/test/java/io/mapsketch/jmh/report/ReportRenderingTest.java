@@ -228,4 +228,35 @@ class ReportRenderingTest {
         setting.put("precision", "14");
         assertEquals("50,000,000 items, p = 14", Format.setting(setting));
     }
+
+    @Test
+    void judgesTwoWriterJvmsAgainstOneOfTheSameLayout(@TempDir Path folder) throws IOException {
+        String record = """
+                {"benchmark" : "io.mapsketch.jmh.ManyWritersBenchmark.add", "mode" : "thrpt",
+                 "params" : {"sketch" : "count-min", "impl" : "%s", "writers" : "%d", "keys" : "20000000"},
+                 "primaryMetric" : {"score" : %s, "scoreUnit" : "ops/s", "rawData" : [[%s]]},
+                 "secondaryMetrics" : {"cpu" : {"score" : 61.5, "scoreUnit" : "ns/op"}}}""";
+        Files.writeString(
+                folder.resolve(WritersTable.FILE_NAME),
+                "["
+                        + String.join(
+                                ",",
+                                record.formatted("mapsketch-slots", 1, "1.0E7", "1.0E7"),
+                                record.formatted("mapsketch-slots", 2, "1.8E7", "1.8E7"),
+                                record.formatted("mapsketch-shared-word", 1, "1.0E7", "1.0E7"),
+                                record.formatted("mapsketch-shared-word", 2, "1.2E7", "1.2E7"))
+                        + "]");
+
+        String table = WritersTable.render(folder).orElseThrow();
+
+        assertTrue(
+                table.contains("| count-min | mapsketch-slots | 1 | 20,000,000 | 10.0 M | 1.00x | 62 ns |  |"), table);
+        assertTrue(
+                table.contains("| mapsketch-slots | 2 | 20,000,000 | 18.0 M | 1.80x | 62 ns | met (>= 1.7x) |"), table);
+        assertTrue(
+                table.contains(
+                        "| mapsketch-shared-word | 2 | 20,000,000 | 12.0 M | 1.20x | 62 ns | missed (>= 1.7x) |"),
+                table);
+        assertTrue(WritersTable.render(folder.resolve("absent")).isEmpty());
+    }
 }
