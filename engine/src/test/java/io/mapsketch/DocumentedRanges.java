@@ -26,7 +26,13 @@ final class DocumentedRanges {
                         && header.fileLength() > header.payloadLength(),
                 "the file length fits in a long: " + shape);
         switch (Regions.kind(header)) {
-            case BLOOM -> probed(header, Long.MAX_VALUE - 511);
+            case BLOOM -> {
+                probed(header, Long.MAX_VALUE - 511);
+                switch (header.hashScheme()) {
+                    case GUAVA_MURMUR3_128, SPARK_MURMUR3_32 -> oneOf(header, 4, 1, 2);
+                    default -> oneOf(header, 4, 0);
+                }
+            }
             case COUNTING_BLOOM -> probed(header, (1L << 61) - 128);
             case BLOCKED_BLOOM -> {
                 within(header, 0, 1, (1L << 57) - 1);
