@@ -165,6 +165,18 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
         return HyperLogLogLayout.DATASKETCHES_MAX_VALUE;
     }
 
+    /**
+     * The classic estimate from a histogram pass: with values to 63 at every precision the summary's power
+     * sum wraps modulo 2^64, so the sum of {@code 2^-value} is taken from the registers.
+     */
+    @Override
+    double classicEstimate(HyperLogLogEstimates.Snapshot snapshot) {
+        long[] histogram = new long[RegisterKernels.HISTOGRAM_LENGTH];
+        RegisterKernels.histogram(bytes, 0, registers, histogram);
+        return HyperLogLogEstimator.classicOfSum(
+                kxqHalf(histogram, 0, HyperLogLogLayout.DATASKETCHES_MAX_VALUE + 1), histogram[0], precision);
+    }
+
     /** The sole writer's accumulator, any other sketch's the line's. */
     @Override
     double hipAccumulator() {

@@ -263,14 +263,14 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     /**
      * Estimates the number of distinct keys with the classic estimator of Flajolet et al. (raw harmonic
      * mean, linear counting while it is at most 2.5 m and a register is empty), for comparison: biased by
-     * a few percent just above the switch, where it jumps. Use {@link #estimate()}, which costs the same.
+     * a few percent just above the switch, where it jumps. Use {@link #estimate()}, which costs the same
+     * (for DataSketches' scheme this takes a pass over the registers).
      *
      * @return the classic estimate, at least 0
      * @throws IllegalStateException if the sketch is closed or a register holds an impossible rank
      */
     public double classicEstimate() {
-        HyperLogLogEstimates.Snapshot snapshot = current();
-        return HyperLogLogEstimator.classic(snapshot.zeros(), snapshot.saturated(), snapshot.powerSum(), precision);
+        return registers.classicEstimate(current());
     }
 
     /**

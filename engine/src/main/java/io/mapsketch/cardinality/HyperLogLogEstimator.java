@@ -54,8 +54,18 @@ final class HyperLogLogEstimator {
      * which the improved estimator is not.
      */
     static double classic(long zeros, long saturated, long powerSum, int precision) {
+        return classicOfSum(
+                zeros + Math.scalb(unsignedToDouble(powerSum) + 0.5 * saturated, precision - Long.SIZE),
+                zeros,
+                precision);
+    }
+
+    /**
+     * The classic estimator from the sum {@code sum_j 2^-M_j} itself, for registers whose power sum does not
+     * fit 64 bits (DataSketches' values run to 63 at every precision).
+     */
+    static double classicOfSum(double sum, long zeros, int precision) {
         int m = 1 << precision;
-        double sum = zeros + Math.scalb(unsignedToDouble(powerSum) + 0.5 * saturated, precision - Long.SIZE);
         double raw = alpha(m) * m * m / sum;
         if (raw <= 2.5 * m && zeros > 0) {
             return m * Math.log((double) m / zeros);

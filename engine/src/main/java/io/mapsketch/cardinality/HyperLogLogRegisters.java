@@ -159,6 +159,11 @@ sealed class HyperLogLogRegisters permits DataSketchesRegisters {
         return new ForeignEstimate(CardinalityEstimator.REDIS_PFCOUNT, RedisCountEstimator.count(bytes, 0));
     }
 
+    /** The classic estimate of the registers a snapshot summarises ({@link HyperLogLog#classicEstimate()}). */
+    double classicEstimate(HyperLogLogEstimates.Snapshot snapshot) {
+        return HyperLogLogEstimator.classic(snapshot.zeros(), snapshot.saturated(), snapshot.powerSum(), precision);
+    }
+
     /** DataSketches' HIP accumulator, or {@code NaN} for the schemes that keep none (these). */
     double hipAccumulator() {
         return Double.NaN;
