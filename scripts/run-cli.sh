@@ -14,18 +14,55 @@
 # method profiles, of a training run of `mapsketch demo` and single verbs), made on the first run after each build and
 # used while it is newer than every jar of MODULE_PATH. A missing, stale or unreadable cache only
 # costs time: it is made again, or the command runs without it, and the JVM's reports about it (which
-# it would print on standard output) are turned off.
+# it would print on standard output) are turned off. A command line of a few keys (mapsketch_kernels)
+# runs without the Vector API module, whose batch kernels pay only for many keys: its JVM then has the
+# module graph and linked classes archived in its own cache (mapsketch_cache_path), which a JVM that
+# resolves an incubator module cannot have.
 
 mapsketch_incubator_notice='WARNING: Using incubator modules: jdk.incubator.vector'
 
 # The JVM options of the command and of the cache's training run, which must be the same (the serial
-# collector starts fastest, and the command's data is off the heap). A JVM that resolves an incubator
-# module, by --add-modules or by a module's requires, archives neither the module graph nor linked
-# classes in the cache: that costs start-up, and the Vector API cannot be had otherwise.
+# collector starts fastest, and the command's data is off the heap), for KERNELS vector (the default)
+# or scalar. A JVM that resolves an incubator module, by --add-modules or by a module's requires,
+# archives neither the module graph nor linked classes in the cache: that costs start-up, and the
+# Vector API cannot be had otherwise; the scalar options leave the module out.
 mapsketch_cli_options() {
-    local terminal=$1
-    mapsketch_options=(--add-modules jdk.incubator.vector --enable-native-access=io.mapsketch.memory
+    local terminal=$1 kernels=${2:-vector}
+    mapsketch_options=()
+    [ "$kernels" = scalar ] || mapsketch_options=(--add-modules jdk.incubator.vector)
+    mapsketch_options+=(--enable-native-access=io.mapsketch.memory
         -XX:+UseSerialGC -Xlog:aot*=off -Xlog:cds*=off "-Dmapsketch.terminal=$terminal")
+}
+
+# Prints scalar for a command line that the CLI answers with the scalar kernels (FastVerbs.fewKeys: bf
+# exists, cf exists, bf add, cms query or hll add with a file and 1 to 64 ITEM arguments, none an
+# option), else vector.
+mapsketch_kernels() {
+    local arg
+    case "${1:-} ${2:-}" in
+        "bf exists" | "cf exists" | "bf add" | "cms query" | "hll add") ;;
+        *) echo vector; return ;;
+    esac
+    if [ $# -lt 4 ] || [ $# -gt 67 ]; then
+        echo vector
+        return
+    fi
+    for arg in "${@:3}"; do
+        case $arg in
+            -* | @*) echo vector; return ;;
+        esac
+    done
+    echo scalar
+}
+
+# Prints the cache of KERNELS beside BASE.aot: BASE.aot itself for vector, BASE-scalar.aot for scalar.
+mapsketch_cache_path() {
+    local base=$1 kernels=$2
+    if [ "$kernels" = scalar ]; then
+        echo "$base-scalar.aot"
+    else
+        echo "$base.aot"
+    fi
 }
 
 # Copies standard input to standard output, less a first line that is the incubator notice.
@@ -51,12 +88,13 @@ mapsketch_aot_cache_current() {
 }
 
 # Makes AOT_CACHE from a training run (io.mapsketch.cli.StartupTraining: `mapsketch demo`, then the verbs
-# scripts call one at a time and a pipe, on files of its own); says nothing, and leaves the cache empty
-# (not to be tried again until the next build), if that fails.
+# scripts call one at a time and a pipe, on files of its own) with the options of KERNELS (default
+# vector); says nothing, and leaves the cache empty (not to be tried again until the next build), if
+# that fails.
 mapsketch_make_aot_cache() {
-    local java_home=$1 module_path=$2 cache=$3
+    local java_home=$1 module_path=$2 cache=$3 kernels=${4:-vector}
     local partial="$cache.$$.partial"
-    mapsketch_cli_options false
+    mapsketch_cli_options false "$kernels"
     if "$java_home/bin/java" "-XX:AOTCacheOutput=$partial" "${mapsketch_options[@]}" \
             --module-path "$module_path" --module io.mapsketch.cli/io.mapsketch.cli.StartupTraining \
             </dev/null >/dev/null 2>&1 && [ -s "$partial" ]; then
@@ -67,10 +105,12 @@ mapsketch_make_aot_cache() {
     fi
 }
 
+# Runs the CLI with the options of its command line's kernels (mapsketch_kernels); AOT_CACHE should be
+# the cache of those kernels (mapsketch_cache_path), or the JVM runs without it.
 mapsketch_run_cli() {
     local java_home=$1 module_path=$2 cache=$3 terminal=$4
     shift 4
-    mapsketch_cli_options "$terminal"
+    mapsketch_cli_options "$terminal" "$(mapsketch_kernels "$@")"
     if [ -n "$cache" ] && [ -s "$cache" ] && mapsketch_aot_cache_current "$module_path" "$cache"; then
         mapsketch_options+=("-XX:AOTCache=$cache")
     fi

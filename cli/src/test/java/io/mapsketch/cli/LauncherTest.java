@@ -68,6 +68,19 @@ class LauncherTest {
         return mapsketch(ChildCommand.modulePath(), null, args);
     }
 
+    /** The script that runs {@code mapsketch ARGS} as {@link #mapsketch(String...)} does, reading the shell's stdin. */
+    private static String launcherOf(String... args) {
+        StringBuilder script = new StringBuilder("mapsketch_run_cli '")
+                .append(System.getProperty("java.home"))
+                .append("' '")
+                .append(ChildCommand.modulePath())
+                .append("' '' false");
+        for (String arg : args) {
+            script.append(" '").append(arg).append('\'');
+        }
+        return script.toString();
+    }
+
     private static String[] prepend(String first, String second, String third, String... rest) {
         List<String> all = new ArrayList<>(List.of(first, second, third));
         all.addAll(List.of(rest));
@@ -104,6 +117,42 @@ class LauncherTest {
                 new Result(0, "Error: first\n" + NOTICE + "\n", ""),
                 shell("Error: first\n" + NOTICE + "\n", "mapsketch_drop_incubator_notice"));
         assertEquals(new Result(0, "no newline", ""), shell("no newline", "mapsketch_drop_incubator_notice"));
+    }
+
+    @Test
+    void aFewKeysRunWithoutTheVectorModuleAndManyWithIt() throws Exception {
+        String kernels = "mapsketch_kernels \"$@\"";
+        assertEquals(new Result(0, "scalar\n", ""), shell("", kernels, "bf", "exists", "f.bf", "x"));
+        assertEquals(new Result(0, "scalar\n", ""), shell("", kernels, "hll", "add", "f.hll", "a", "b"));
+        assertEquals(new Result(0, "vector\n", ""), shell("", kernels, "bf", "exists", "f.bf"), "items from stdin");
+        assertEquals(new Result(0, "vector\n", ""), shell("", kernels, "bf", "exists", "f.bf", "--", "x"));
+        assertEquals(new Result(0, "vector\n", ""), shell("", kernels, "bf", "create", "f.bf", "x"));
+        assertEquals(new Result(0, "vector\n", ""), shell("", kernels, "demo"));
+        String[] many = new String[3 + FastVerbs.FEW_KEYS + 1];
+        many[0] = "cms";
+        many[1] = "query";
+        for (int i = 2; i < many.length; i++) {
+            many[i] = "k" + i;
+        }
+        assertEquals(new Result(0, "vector\n", ""), shell("", kernels, many), "more than FEW_KEYS items");
+        assertEquals(
+                new Result(0, "scalar\n", ""),
+                shell("", kernels, java.util.Arrays.copyOf(many, many.length - 1)),
+                "FEW_KEYS items");
+
+        Result scalar = shell("", "mapsketch_cli_options false scalar; printf '%s\\n' \"${mapsketch_options[@]}\"");
+        assertTrue(!scalar.out().contains("jdk.incubator.vector"), scalar.out());
+        assertTrue(scalar.out().contains("--enable-native-access=io.mapsketch.memory\n"), scalar.out());
+        assertEquals(
+                new Result(0, "cli-scalar.aot\ncli.aot\n", ""),
+                shell("", "mapsketch_cache_path cli scalar; mapsketch_cache_path cli vector"));
+        // The answers do not depend on the kernels the launcher chose.
+        assertEquals(
+                new Result(0, "", ""),
+                mapsketch("bf", "create", file("k.bf"), "--capacity", "1000", "--error-rate", "0.01"));
+        assertEquals(0, mapsketch("bf", "add", file("k.bf"), "alice").status());
+        assertEquals(new Result(0, "1\n0\n", ""), mapsketch("bf", "exists", file("k.bf"), "alice", "carol"));
+        assertEquals(new Result(0, "1\n0\n", ""), shell("alice\ncarol\n", launcherOf("bf", "exists", file("k.bf"))));
     }
 
     @Test
