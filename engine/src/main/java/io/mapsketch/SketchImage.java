@@ -3,6 +3,7 @@ package io.mapsketch;
 import io.mapsketch.internal.Regions;
 import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.internal.SketchOpener;
+import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchImages;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
@@ -20,7 +21,9 @@ import java.util.Objects;
  *
  * <p>An image is what the sketch's file would hold after a clean close by its only writer: the header with its
  * creation time, the items added and total weight, the payload and its checksum, sealed. Two sketches that
- * hold the same items in the same shape, with equal creation times, have equal images. A scalable Bloom
+ * hold the same items in the same shape, with equal creation times, have equal images, however they were built
+ * (added, merged, in any order): what records a file's history rather than its state (a HyperLogLog's change
+ * guard) is reset. A scalable Bloom
  * filter, a directory of files, has none.
  */
 public final class SketchImage {
@@ -44,7 +47,7 @@ public final class SketchImage {
      * @throws IllegalStateException if the sketch is closed
      */
     public static byte[] toBytes(Sketch sketch) {
-        return SketchImages.write(regionOf(sketch), regionOf(sketch).header().createdMillis());
+        return image(sketch, regionOf(sketch).header().createdMillis());
     }
 
     /**
@@ -67,7 +70,22 @@ public final class SketchImage {
             throw new IllegalArgumentException(
                     "created = " + created + ", must be within +-2^63 milliseconds of the epoch", e);
         }
-        return SketchImages.write(regionOf(sketch), millis);
+        return image(sketch, millis);
+    }
+
+    /** The image, its summary line settled by the sketch's kind. */
+    private static byte[] image(Sketch sketch, long createdMillis) {
+        SketchRegion region = regionOf(sketch);
+        byte[] image = SketchImages.write(region, createdMillis);
+        if (region.header().hasSummaryLine()) {
+            MemorySegment bytes = MemorySegment.ofArray(image);
+            SketchInternals.settleImageSummaryLine(
+                    sketch,
+                    bytes.asSlice(SketchFileLayout.SUMMARY_OFFSET, SketchFileLayout.CACHE_LINE),
+                    bytes.asSlice(
+                            region.header().payloadOffset(), region.header().payloadLength()));
+        }
+        return image;
     }
 
     /**

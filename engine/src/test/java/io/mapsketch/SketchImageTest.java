@@ -81,6 +81,14 @@ class SketchImageTest {
                 Arrays.copyOfRange(images[0], 4096, images[0].length),
                 Arrays.copyOfRange(images[1], 4096, images[1].length));
         assertArrayEquals(images[0], images[1]);
+        try (HyperLogLog direct = HyperLogLog.builder().precision(12).createAnonymous(OpenMode.EXCLUSIVE)) {
+            for (long key = 0; key < 10_000; key++) {
+                direct.add(key);
+            }
+            byte[] image = SketchImage.toBytes(direct, Instant.EPOCH);
+            assertArrayEquals(Arrays.copyOfRange(image, 320, 384), Arrays.copyOfRange(images[0], 320, 384));
+            assertArrayEquals(image, images[0], "merged or added, the same registers give the same image");
+        }
     }
 
     @Test

@@ -226,6 +226,13 @@ public abstract class RegionSketch implements Sketch {
     }
 
     /**
+     * Settles the summary line of an image of this sketch ({@link io.mapsketch.SketchImage}), given the image's
+     * payload: writes it as the state of the payload alone, without what records the line's history, so that
+     * equal states give equal images. Nothing unless a kind keeps such a record.
+     */
+    protected void settleImageSummaryLine(MemorySegment line, MemorySegment payload) {}
+
+    /**
      * Returns the value of every payload byte of an empty sketch of this kind: zero unless the kind says
      * otherwise (its builder fills a new file with the same byte).
      */
