@@ -38,8 +38,9 @@ public final class MapsketchFiles {
      * @param options {@link CreateOption#OVERWRITE_EXISTING} to replace existing files, and the like
      * @param nameColumns the columns that name each file; at least one
      * @return the files written, in the order of the rows
-     * @throws IllegalArgumentException if no name column is given, or two rows have the same name
-     * @throws java.nio.file.FileAlreadyExistsException if a file exists and overwriting was not asked for
+     * @throws IllegalArgumentException if no name column is given
+     * @throws java.nio.file.FileAlreadyExistsException if a file exists and overwriting was not asked for (so also
+     *     when two rows have the same name)
      * @throws io.mapsketch.SketchFileException if a row's bytes are not a valid sketch file
      * @throws IOException if a file cannot be written
      */

@@ -91,6 +91,13 @@ public final class SketchBuffer implements Serializable {
         }
     }
 
+    /**
+     * Writes the buffer as its sketch's image.
+     *
+     * @param out the stream
+     * @throws IOException if the stream fails
+     * @serialData the image's length as an int (-1 for an empty buffer), then the image's bytes
+     */
     @Serial
     private void writeObject(ObjectOutputStream out) throws IOException {
         byte[] image = image();
@@ -100,6 +107,12 @@ public final class SketchBuffer implements Serializable {
         }
     }
 
+    /**
+     * Reads a buffer written by {@link #writeObject}, opening its image as an anonymous sketch.
+     *
+     * @param in the stream
+     * @throws IOException if the stream fails or the image is not a valid sketch file
+     */
     @Serial
     private void readObject(ObjectInputStream in) throws IOException {
         int length = in.readInt();

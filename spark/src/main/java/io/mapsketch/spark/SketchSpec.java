@@ -24,7 +24,13 @@ sealed interface SketchSpec extends Serializable {
     /** Adds one key value with its weight (1 for all but a weighted Count-Min aggregate). */
     void add(Sketch sketch, Object key, long weight);
 
-    /** A Bloom filter, blocked unless {@code classic}. */
+    /**
+     * A Bloom filter, blocked unless {@code classic}.
+     *
+     * @param expectedItems the items it is sized for
+     * @param falsePositiveRate its false-positive rate at that many items
+     * @param classic the classic layout instead of the blocked one
+     */
     record Bloom(long expectedItems, double falsePositiveRate, boolean classic) implements SketchSpec {
         public Bloom {
             if (classic) {
@@ -55,7 +61,11 @@ sealed interface SketchSpec extends Serializable {
         }
     }
 
-    /** A HyperLogLog of {@code precision} (2^precision registers). */
+    /**
+     * A HyperLogLog.
+     *
+     * @param precision p, for 2^p registers
+     */
     record Hll(int precision) implements SketchSpec {
         public Hll {
             builder(precision);
@@ -76,7 +86,12 @@ sealed interface SketchSpec extends Serializable {
         }
     }
 
-    /** A Count-Min sketch of error {@code epsilon} times the total count, with probability 1 - {@code delta}. */
+    /**
+     * A Count-Min sketch.
+     *
+     * @param epsilon the error bound, a fraction of the total count
+     * @param delta the probability that an estimate exceeds it
+     */
     record CountMin(double epsilon, double delta) implements SketchSpec {
         public CountMin {
             builder(epsilon, delta);
