@@ -10,6 +10,7 @@ import io.mapsketch.internal.KeyedSketch;
 import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +53,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
 
     /** The smallest precision. */
     public static final int MIN_PRECISION = 4;
+
     /** The largest precision of the native and Redis's hash schemes. */
     public static final int MAX_PRECISION = 18;
     /** The largest precision of a sketch that hashes as DataSketches does: DataSketches' largest lgK. */
@@ -371,6 +373,19 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         }
         kept = fresh;
         return fresh;
+    }
+
+    /**
+     * Writes an image's summary line from the image's registers, as a sole writer's close leaves it: no change in
+     * flight, the guard at zero changes (it counts the changes the line went through, which differ between adds
+     * and merges, and only its equality between two reads means anything), the counts and the power sum.
+     *
+     * @param line the summary line of an image of this sketch
+     * @param payload the image's registers
+     */
+    @Override
+    protected void settleImageSummaryLine(MemorySegment line, MemorySegment payload) {
+        HyperLogLogSummaryLine.settleImage(line, payload, region.header().hashScheme(), precision);
     }
 
     /** A maximum of registers: merging the same sketch again changes nothing. */

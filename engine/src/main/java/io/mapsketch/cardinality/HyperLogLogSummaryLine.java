@@ -20,6 +20,8 @@ import io.mapsketch.memory.HashScheme;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 
 /**
@@ -45,6 +47,10 @@ import java.nio.file.Path;
  * its only writer recomputes it ({@link #checkOnOpen}).
  */
 final class HyperLogLogSummaryLine {
+
+    /** A little-endian word of an image's summary line, which may be an unaligned heap array. */
+    private static final ValueLayout.OfLong IMAGE_WORD =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     /** What {@link #read} returns when the line may not be trusted; no trusted guard is -1. */
     static final long UNTRUSTED = -1;
@@ -91,6 +97,25 @@ final class HyperLogLogSummaryLine {
                         HyperLogLogLayout.maxRank(scheme, precision),
                         scheme == HashScheme.DATASKETCHES_MURMUR3_128)
                 : null;
+    }
+
+    /**
+     * Writes the summary line of a sketch file image from its registers, as a sole writer's close leaves it: the
+     * guard at zero changes and none in flight, the counts and the power sum; the HIP state of DataSketches'
+     * scheme is kept, and marked out of order if a change was in flight when the image was taken (the
+     * accumulator may then lag the registers). Cost: one pass over the registers.
+     */
+    static void settleImage(MemorySegment imageLine, MemorySegment registers, HashScheme scheme, int precision) {
+        long count = 1L << precision;
+        long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
+        RegisterKernels.summary(registers, 0, count, HyperLogLogLayout.maxRank(scheme, precision), summary);
+        long guard = imageLine.get(IMAGE_WORD, GUARD);
+        imageLine.set(IMAGE_WORD, GUARD, 0L);
+        imageLine.set(IMAGE_WORD, SummaryLineLayout.COUNTS, countsWord(count, summary));
+        imageLine.set(IMAGE_WORD, SummaryLineLayout.POWER_SUM, summary[RegisterKernels.POWER_SUM]);
+        if (scheme == HashScheme.DATASKETCHES_MURMUR3_128 && (guard & SummaryLineLayout.IN_FLIGHT) != 0) {
+            imageLine.set(IMAGE_WORD, SummaryLineLayout.OUT_OF_ORDER, 1L);
+        }
     }
 
     /** The largest rank of the registers this line sums. */

@@ -15,6 +15,7 @@ import io.mapsketch.memory.SketchRegion;
 import io.mapsketch.memory.SketchRegions;
 import io.mapsketch.memory.SoleWriterCounters;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -225,6 +226,13 @@ public abstract class RegionSketch implements Sketch {
     }
 
     /**
+     * Settles the summary line of an image of this sketch ({@link io.mapsketch.SketchImage}), given the image's
+     * payload: writes it as the state of the payload alone, without what records the line's history, so that
+     * equal states give equal images. Nothing unless a kind keeps such a record.
+     */
+    protected void settleImageSummaryLine(MemorySegment line, MemorySegment payload) {}
+
+    /**
      * Returns the value of every payload byte of an empty sketch of this kind: zero unless the kind says
      * otherwise (its builder fills a new file with the same byte).
      */
@@ -250,6 +258,13 @@ public abstract class RegionSketch implements Sketch {
         return region.file().map(f -> "sketch file " + f).orElse("anonymous " + kind() + " sketch");
     }
 
+    /**
+     * A sketch file image that the kinds' {@code open} methods, called within its binding, read instead of the
+     * file at their path; the path then only names the image in messages ({@link SketchOpener#openImage}). So
+     * an image is validated and refused exactly as its kind refuses a file.
+     */
+    static final ScopedValue<MemorySegment> IMAGE = ScopedValue.newInstance();
+
     /** Reads a sketch from a region, validating its parameters; may refuse the file. */
     @FunctionalInterface
     protected interface RegionReader<S> {
@@ -273,7 +288,20 @@ public abstract class RegionSketch implements Sketch {
     protected static <S extends RegionSketch> S open(
             Path file, OpenMode mode, SketchKind kind, SketchRegions.OpenCheck check, RegionReader<S> reader)
             throws IOException {
-        SketchRegion region = Regions.open(file, mode, kind, check);
+        SketchRegion region;
+        if (IMAGE.isBound()) {
+            region = Regions.openImage(IMAGE.get(), file, mode, kind);
+            if (check != null) {
+                try {
+                    check.check(region, mode != OpenMode.READ_ONLY);
+                } catch (IOException | RuntimeException e) {
+                    Regions.close(region);
+                    throw e;
+                }
+            }
+        } else {
+            region = Regions.open(file, mode, kind, check);
+        }
         S sketch;
         try {
             sketch = reader.read(region);

@@ -19,10 +19,12 @@ import io.mapsketch.memory.RegionLock;
 import io.mapsketch.memory.RegionMode;
 import io.mapsketch.memory.SketchFileLayout;
 import io.mapsketch.memory.SketchHeader;
+import io.mapsketch.memory.SketchImages;
 import io.mapsketch.memory.SketchRegion;
 import io.mapsketch.memory.SketchRegions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -94,6 +96,51 @@ public final class Regions {
         RegionMode regionMode = regionMode(mode);
         try {
             return SketchRegions.open(file, regionMode, kindCheck(expected), check);
+        } catch (FileFault fault) {
+            throw reported(fault);
+        }
+    }
+
+    /**
+     * Makes an anonymous region of a copy of a sketch file image of the {@code expected} kind, or of any kind
+     * this build knows if {@code null} ({@link SketchImages#open}).
+     *
+     * @throws IncompatibleSketchFileException if the header names an unknown kind or another than expected
+     * @throws SketchFileException of the fault's reason, naming {@code origin}
+     */
+    public static SketchRegion openImage(MemorySegment image, Path origin, OpenMode mode, SketchKind expected)
+            throws IOException {
+        try {
+            return SketchImages.open(image, origin, regionMode(mode), kindCheck(expected));
+        } catch (FileFault fault) {
+            throw reported(fault);
+        }
+    }
+
+    /**
+     * The kind of a sketch file image, its header validated ({@link SketchImages#read}).
+     *
+     * @throws IncompatibleSketchFileException if the header names a kind this build does not know
+     * @throws SketchFileException of the fault's reason, naming {@code origin}
+     */
+    public static SketchKind imageKind(MemorySegment image, Path origin) throws IOException {
+        try {
+            return kind(SketchImages.read(image, origin, kindCheck(null)));
+        } catch (FileFault fault) {
+            throw reported(fault);
+        }
+    }
+
+    /**
+     * Writes a sketch file image to a new file with the crash-safe creation ({@link SketchImages#create}).
+     *
+     * @throws SketchFileException of the fault's reason
+     * @throws IOException if the file cannot be written
+     */
+    public static void createFromImage(MemorySegment image, Path origin, Path file, CreateOption... options)
+            throws IOException {
+        try {
+            SketchImages.create(image, origin, file, kindCheck(null), flags(options));
         } catch (FileFault fault) {
             throw reported(fault);
         }

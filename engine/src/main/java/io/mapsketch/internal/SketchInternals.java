@@ -3,6 +3,7 @@ package io.mapsketch.internal;
 import io.mapsketch.Sketch;
 import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.memory.SketchRegion;
+import java.lang.foreign.MemorySegment;
 
 /**
  * The parts under a sketch of this module, for the module's own tools and tests that inspect a
@@ -20,6 +21,11 @@ public final class SketchInternals {
     /** The sketch's payload: its region's payload, past the header. */
     public static AtomicSegment payload(Sketch sketch) {
         return ((RegionSketch) sketch).payload;
+    }
+
+    /** Settles the summary line of an image of the sketch ({@link RegionSketch#settleImageSummaryLine}). */
+    public static void settleImageSummaryLine(Sketch sketch, MemorySegment line, MemorySegment payload) {
+        ((RegionSketch) sketch).settleImageSummaryLine(line, payload);
     }
 
     /** The hasher the sketch hashes keys with, seeded from its header. */

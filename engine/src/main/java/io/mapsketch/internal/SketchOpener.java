@@ -16,6 +16,7 @@ import io.mapsketch.memory.SketchRegion;
 import io.mapsketch.similarity.MinHash;
 import io.mapsketch.similarity.SimHash;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -55,6 +56,29 @@ public final class SketchOpener {
                     path, "header field 'sketch kind' is " + kind + ", expected " + expected);
         }
         return type.cast(stored.opener().open(path, mode));
+    }
+
+    /**
+     * Opens an anonymous sketch holding a copy of a sketch file image, through its kind's own {@code open} (which
+     * reads the image bound to {@link RegionSketch#IMAGE} instead of a file), so that the image is validated
+     * and refused exactly as a file of its kind. Cost: a validation of the header and the payload's digests,
+     * one copy of the image, then the kind's open.
+     *
+     * @param origin the name messages give the image
+     * @throws IncompatibleSketchFileException naming {@code origin} if the image is of a scalable Bloom filter
+     *     (a directory of files, never one image) or of an unknown kind
+     */
+    public static Sketch openImage(MemorySegment image, Path origin, OpenMode mode) throws IOException {
+        Objects.requireNonNull(mode, "mode");
+        SketchKind kind = Regions.imageKind(image, origin);
+        if (kind == SketchKind.SCALABLE_BLOOM) {
+            throw new IncompatibleSketchFileException(
+                    origin,
+                    "header field 'sketch kind' is " + kind
+                            + ", a manifest of a directory of files; an image holds a sketch of one file");
+        }
+        Opener opener = stored(kind).opener();
+        return ScopedValue.where(RegionSketch.IMAGE, image).call(() -> opener.open(origin, mode));
     }
 
     private static SketchKind kindInHeader(Path file) throws IOException {
