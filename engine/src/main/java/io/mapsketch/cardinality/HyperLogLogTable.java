@@ -202,18 +202,20 @@ public final class HyperLogLogTable extends RegionSketch implements Mergeable<Hy
      * @param itemOffsets where each pair's item starts
      * @param itemLengths each pair's item's byte count
      * @param count how many pairs, at most the length of every array
+     * @return {@code true} if a register of any key grew
      * @throws IndexOutOfBoundsException if {@code count} exceeds an array (nothing is added) or a range lies
      *     outside {@code data} (the pairs before it are added)
      * @throws TableFullException if a new key finds no room (the pairs before it are added)
      * @throws IllegalStateException if the table is read-only or closed
      */
-    public void addAll(
+    public boolean addAll(
             byte[] data, int[] keyOffsets, int[] keyLengths, int[] itemOffsets, int[] itemLengths, int count) {
         requireWritable();
         Objects.checkFromIndexSize(0, count, keyOffsets.length);
         Objects.checkFromIndexSize(0, count, keyLengths.length);
         MemorySegment bytes = MemorySegment.ofArray(data);
         int[] done = {0};
+        boolean[] changed = {false};
         try {
             hasher.forEachBatch(data, itemOffsets, itemLengths, count, (hashes, first, n) -> {
                 long record = -1;
@@ -222,13 +224,14 @@ public final class HyperLogLogTable extends RegionSketch implements Mergeable<Hy
                     if (record < 0 || !sameKey(data, keyOffsets, keyLengths, pair)) {
                         record = index.findOrInsert(bytes, keyOffsets[pair], keyLengths[pair]);
                     }
-                    registers.add(record, hashes[i]);
+                    changed[0] |= registers.add(record, hashes[i]);
                     done[0]++;
                 }
             });
         } finally {
             countItems(done[0]);
         }
+        return changed[0];
     }
 
     private static boolean sameKey(byte[] data, int[] offsets, int[] lengths, int pair) {
