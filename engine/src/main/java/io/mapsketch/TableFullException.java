@@ -2,8 +2,8 @@ package io.mapsketch;
 
 /**
  * An add was refused because a sketch table has no room: every one of its key slots is taken, or its
- * heap (the bytes its keys' sketches are stored in) is used up. Nothing was changed by the refused add;
- * every key and item added before it is still there. The message names the table's file and the
+ * heap (the bytes its keys' sketches are stored in) is used up. The refused item was not added (a new
+ * key whose item found no room stays, empty); every key and item added before it is still there. The message names the table's file and the
  * capacity that ran out; a table is sized when it is created.
  */
 public final class TableFullException extends IllegalStateException {
