@@ -1,6 +1,7 @@
 package io.mapsketch;
 
 import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.cardinality.HyperLogLogTable;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.TopK;
 import io.mapsketch.membership.BlockedBloomFilter;
@@ -26,6 +27,7 @@ public sealed interface Mergeable<S extends Mergeable<S>> extends Sketch
                 CountMinSketch,
                 TopK,
                 HyperLogLog,
+                HyperLogLogTable,
                 MinHash {
 
     /**

@@ -18,7 +18,7 @@ public interface Sketch extends AutoCloseable {
 
     /**
      * Opens a sketch file of any kind as the kind its header names: a classic, blocked or counting
-     * Bloom filter, a cuckoo filter, a Count-Min or Top-K sketch, a HyperLogLog, a MinHash or a
+     * Bloom filter, a cuckoo filter, a Count-Min or Top-K sketch, a HyperLogLog or a HyperLogLog table, a MinHash or a
      * SimHash table; a directory is a scalable Bloom filter. The file is validated and refused exactly
      * as that kind's own {@code open} does it ({@link io.mapsketch.membership.BloomFilter#open(Path,
      * OpenMode)} and the like), and every parameter comes from the header. The result is of the kind's

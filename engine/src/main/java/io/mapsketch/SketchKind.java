@@ -24,7 +24,9 @@ public enum SketchKind {
     /** MinHash signatures. */
     MINHASH(9),
     /** SimHash fingerprints. */
-    SIMHASH(10);
+    SIMHASH(10),
+    /** A table of HyperLogLogs, one per key, in one file. */
+    HYPERLOGLOG_TABLE(11);
 
     private final int id;
 

@@ -12,6 +12,7 @@ import static org.quicktheories.generators.SourceDSL.lists;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.cardinality.HyperLogLogTable;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.FrequencySketch;
 import io.mapsketch.frequency.TopK;
@@ -202,6 +203,7 @@ class MergeableTest {
                         CountMinSketch.class,
                         TopK.class,
                         HyperLogLog.class,
+                        HyperLogLogTable.class,
                         MinHash.class),
                 Set.of(Mergeable.class.getPermittedSubclasses()));
         try (Sketch cuckoo = CuckooFilter.builder()

@@ -44,7 +44,8 @@ final class MapsketchCommand {
             TopKCommands.class,
             HyperLogLogCommands.class,
             MinHashCommands.class,
-            SimHashCommands.class);
+            SimHashCommands.class,
+            TableCommands.class);
 
     private final CommandIo io;
 

@@ -34,6 +34,15 @@ final class HyperLogLogLayout {
         return Long.numberOfLeadingZeros((hash << precision) | (1L << (precision - 1))) + 1;
     }
 
+    /**
+     * A hash that raises register {@code register} to {@code value} at precision p: the register's bits,
+     * then {@code value - 1} zeros and a one (none for the largest rank, 65 - p).
+     */
+    static long hashOf(long register, int value, int precision) {
+        long index = register << (Long.SIZE - precision);
+        return value > Long.SIZE - precision ? index : index | 1L << (Long.SIZE - precision - value);
+    }
+
     /** The largest rank, and so the largest register value, at precision p: 65 - p. */
     static int maxRank(int precision) {
         return Long.SIZE - precision + 1;

@@ -5,6 +5,7 @@ import io.mapsketch.OpenMode;
 import io.mapsketch.Sketch;
 import io.mapsketch.SketchKind;
 import io.mapsketch.cardinality.HyperLogLog;
+import io.mapsketch.cardinality.HyperLogLogTable;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.TopK;
 import io.mapsketch.membership.BlockedBloomFilter;
@@ -99,6 +100,7 @@ public final class SketchOpener {
             case HYPERLOGLOG -> new Stored(HyperLogLog.class, HyperLogLog::open);
             case MINHASH -> new Stored(MinHash.class, MinHash::open);
             case SIMHASH -> new Stored(SimHash.class, SimHash::open);
+            case HYPERLOGLOG_TABLE -> new Stored(HyperLogLogTable.class, HyperLogLogTable::open);
         };
     }
 }

@@ -43,4 +43,10 @@ public final class Utf8 {
         }
         return at;
     }
+
+    /** The UTF-8 bytes of the characters, a new array of their exact length. */
+    public static byte[] bytes(CharSequence chars) {
+        byte[] out = new byte[maxEncodedLength(chars.length())];
+        return java.util.Arrays.copyOf(out, encode(chars, out));
+    }
 }

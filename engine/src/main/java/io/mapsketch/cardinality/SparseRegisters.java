@@ -1,0 +1,226 @@
+package io.mapsketch.cardinality;
+
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.internal.TableHeap;
+import io.mapsketch.kernels.RegisterKernels;
+import io.mapsketch.memory.AtomicSegment;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * The sparse registers of a key of a HyperLogLog table: a chain of chunks in the table's heap, chunk k of
+ * {@code 16 * 2^k} int32 entries {@code (register << 8) | value}, filled in order by compare-and-set, so
+ * that a register has at most one entry whatever writers in whatever processes add at once. A chunk is
+ * {@code +0} the next chunk's reference (0: none), then its entries; chunk 0 lies in the key's record. The
+ * chain ends where it would pass half of the dense block's bytes ({@link #chainLength}). The protocol is
+ * in {@code docs/design/tables.md}.
+ *
+ * <p>Cost: a raise walks the entries up to the register's own or the first empty one (at most 2,032 at
+ * p = 14); a chunk more is an allocation and a compare-and-set.
+ */
+final class SparseRegisters {
+
+    /** Entries of chunk 0. */
+    static final int FIRST_ENTRIES = 16;
+    /** Where a chunk's entries start. */
+    static final long ENTRIES = 8;
+    /** What {@link #raise} returns when the register was raised. */
+    static final int RAISED = 1;
+    /** What {@link #raise} returns when the register was at least the value. */
+    static final int UNCHANGED = 0;
+    /** What {@link #raise} returns when the register has no entry and the chain is at its end. */
+    static final int FULL = -1;
+
+    private final AtomicSegment words;
+    private final TableHeap heap;
+    private final int chunks;
+
+    SparseRegisters(TableHeap heap, int precision) {
+        this.heap = heap;
+        this.words = heap.bytes();
+        this.chunks = chainLength(precision);
+    }
+
+    /** The chunks a chain holds at most at precision p: while their entries take at most 2^p / 2 bytes (at least 1). */
+    static int chainLength(int precision) {
+        int k = 1;
+        while (Integer.BYTES * FIRST_ENTRIES * ((1L << (k + 1)) - 1) <= (1L << precision) / 2) {
+            k++;
+        }
+        return k;
+    }
+
+    /** The bytes of chunk k. */
+    static long chunkBytes(int k) {
+        return ENTRIES + (long) Integer.BYTES * (FIRST_ENTRIES << k);
+    }
+
+    /**
+     * Raises {@code register} to {@code value} in the chain at {@code chunk}: its entry if it has one, else
+     * the first empty entry, linking a chunk more where the last is full.
+     *
+     * @return {@link #RAISED}, {@link #UNCHANGED}, or {@link #FULL} when the register has no entry and the
+     *     chain cannot grow
+     * @throws io.mapsketch.TableFullException if the heap has no room for a chunk more (nothing changed)
+     */
+    int raise(long chunk, int register, int value) {
+        int wanted = register << Byte.SIZE | value;
+        for (int k = 0; ; k++) {
+            int entries = FIRST_ENTRIES << k;
+            for (int i = 0; i < entries; i++) {
+                long at = chunk + ENTRIES + (long) Integer.BYTES * i;
+                int entry = words.getIntAcquire(at);
+                while (entry == 0 || entry >>> Byte.SIZE == register) {
+                    if (entry != 0 && (entry & 0xFF) >= value) {
+                        return UNCHANGED;
+                    }
+                    if (words.compareAndSetInt(at, entry, wanted)) {
+                        return RAISED;
+                    }
+                    entry = words.getIntAcquire(at);
+                }
+            }
+            long next = words.getLongAcquire(chunk);
+            if (next == 0) {
+                if (k + 1 == chunks) {
+                    return FULL;
+                }
+                next = link(chunk, k + 1);
+            }
+            chunk = TableHeap.offset(next);
+        }
+    }
+
+    /** Links chunk k after {@code chunk}, or finds the one another writer linked first; returns its reference. */
+    private long link(long chunk, int k) {
+        long length = chunkBytes(k);
+        long made = heap.allocate(length, Long.BYTES);
+        if (words.compareAndSetLong(chunk, 0, TableHeap.reference(made))) {
+            return TableHeap.reference(made);
+        }
+        heap.giveBack(made, length);
+        return words.getLongAcquire(chunk);
+    }
+
+    /** Receives one entry. */
+    @FunctionalInterface
+    interface EntrySink {
+        void accept(int register, int value);
+    }
+
+    /** Hands every entry of the chain at {@code chunk} to {@code sink}, in order. */
+    void forEach(long chunk, EntrySink sink) {
+        for (int k = 0; ; k++) {
+            int entries = FIRST_ENTRIES << k;
+            for (int i = 0; i < entries; i++) {
+                int entry = words.getIntAcquire(chunk + ENTRIES + (long) Integer.BYTES * i);
+                if (entry == 0) {
+                    return;
+                }
+                sink.accept(entry >>> Byte.SIZE, entry & 0xFF);
+            }
+            long next = words.getLongAcquire(chunk);
+            if (next == 0 || k + 1 == chunks) {
+                return;
+            }
+            chunk = TableHeap.offset(next);
+        }
+    }
+
+    /** Raises each register of {@code registers} (2^p bytes) to its entry's value, where it is lower. */
+    void gather(long chunk, MemorySegment registers) {
+        forEach(chunk, (register, value) -> {
+            if (registers.get(ValueLayout.JAVA_BYTE, register) < value) {
+                registers.set(ValueLayout.JAVA_BYTE, register, (byte) value);
+            }
+        });
+    }
+
+    /**
+     * The register summary ({@link RegisterKernels#summary} of the registers the entries hold, with
+     * {@code top = 65 - p}), computed from the entries alone: equal to the kernel's of the gathered registers.
+     */
+    long[] summary(long chunk, int precision) {
+        int top = HyperLogLogLayout.maxRank(precision);
+        long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
+        summary[RegisterKernels.ZEROS] = 1L << precision;
+        forEach(chunk, (register, value) -> {
+            summary[RegisterKernels.ZEROS]--;
+            if (value == top) {
+                summary[RegisterKernels.AT_TOP]++;
+            } else if (value > top) {
+                summary[RegisterKernels.ABOVE_TOP]++;
+            } else {
+                summary[RegisterKernels.POWER_SUM] += 1L << (top - 1 - value);
+            }
+        });
+        return summary;
+    }
+
+    /**
+     * Refuses a chain a reader could misread: a chunk outside the heap, a chain longer than
+     * {@link #chainLength}, an entry after an empty one, an entry of a register {@code >= 2^p} or a value
+     * outside [1, 65 - p], a register with two entries. Entries that writers fill while it runs are
+     * accepted. {@code seen} is 2^p bytes of zeros, handed back so.
+     */
+    void validate(long chunk, int precision, byte[] seen, Path file, String key) throws CorruptSketchFileException {
+        String fault = null;
+        try {
+            fault = check(chunk, precision, seen);
+        } finally {
+            try {
+                forEach(chunk, (register, value) -> seen[Math.min(register, seen.length - 1)] = 0);
+                seen[seen.length - 1] = 0;
+            } catch (IndexOutOfBoundsException outside) {
+                Arrays.fill(seen, (byte) 0);
+            }
+        }
+        if (fault != null) {
+            throw new CorruptSketchFileException(file, "key " + key + " has " + fault);
+        }
+    }
+
+    /** The first fault of the chain at {@code chunk}, or {@code null}; marks each register in {@code seen}. */
+    private String check(long chunk, int precision, byte[] seen) {
+        int top = HyperLogLogLayout.maxRank(precision);
+        long emptyAt = -1;
+        for (int k = 0; ; k++) {
+            int entries = FIRST_ENTRIES << k;
+            for (int i = 0; i < entries; i++) {
+                long at = chunk + ENTRIES + (long) Integer.BYTES * i;
+                int entry = words.getIntAcquire(at);
+                if (entry == 0) {
+                    emptyAt = emptyAt < 0 ? at : emptyAt;
+                } else if (emptyAt >= 0) {
+                    // Entries fill in order: the empty one is filled by now unless the file was written so.
+                    return words.getIntAcquire(emptyAt) == 0 ? "a sparse entry after an empty one" : null;
+                } else {
+                    int register = entry >>> Byte.SIZE;
+                    int value = entry & 0xFF;
+                    if (register >= seen.length || value < 1 || value > top) {
+                        return "a sparse entry of register " + register + " and value " + value
+                                + ", expected a register below " + seen.length + " and a value in [1, " + top + "]";
+                    }
+                    if (seen[register] != 0) {
+                        return "two sparse entries of register " + register;
+                    }
+                    seen[register] = 1;
+                }
+            }
+            long next = words.getLongAcquire(chunk);
+            if (next == 0) {
+                return null;
+            }
+            long offset = TableHeap.offset(next);
+            if (k + 1 == chunks) {
+                return "a sparse chain longer than " + chunks + " chunks";
+            }
+            if (offset < 0 || offset > heap.size() - chunkBytes(k + 1)) {
+                return "a sparse chunk at heap offset " + offset + ", past the heap of " + heap.size() + " bytes";
+            }
+            chunk = offset;
+        }
+    }
+}

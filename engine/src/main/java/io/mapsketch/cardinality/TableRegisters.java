@@ -1,0 +1,172 @@
+package io.mapsketch.cardinality;
+
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.internal.KeyIndex;
+import io.mapsketch.internal.TableHeap;
+import io.mapsketch.kernels.RegisterKernels;
+import io.mapsketch.memory.AtomicSegment;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+
+/**
+ * The registers of every key of a HyperLogLog table, addressed by the key's record: the register-wise
+ * maximum of its sparse chain ({@link SparseRegisters}, chunk 0 in the record) and, once it has one, a
+ * dense block of 2^p registers in the heap that the record's dense word refers to. Dense blocks grow
+ * through {@link HyperLogLogRegisters}, as a {@link HyperLogLog}'s registers do (without a summary line);
+ * estimates are {@link HyperLogLogEstimator#improved} of the same summary a {@link HyperLogLog} of the
+ * same items has. The layout is in {@code docs/design/tables.md}.
+ *
+ * <p>Cost: an add to a sparse key walks its chain; to a dense key, as {@link HyperLogLog#add(long)}. An
+ * estimate of a sparse key reads its entries; of a dense key, gathers 2^p registers and summarises them.
+ */
+final class TableRegisters {
+
+    /** The dense word's offset in a record. */
+    static final long DENSE = KeyIndex.VALUE;
+    /** Chunk 0's offset in a record. */
+    static final long CHUNK = KeyIndex.VALUE + Long.BYTES;
+    /** The value area of a record: the dense word and chunk 0. */
+    static final int VALUE_BYTES = (int) (Long.BYTES + SparseRegisters.chunkBytes(0));
+
+    private final TableHeap heap;
+    private final AtomicSegment words;
+    private final MemorySegment bytes;
+    private final SparseRegisters sparse;
+    private final int precision;
+    private final long denseBytes;
+    private final boolean shared;
+
+    TableRegisters(TableHeap heap, int precision, boolean shared) {
+        this.heap = heap;
+        this.words = heap.bytes();
+        this.bytes = words.segment();
+        this.sparse = new SparseRegisters(heap, precision);
+        this.precision = precision;
+        this.denseBytes = HyperLogLogLayout.payloadBytes(precision);
+        this.shared = shared;
+    }
+
+    /** Adds the item of a hash to the key of {@code record}; returns whether a register grew. */
+    boolean add(long record, long hash) {
+        long dense = words.getLongAcquire(record + DENSE);
+        if (dense != 0) {
+            return dense(dense).add(hash);
+        }
+        int register = (int) HyperLogLogLayout.registerIndex(hash, precision);
+        int value = HyperLogLogLayout.rank(hash, precision);
+        int raised = sparse.raise(record + CHUNK, register, value);
+        return raised == SparseRegisters.FULL ? dense(makeDense(record)).add(hash) : raised == SparseRegisters.RAISED;
+    }
+
+    /** Raises register {@code register} of the key of {@code record} to {@code value}, as an add of that rank. */
+    void raise(long record, int register, int value) {
+        add(record, HyperLogLogLayout.hashOf(register, value, precision));
+    }
+
+    /** Whether the key of {@code record} has a dense block. */
+    boolean isDense(long record) {
+        return words.getLongAcquire(record + DENSE) != 0;
+    }
+
+    /** Raises each of {@code registers} (2^p bytes) to the key's register where it is lower. */
+    void gather(long record, MemorySegment registers) {
+        long dense = words.getLongAcquire(record + DENSE);
+        if (dense != 0) {
+            RegisterKernels.maxUnsignedBytes(registers, 0, bytes, TableHeap.offset(dense), 1L << precision);
+        }
+        sparse.gather(record + CHUNK, registers);
+    }
+
+    /** The key's 2^p registers, a new array. */
+    byte[] registers(long record) {
+        byte[] registers = new byte[1 << precision];
+        gather(record, MemorySegment.ofArray(registers));
+        return registers;
+    }
+
+    /**
+     * The key's estimate, Ertl's improved estimator of its register summary: from the entries of a sparse
+     * key, from its gathered registers for a dense one.
+     *
+     * @throws IllegalStateException if a register holds more than the largest rank (the file was damaged
+     *     after it was opened)
+     */
+    double estimate(long record, String table) {
+        long[] summary = isDense(record)
+                ? HyperLogLogEstimates.summary(MemorySegment.ofArray(registers(record)), precision, top())
+                : sparse.summary(record + CHUNK, precision);
+        return estimate(summary, table);
+    }
+
+    /** The estimate of a register summary; refuses one that counts registers above the largest rank. */
+    double estimate(long[] summary, String table) {
+        if (summary[RegisterKernels.ABOVE_TOP] != 0) {
+            throw new IllegalStateException(table + " holds " + summary[RegisterKernels.ABOVE_TOP]
+                    + " registers above the largest rank " + top() + ": it was damaged after it was opened");
+        }
+        return HyperLogLogEstimates.improved(summary, precision);
+    }
+
+    /** The largest register value, 65 - p. */
+    int top() {
+        return HyperLogLogLayout.maxRank(precision);
+    }
+
+    /**
+     * Merges the key of {@code sourceRecord} in {@code source} into the key of {@code record}: entry by
+     * entry from a sparse source; a dense one gathered and merged into this key's dense block (made dense
+     * first) with the register-max kernel.
+     */
+    void merge(long record, TableRegisters source, long sourceRecord) {
+        if (!source.isDense(sourceRecord)) {
+            source.sparse.forEach(sourceRecord + CHUNK, (register, value) -> raise(record, register, value));
+            return;
+        }
+        long dense = words.getLongAcquire(record + DENSE);
+        HyperLogLogRegisters into = dense(dense != 0 ? dense : makeDense(record));
+        into.merge(MemorySegment.ofArray(source.registers(sourceRecord)));
+    }
+
+    /** The dense block of the key of {@code record}, allocated and published if it has none; returns its reference. */
+    private long makeDense(long record) {
+        long block = heap.allocate(denseBytes, 64);
+        if (words.compareAndSetLong(record + DENSE, 0, TableHeap.reference(block))) {
+            return TableHeap.reference(block);
+        }
+        heap.giveBack(block, denseBytes);
+        return words.getLongAcquire(record + DENSE);
+    }
+
+    /** The registers of the dense block of a reference, as a {@link HyperLogLog}'s without a summary line. */
+    private HyperLogLogRegisters dense(long reference) {
+        MemorySegment block = bytes.asSlice(TableHeap.offset(reference), denseBytes);
+        return new HyperLogLogRegisters(new AtomicSegment(block), precision, shared, null, false, null);
+    }
+
+    /**
+     * Refuses the storage of the key of {@code record} where a reader could misread it: its sparse chain
+     * ({@link SparseRegisters#validate}), a dense block outside the heap or not 64-byte aligned, a dense
+     * register above 65 - p. {@code seen} is 2^p bytes of zeros, handed back so.
+     */
+    void validate(long record, byte[] seen, Path file, String key) throws CorruptSketchFileException {
+        sparse.validate(record + CHUNK, precision, seen, file, key);
+        long dense = words.getLongAcquire(record + DENSE);
+        if (dense == 0) {
+            return;
+        }
+        long offset = TableHeap.offset(dense);
+        if (offset % 64 != 0 || offset < 0 || offset > heap.size() - denseBytes) {
+            throw new CorruptSketchFileException(
+                    file,
+                    "key " + key + " has a dense block at heap offset " + offset
+                            + ", expected a multiple of 64 within the heap of " + heap.size() + " bytes");
+        }
+        long[] summary = HyperLogLogEstimates.summary(bytes.asSlice(offset, denseBytes), precision, top());
+        if (summary[RegisterKernels.ABOVE_TOP] != 0) {
+            throw new CorruptSketchFileException(
+                    file,
+                    "key " + key + " has " + summary[RegisterKernels.ABOVE_TOP]
+                            + " dense registers above the largest rank " + top());
+        }
+    }
+}

@@ -1,0 +1,256 @@
+package io.mapsketch.internal;
+
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.TableFullException;
+import io.mapsketch.memory.AtomicSegment;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.function.LongConsumer;
+
+/**
+ * The key index of a sketch table: open addressing with linear probing over S 64-bit slot words in the
+ * mapped file, each holding the high 24 bits of its key's hash (a tag) and a reference to the key's
+ * record in the {@link TableHeap}. A lookup takes no lock; an insert publishes a complete record with a
+ * compare-and-set of the first empty slot, so that writers in any number of processes inserting at once
+ * lose nothing and never give one key two slots. The protocol and its proof are in
+ * {@code docs/design/tables.md}.
+ *
+ * <p>A record is {@code +0} the key's length (int32), {@code +4} zero, {@code +8} the table kind's
+ * {@code valueBytes} (zero when the record is published, unless the kind fills them), then the key's
+ * bytes, padded to 8.
+ *
+ * <p>Cost: a lookup hashes the key and reads, at the load of at most 3/4, about 1.5 slots and one
+ * record; an insert adds a reservation, an allocation and a compare-and-set.
+ */
+public final class KeyIndex {
+
+    /** The longest key, in bytes. */
+    public static final int MAX_KEY_BYTES = 65_535;
+    /** The reserved keys' offset in the table line. */
+    static final long RESERVED = 0;
+    /** Where a record's value area starts. */
+    public static final long VALUE = 8;
+
+    private static final int TAG_SHIFT = 40;
+    private static final long REFERENCE_MASK = (1L << TAG_SHIFT) - 1;
+
+    private final AtomicSegment line;
+    private final AtomicSegment slots;
+    private final long slotMask;
+    private final long capacity;
+    private final TableHeap heap;
+    private final MemorySegment heapBytes;
+    private final int valueBytes;
+    private final KeyHasher hasher;
+    private final String table;
+
+    /**
+     * Views the index.
+     *
+     * @param line the table line (word {@link #RESERVED}: keys reserved)
+     * @param slots {@link #slotCount}(capacity) slot words
+     * @param capacity N, the keys the table holds at most
+     * @param heap the heap the records are in
+     * @param valueBytes the bytes of a record's value area, a multiple of 8
+     * @param hasher the table's hasher of keys
+     * @param table what to call the table in a refusal
+     */
+    public KeyIndex(
+            AtomicSegment line,
+            AtomicSegment slots,
+            long capacity,
+            TableHeap heap,
+            int valueBytes,
+            KeyHasher hasher,
+            String table) {
+        this.line = line;
+        this.slots = slots;
+        this.slotMask = slots.byteSize() / Long.BYTES - 1;
+        this.capacity = capacity;
+        this.heap = heap;
+        this.heapBytes = heap.bytes().segment();
+        this.valueBytes = valueBytes;
+        this.hasher = hasher;
+        this.table = table;
+    }
+
+    /** The slots of a table of {@code capacity} keys: the smallest power of two at least 4N/3, at least 8. */
+    public static long slotCount(long capacity) {
+        long wanted = Math.max(8, Math.ceilDiv(capacity * 4, 3));
+        return Long.highestOneBit(wanted - 1) << 1;
+    }
+
+    /** The keys reserved so far: the keys inserted, plus any whose insert lost a race or died in flight. */
+    public long reserved() {
+        return line.getLongAcquire(RESERVED);
+    }
+
+    /**
+     * Finds a key's record.
+     *
+     * @return the record's heap offset, or -1 if the key is not in the table
+     */
+    public long find(MemorySegment key, long offset, long length) {
+        return find(key, offset, length, hasher.hash(key, offset, length));
+    }
+
+    private long find(MemorySegment key, long offset, long length, long hash) {
+        long tag = hash >>> TAG_SHIFT;
+        for (long slot = hash & slotMask; ; slot = (slot + 1) & slotMask) {
+            long word = slots.getLongAcquire(slot * Long.BYTES);
+            if (word == 0) {
+                return -1;
+            }
+            long record = TableHeap.offset(word & REFERENCE_MASK);
+            if (word >>> TAG_SHIFT == tag && sameKey(record, key, offset, length)) {
+                return record;
+            }
+        }
+    }
+
+    /**
+     * Finds a key's record, inserting the key with a zero value area if it is not in the table.
+     *
+     * @return the record's heap offset
+     * @throws IllegalArgumentException if the key is longer than {@value #MAX_KEY_BYTES} bytes
+     * @throws TableFullException if the key is new and the table holds N keys, or its heap has no room
+     */
+    public long findOrInsert(MemorySegment key, long offset, long length) {
+        long hash = hasher.hash(key, offset, length);
+        long found = find(key, offset, length, hash);
+        if (found >= 0) {
+            return found;
+        }
+        if (length > MAX_KEY_BYTES) {
+            throw new IllegalArgumentException(
+                    "key length = " + length + " bytes, must be at most " + MAX_KEY_BYTES + " in a table");
+        }
+        reserve();
+        long bytes = recordBytes(length);
+        long record;
+        try {
+            record = heap.allocate(bytes, Long.BYTES);
+        } catch (TableFullException full) {
+            line.getAndAddLong(RESERVED, -1);
+            throw full;
+        }
+        heapBytes.set(ValueLayout.JAVA_INT_UNALIGNED, record, (int) length);
+        MemorySegment.copy(key, offset, heapBytes, record + VALUE + valueBytes, length);
+        long word = (hash >>> TAG_SHIFT) << TAG_SHIFT | TableHeap.reference(record);
+        long tag = hash >>> TAG_SHIFT;
+        for (long slot = hash & slotMask; ; slot = (slot + 1) & slotMask) {
+            long seen = slots.getLongAcquire(slot * Long.BYTES);
+            if (seen == 0 && slots.compareAndSetLong(slot * Long.BYTES, 0, word)) {
+                return record;
+            }
+            if (seen == 0) {
+                seen = slots.getLongAcquire(slot * Long.BYTES);
+            }
+            long other = TableHeap.offset(seen & REFERENCE_MASK);
+            if (seen >>> TAG_SHIFT == tag && sameKey(other, key, offset, length)) {
+                heap.giveBack(record, bytes);
+                line.getAndAddLong(RESERVED, -1);
+                return other;
+            }
+        }
+    }
+
+    /** Takes one of the N keys' places, or refuses: the table holds N keys. */
+    private void reserve() {
+        while (true) {
+            long reserved = line.getLongAcquire(RESERVED);
+            if (reserved >= capacity) {
+                throw new TableFullException(table + " holds its capacity of " + capacity
+                        + " keys; a new key is refused (create a table of a larger --capacity)");
+            }
+            if (line.compareAndSetLong(RESERVED, reserved, reserved + 1)) {
+                return;
+            }
+        }
+    }
+
+    /** The bytes of a record with a key of {@code length} bytes. */
+    public long recordBytes(long length) {
+        return VALUE + valueBytes + ((length + Long.BYTES - 1) & -Long.BYTES);
+    }
+
+    private boolean sameKey(long record, MemorySegment key, long offset, long length) {
+        long stored = heapBytes.get(ValueLayout.JAVA_INT_UNALIGNED, record);
+        long start = record + VALUE + valueBytes;
+        return stored == length
+                && MemorySegment.mismatch(heapBytes, start, start + length, key, offset, offset + length) < 0;
+    }
+
+    /** The bytes of the key of a record, a slice of the heap (valid while the table is open). */
+    public MemorySegment key(long record) {
+        int length = heapBytes.get(ValueLayout.JAVA_INT_UNALIGNED, record);
+        return heapBytes.asSlice(record + VALUE + valueBytes, length);
+    }
+
+    /** Hands every key's record to {@code records}, in slot order. */
+    public void forEach(LongConsumer records) {
+        for (long slot = 0; slot <= slotMask; slot++) {
+            long word = slots.getLongAcquire(slot * Long.BYTES);
+            if (word != 0) {
+                records.accept(TableHeap.offset(word & REFERENCE_MASK));
+            }
+        }
+    }
+
+    /**
+     * Refuses an index a lookup could misread: a reserved count above N; a slot whose record lies outside
+     * the heap, whose key is longer than {@value #MAX_KEY_BYTES} bytes, whose tag is not its key's, or that a
+     * lookup of its key would not reach.
+     *
+     * @param file the table's file, for the refusal
+     * @throws CorruptSketchFileException naming the fault
+     */
+    public void validate(Path file) throws CorruptSketchFileException {
+        long reserved = reserved();
+        if (reserved < 0 || reserved > capacity) {
+            throw new CorruptSketchFileException(file, "reserved keys = " + reserved + ", expected 0.." + capacity);
+        }
+        long used = heap.used();
+        if (used < 0 || used > heap.size() || used % Long.BYTES != 0) {
+            throw new CorruptSketchFileException(
+                    file, "heap cursor = " + used + ", expected a multiple of 8 in 0.." + heap.size());
+        }
+        for (long slot = 0; slot <= slotMask; slot++) {
+            long word = slots.getLongAcquire(slot * Long.BYTES);
+            if (word != 0) {
+                validateSlot(file, slot, word);
+            }
+        }
+    }
+
+    private void validateSlot(Path file, long slot, long word) throws CorruptSketchFileException {
+        long reference = word & REFERENCE_MASK;
+        long record = TableHeap.offset(reference);
+        if (reference == 0 || record > heap.size() - VALUE - valueBytes) {
+            throw slotFault(file, slot, "refers to heap offset " + record + ", outside the heap of " + heap.size());
+        }
+        int length = heapBytes.get(ValueLayout.JAVA_INT_UNALIGNED, record);
+        if (length < 0 || length > MAX_KEY_BYTES || record + recordBytes(length) > heap.size()) {
+            throw slotFault(
+                    file,
+                    slot,
+                    "has a key of " + length + " bytes at heap offset " + record + ", longer than " + MAX_KEY_BYTES
+                            + " or past the heap");
+        }
+        MemorySegment key = key(record);
+        long hash = hasher.hash(key, 0, length);
+        if (hash >>> TAG_SHIFT != word >>> TAG_SHIFT) {
+            throw slotFault(file, slot, "has a tag that is not its key's");
+        }
+        for (long s = hash & slotMask; s != slot; s = (s + 1) & slotMask) {
+            if (slots.getLongAcquire(s * Long.BYTES) == 0) {
+                throw slotFault(file, slot, "is out of its key's reach: slot " + s + " before it is empty");
+            }
+        }
+    }
+
+    private static CorruptSketchFileException slotFault(Path file, long slot, String fault) {
+        return new CorruptSketchFileException(file, "key index slot " + slot + " " + fault);
+    }
+}

@@ -1,0 +1,253 @@
+package io.mapsketch.cardinality;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.IncompatibleSketchException;
+import io.mapsketch.OpenMode;
+import io.mapsketch.Sketch;
+import io.mapsketch.SketchKind;
+import io.mapsketch.TableFullException;
+import io.mapsketch.memory.SketchFileLayout;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A HyperLogLog table as a file: its round trip, its refusals when full, and hostile files refused on open. */
+class HyperLogLogTableTest {
+
+    private static final int PRECISION = 10;
+    /** Where the payload starts. */
+    private static final long PAYLOAD = SketchFileLayout.HEADER_LENGTH;
+    /** Where the index starts: after the 64-byte table line. */
+    private static final long INDEX = PAYLOAD + 64;
+
+    @TempDir
+    Path dir;
+
+    private Path smallTable(String name) throws IOException {
+        Path file = dir.resolve(name);
+        try (HyperLogLogTable table = HyperLogLogTable.builder()
+                .precision(PRECISION)
+                .capacity(4)
+                .bytesPerKey(2_048)
+                .seed(5)
+                .create(file, OpenMode.EXCLUSIVE)) {
+            for (int i = 0; i < 40; i++) {
+                table.add("home", i);
+            }
+        }
+        return file;
+    }
+
+    @Test
+    void aTableReopensWithItsKeysAndEstimates() throws IOException {
+        Path file = dir.resolve("day.hllt");
+        try (HyperLogLogTable table =
+                HyperLogLogTable.builder().precision(14).capacity(100).create(file, OpenMode.SHARED)) {
+            for (int i = 0; i < 1_000; i++) {
+                table.add("page-" + (i % 10), "visitor-" + i);
+            }
+            assertEquals(100 * 512, table.heapBytes());
+        }
+        try (Sketch opened = Sketch.open(file, OpenMode.READ_ONLY)) {
+            HyperLogLogTable table = assertInstanceOf(HyperLogLogTable.class, opened);
+            assertEquals(SketchKind.HYPERLOGLOG_TABLE, table.kind());
+            assertEquals(10, table.keys().size());
+            assertEquals(new HyperLogLogTable.KeyCounts(10, 10, 0), table.keyCounts());
+            assertEquals(100, table.estimate("page-3"), 100 * 3 * table.relativeStandardError());
+            assertEquals(0, table.estimate("absent"));
+            assertEquals(1_000, table.estimateUnion(List.of("page-1", "page-2", "absent")) * 5, 150);
+            assertEquals(1_000, table.itemsAdded());
+            assertThrows(IllegalStateException.class, () -> table.add("page-1", "x"));
+        }
+    }
+
+    @Test
+    void aFullTableRefusesANewKeyNamingItsFileAndCapacity() throws IOException {
+        Path file = dir.resolve("full.hllt");
+        try (HyperLogLogTable table =
+                HyperLogLogTable.builder().precision(12).capacity(3).create(file, OpenMode.SHARED)) {
+            for (String key : List.of("a", "b", "c")) {
+                table.add(key, 1L);
+            }
+            TableFullException full = assertThrows(TableFullException.class, () -> table.add("d", 1L));
+            assertTrue(
+                    full.getMessage().contains(file.toString())
+                            && full.getMessage().contains("capacity of 3 keys"),
+                    full.getMessage());
+            table.add("a", 2L);
+            assertEquals(3, table.keyCounts().keys());
+            assertEquals(2, table.estimate("a"), 0.01);
+        }
+    }
+
+    @Test
+    void aFullHeapRefusesAnAddNamingItsFileAndHeap() throws IOException {
+        Path file = dir.resolve("heap.hllt");
+        try (HyperLogLogTable table = HyperLogLogTable.builder()
+                .precision(14)
+                .capacity(2)
+                .bytesPerKey(1_024)
+                .create(file, OpenMode.SHARED)) {
+            TableFullException full = assertThrows(TableFullException.class, () -> {
+                for (long i = 0; ; i++) {
+                    table.add("k", i);
+                }
+            });
+            assertTrue(
+                    full.getMessage().contains(file.toString())
+                            && full.getMessage().contains("heap of 2048 bytes"),
+                    full.getMessage());
+            double before = table.estimate("k");
+            assertThrows(TableFullException.class, () -> table.add("k", -1L));
+            assertEquals(before, table.estimate("k"));
+        }
+        try (HyperLogLogTable table = HyperLogLogTable.open(file, OpenMode.READ_ONLY)) {
+            assertEquals(1, table.keyCounts().keys());
+        }
+    }
+
+    @Test
+    void tablesOfAnotherPrecisionOrSeedDoNotMerge() throws IOException {
+        try (HyperLogLogTable a =
+                        HyperLogLogTable.builder().precision(10).capacity(4).createAnonymous(OpenMode.SHARED);
+                HyperLogLogTable b =
+                        HyperLogLogTable.builder().precision(11).capacity(4).createAnonymous(OpenMode.SHARED);
+                HyperLogLogTable c = HyperLogLogTable.builder()
+                        .precision(10)
+                        .capacity(4)
+                        .seed(3)
+                        .createAnonymous(OpenMode.SHARED)) {
+            assertThrows(IncompatibleSketchException.class, () -> a.merge(b));
+            assertThrows(IncompatibleSketchException.class, () -> a.merge(c));
+        }
+    }
+
+    @Test
+    void builderParametersOutOfRangeAreRefusedByName() {
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> HyperLogLogTable.builder().precision(19))
+                .getMessage()
+                .startsWith("precision = 19"));
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> HyperLogLogTable.builder().capacity(0))
+                .getMessage()
+                .startsWith("capacity = 0"));
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class,
+                        () -> HyperLogLogTable.builder().bytesPerKey(8))
+                .getMessage()
+                .startsWith("bytesPerKey = 8"));
+    }
+
+    /** The one used slot's word, read from the file. */
+    private static long slotWord(Path file) throws IOException {
+        for (int slot = 0; slot < 8; slot++) {
+            long word = readLong(file, INDEX + 8L * slot);
+            if (word != 0) {
+                return INDEX + 8L * slot;
+            }
+        }
+        throw new AssertionError("no used slot");
+    }
+
+    private static long heapStart() {
+        return INDEX + 8 * 8;
+    }
+
+    private static long readLong(Path file, long at) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer buffer = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+            channel.read(buffer, at);
+            return buffer.flip().getLong();
+        }
+    }
+
+    private static void write(Path file, long at, Consumer<ByteBuffer> bytes, int length) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.accept(buffer);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.write(buffer.flip(), at);
+        }
+    }
+
+    private void assertRefused(String name, String fault, Hostile hostile) throws IOException {
+        Path file = smallTable(name);
+        hostile.damage(file);
+        CorruptSketchFileException refused =
+                assertThrows(CorruptSketchFileException.class, () -> HyperLogLogTable.open(file, OpenMode.READ_ONLY));
+        assertTrue(
+                refused.getMessage().contains(file.toString())
+                        && refused.getMessage().contains(fault),
+                name + ": " + refused.getMessage());
+    }
+
+    @FunctionalInterface
+    private interface Hostile {
+        void damage(Path file) throws IOException;
+    }
+
+    @Test
+    void hostileTableFilesAreRefusedOnOpenNamingTheFault() throws IOException {
+        assertRefused("reserved.hllt", "reserved keys = 9", f -> write(f, PAYLOAD, b -> b.putLong(9), 8));
+        assertRefused("cursor.hllt", "heap cursor", f -> write(f, PAYLOAD + 8, b -> b.putLong(1L << 40), 8));
+        assertRefused("outside.hllt", "outside the heap", f -> {
+            long at = slotWord(f);
+            long word = readLong(f, at);
+            write(f, at, b -> b.putLong(word | ((1L << 40) - 1)), 8);
+        });
+        assertRefused("tag.hllt", "tag that is not its key's", f -> {
+            long at = slotWord(f);
+            long word = readLong(f, at);
+            write(f, at, b -> b.putLong(word ^ (1L << 50)), 8);
+        });
+        assertRefused("length.hllt", "longer than 65535", f -> write(f, heapStart(), b -> b.putInt(1 << 20), 4));
+        assertRefused(
+                "register.hllt",
+                "sparse entry of register",
+                f -> write(f, heapStart() + 24, b -> b.putInt((1 << PRECISION) << 8 | 1), 4));
+        assertRefused(
+                "value.hllt",
+                "sparse entry of register",
+                f -> write(f, heapStart() + 24, b -> b.putInt(3 << 8 | 60), 4));
+        assertRefused(
+                "twice.hllt",
+                "two sparse entries of register 7",
+                f -> write(f, heapStart() + 24, b -> b.putInt(7 << 8 | 1).putInt(7 << 8 | 2), 8));
+        assertRefused(
+                "chunk.hllt",
+                "sparse chunk at heap offset",
+                f -> write(f, heapStart() + 16, b -> b.putLong(1L << 30), 8));
+        assertRefused("dense.hllt", "dense block at heap offset", f -> write(f, heapStart() + 8, b -> b.putLong(2), 8));
+    }
+
+    @Test
+    void aKeyOfBytesIsTheKeyOfItsString() throws IOException {
+        try (HyperLogLogTable table =
+                HyperLogLogTable.builder().precision(8).capacity(4).createAnonymous(OpenMode.SHARED)) {
+            byte[] key = "clé".getBytes(StandardCharsets.UTF_8);
+            byte[] item = "item".getBytes(StandardCharsets.UTF_8);
+            table.add(key, 0, key.length, item, 0, item.length);
+            table.add("clé", "item");
+            assertEquals(1, table.keyCounts().keys());
+            assertEquals(table.estimate("clé"), table.estimate(key, 0, key.length));
+            assertArrayEquals(key, table.keys().getFirst());
+            assertEquals(1, table.estimate("clé"), 0.01);
+        }
+    }
+}
