@@ -53,7 +53,6 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
 
     /** The smallest precision. */
     public static final int MIN_PRECISION = 4;
-
     /** The largest precision of the native and Redis's hash schemes. */
     public static final int MAX_PRECISION = 18;
     /** The largest precision of a sketch that hashes as DataSketches does: DataSketches' largest lgK. */
@@ -375,14 +374,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         return fresh;
     }
 
-    /**
-     * Writes an image's summary line from the image's registers, as a sole writer's close leaves it: no change in
-     * flight, the guard at zero changes (it counts the changes the line went through, which differ between adds
-     * and merges, and only its equality between two reads means anything), the counts and the power sum.
-     *
-     * @param line the summary line of an image of this sketch
-     * @param payload the image's registers
-     */
+    /** An image's summary line from its registers, with a guard of zero changes ({@link HyperLogLogSummaryLine#settleImage}). */
     @Override
     protected void settleImageSummaryLine(MemorySegment line, MemorySegment payload) {
         HyperLogLogSummaryLine.settleImage(line, payload, region.header().hashScheme(), precision);
