@@ -84,7 +84,8 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         HyperLogLogSummaryLine line = HyperLogLogSummaryLine.of(region, precision);
         this.soleWriter = line != null && mode() == OpenMode.EXCLUSIVE;
         this.registers = scheme == HashScheme.DATASKETCHES_MURMUR3_128
-                ? DataSketchesRegisters.create(payload, precision, sharedWriters, line, soleWriter, this)
+                ? DataSketchesRegisters.create(
+                        payload, precision, sharedWriters, line, soleWriter, this, format.couponArea())
                 : new HyperLogLogRegisters(payload, precision, sharedWriters, line, soleWriter, this);
         this.estimates =
                 new HyperLogLogEstimates(region, describe(), precision, line, soleWriter, estimator, registers);
@@ -125,6 +126,11 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         return new HyperLogLog(region, HyperLogLogFormat.read(HeaderReader.of(region)));
     }
 
+    /** Reads the sole writer's kept numbers ({@link HyperLogLogEstimates#readKept}); whether they may be trusted. */
+    boolean readKept(long[] summary) {
+        return estimates.readKept(summary);
+    }
+
     @Override
     protected HyperLogLogFormat format() {
         return format;
@@ -140,11 +146,6 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     @Override
     protected void addHashes(long[] hashes, int from, int count) {
         registers.addAll(hashes, from, count);
-    }
-
-    /** Reads the sole writer's kept numbers ({@link HyperLogLogEstimates#readKept}); whether they may be trusted. */
-    boolean readKept(long[] summary) {
-        return estimates.readKept(summary);
     }
 
     /**
@@ -164,7 +165,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         Objects.requireNonNull(other, "other");
         requireWritable();
         requireCompatible(other, HyperLogLogFormat.SHAPE);
-        registers.merge(other.registers.bytes());
+        registers.merge(other.registers.view());
         countItems(other.itemsAdded());
     }
 
@@ -236,8 +237,8 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      * (for DataSketches' scheme, the one its state calls for now).
      *
      * @return {@link CardinalityEstimator#REDIS_PFCOUNT} for a sketch that hashes as Redis does,
-     *     {@link CardinalityEstimator#DATASKETCHES_HIP} or {@link CardinalityEstimator#DATASKETCHES_COMPOSITE}
-     *     for one that hashes as DataSketches does, {@link CardinalityEstimator#IMPROVED} otherwise
+     *     {@link CardinalityEstimator#DATASKETCHES_COUPON}, {@code _HIP} or {@code _COMPOSITE} for one that
+     *     hashes as DataSketches does, {@link CardinalityEstimator#IMPROVED} otherwise
      * @throws IllegalStateException if a sketch that hashes as DataSketches does is closed
      */
     public CardinalityEstimator estimator() {
@@ -258,6 +259,21 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
             throw new IllegalStateException(describe() + " is closed");
         }
         return registers.hipAccumulator();
+    }
+
+    /**
+     * Returns DataSketches' coupon table of a sketch that hashes as DataSketches does while it is in
+     * DataSketches' LIST or SET mode, as DataSketches' updatable image holds it: a LIST's 8 entries (coupons
+     * in arrival order, then zeros), a SET's {@code 2^lgArr} entries. Cost: a copy of the table.
+     *
+     * @return the table, or {@code null} once the registers answer, and for a sketch of another scheme
+     * @throws IllegalStateException if the sketch is closed
+     */
+    public int[] dataSketchesCoupons() {
+        if (isClosed()) {
+            throw new IllegalStateException(describe() + " is closed");
+        }
+        return registers.couponTable();
     }
 
     /**
@@ -357,6 +373,10 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      * ({@link HyperLogLogEstimates#keptSnapshot}) or a pass; other sketches ask their estimate sources.
      */
     private HyperLogLogEstimates.Snapshot current() {
+        HyperLogLogEstimates.Snapshot coupons = registers.couponSnapshot();
+        if (coupons != null) {
+            return coupons;
+        }
         if (!soleWriter) {
             return estimates.current();
         }
@@ -373,9 +393,8 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         return fresh;
     }
 
-    /** A maximum of registers: merging the same sketch again changes nothing. */
     @Override
-    public boolean mergeIsIdempotent() {
+    public boolean mergeIsIdempotent() { // a maximum of registers: merging the same sketch again changes nothing
         return true;
     }
 
