@@ -57,8 +57,8 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
     private final DataSketchesCoupons coupons;
     /** Whether this writer adds coupons: the file was in a coupon mode when it last looked. */
     private boolean couponMode;
-    /** The last coupon-mode snapshot, with the coupon word it was taken at. */
-    private volatile CouponSnapshot couponSnapshot;
+    /** The coupon-mode estimates, or {@code null} in a file without a coupon area. */
+    private final DataSketchesCouponReads couponReads;
 
     private DataSketchesRegisters(
             AtomicSegment words,
@@ -74,6 +74,7 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
         this.keepsHip = soleWriter;
         this.coupons = couponArea ? line.coupons(bytes, precision) : null;
         this.couponMode = couponArea && DataSketchesCoupons.mode(coupons.word()) != DataSketchesCoupons.HLL;
+        this.couponReads = couponArea ? new DataSketchesCouponReads(coupons, precision) : null;
         if (keepsHip) {
             hip = line.hipAccumulator();
             outOfOrder = !line.hipInOrder();
@@ -150,7 +151,7 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
      */
     private void promote() {
         int[] held = coupons.coupons();
-        raise(bytes, held, precision);
+        DataSketchesCouponReads.raise(bytes, held, precision);
         hip = DataSketchesHllEstimators.couponEstimate(held.length);
         outOfOrder = false;
         recount();
@@ -158,34 +159,6 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
         coupons.finish();
         couponMode = false;
         sketch.noteChange();
-    }
-
-    /** Raises registers of precision p to the coupons' values, plainly. */
-    private static void raise(MemorySegment registers, int[] coupons, int precision) {
-        long slotMask = (1L << precision) - 1;
-        for (int coupon : coupons) {
-            long slot = coupon & slotMask;
-            int value = coupon >>> VALUE_SHIFT;
-            if (registers.get(ValueLayout.JAVA_BYTE, slot) < value) {
-                registers.set(ValueLayout.JAVA_BYTE, slot, (byte) value);
-            }
-        }
-    }
-
-    /**
-     * The only writer's open of a file whose coupons reached DataSketches' promotion count (a writer died
-     * promoting them): promotes them as {@link #promote} does, into the file's registers and line.
-     */
-    static void promoteOnOpen(MemorySegment registers, int precision, HyperLogLogSummaryLine line) {
-        DataSketchesCoupons coupons = line.coupons(registers, precision);
-        if (!coupons.promotionDue()) {
-            return;
-        }
-        int[] held = coupons.coupons();
-        raise(registers, held, precision);
-        line.recompute(registers);
-        line.storeHip(DataSketchesHllEstimators.couponEstimate(held.length), false);
-        coupons.finish();
     }
 
     /**
@@ -216,58 +189,16 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
         }
     }
 
-    /**
-     * The coupon-mode estimate inputs, or {@code null} once the file answers from its registers: the coupon
-     * estimate of the count, and the summary of the registers the coupons would raise; taken again only
-     * when the coupon word moved.
-     */
+    /** The coupon-mode estimate inputs ({@link DataSketchesCouponReads#snapshot}), or {@code null}. */
     @Override
     HyperLogLogEstimates.Snapshot couponSnapshot() {
-        if (coupons == null) {
-            return null;
-        }
-        long word = coupons.word();
-        if (DataSketchesCoupons.mode(word) == DataSketchesCoupons.HLL) {
-            return null;
-        }
-        CouponSnapshot last = couponSnapshot;
-        if (last != null && last.word() == word) {
-            return last.snapshot();
-        }
-        MemorySegment raised = couponRegisters();
-        if (raised == null) {
-            return null;
-        }
-        long[] summary = HyperLogLogEstimates.summary(raised, precision, top(precision));
-        HyperLogLogEstimates.Snapshot snapshot = new HyperLogLogEstimates.Snapshot(
-                HyperLogLogSummaryLine.UNTRUSTED,
-                summary[RegisterKernels.ZEROS],
-                summary[RegisterKernels.AT_TOP],
-                summary[RegisterKernels.POWER_SUM],
-                DataSketchesHllEstimators.couponEstimate(DataSketchesCoupons.count(word)),
-                CardinalityEstimator.DATASKETCHES_COUPON);
-        couponSnapshot = new CouponSnapshot(word, snapshot);
-        return snapshot;
-    }
-
-    /** A coupon-mode snapshot and the coupon word it was taken at. */
-    private record CouponSnapshot(long word, HyperLogLogEstimates.Snapshot snapshot) {}
-
-    /** The registers the coupons raise, on the heap, or {@code null} once the file answers from its registers. */
-    private MemorySegment couponRegisters() {
-        int[] held = coupons.coupons();
-        if (held == null) {
-            return null;
-        }
-        MemorySegment raised = MemorySegment.ofArray(new byte[registers]);
-        raise(raised, held, precision);
-        return raised;
+        return couponReads == null ? null : couponReads.snapshot();
     }
 
     /** The registers a merge or fold reads: the coupons' in a coupon mode. */
     @Override
     MemorySegment view() {
-        MemorySegment raised = coupons == null ? null : couponRegisters();
+        MemorySegment raised = couponReads == null ? null : couponReads.registers();
         return raised == null ? bytes : raised;
     }
 
@@ -326,7 +257,7 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
 
     @Override
     boolean merge(MemorySegment source) {
-        if (couponMode && !isEmpty(source)) {
+        if (couponMode && !DataSketchesCouponReads.isEmpty(source, registers)) {
             promoteFirst();
         }
         boolean changed = super.merge(source);
@@ -338,7 +269,7 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
 
     @Override
     boolean fold(HyperLogLogRegisters source) {
-        if (couponMode && !isEmpty(source.view())) {
+        if (couponMode && source.precision >= precision && !DataSketchesCouponReads.isEmpty(source.view(), registers)) {
             promoteFirst();
         }
         boolean changed = super.fold(source);
@@ -352,16 +283,6 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
     @Override
     int foldedValue(MemorySegment view, long register, int precision) {
         return HyperLogLogLayout.foldedSlotValue(view, register, precision, this.precision - precision);
-    }
-
-    /** Whether registers of this precision are all 0. */
-    private boolean isEmpty(MemorySegment source) {
-        for (long offset = 0; offset < registers; offset += Long.BYTES) {
-            if (source.get(ValueLayout.JAVA_LONG_UNALIGNED, offset) != 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     @Override

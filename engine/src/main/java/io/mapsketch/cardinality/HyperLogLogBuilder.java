@@ -56,9 +56,11 @@ public final class HyperLogLogBuilder extends SketchBuilder<HyperLogLogBuilder, 
      * DataSketches' seed 9001 (which this sets), a {@code long} key as its eight little-endian bytes (the
      * {@code update(long)} overload), a string as its UTF-8 bytes ({@code update(String)}), an empty key
      * no update; the register is the low p bits of the hash's first half and the value the leading zeros
-     * of its second half plus one, capped at 63. The sketch estimates as DataSketches does
-     * ({@link CardinalityEstimator#DATASKETCHES_HIP}, {@link CardinalityEstimator#DATASKETCHES_COMPOSITE})
-     * and exports to an HLL_8 image ({@link io.mapsketch.interop.DataSketchesHll}). Precision (lgK) 4 to 21.
+     * of its second half plus one, capped at 63. The sketch starts, as DataSketches does, in LIST mode and keeps
+     * DataSketches' coupons until its {@code EXCLUSIVE} writer promotes them where DataSketches does (a
+     * {@code SHARED} writer's add promotes first); it estimates as DataSketches does
+     * ({@link CardinalityEstimator#DATASKETCHES_COUPON}, {@code _HIP}, {@code _COMPOSITE}) and exports to its
+     * image ({@link io.mapsketch.interop.DataSketchesHll}). Precision (lgK) 4 to 21.
      *
      * @return this builder
      */

@@ -111,7 +111,7 @@ final class HyperLogLogEstimates {
         if (line != null) {
             line.checkOnOpen(registers, soleWriter, region.wasCleanlyClosed(), file);
             if (coupons != null && soleWriter) {
-                DataSketchesRegisters.promoteOnOpen(registers, precision, line);
+                DataSketchesCouponReads.promoteOnOpen(registers, precision, line);
             }
         } else {
             HyperLogLogLayout.requireValidRanks(summary(registers, precision, top), top, file);
