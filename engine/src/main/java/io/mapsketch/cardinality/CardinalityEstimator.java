@@ -31,7 +31,13 @@ public enum CardinalityEstimator {
      * union's result); a sketch that hashes as DataSketches does answers it once a {@code SHARED} writer,
      * a merge or a fold has changed it, and outside its {@code EXCLUSIVE} writer while that writer is open.
      */
-    DATASKETCHES_COMPOSITE;
+    DATASKETCHES_COMPOSITE,
+    /**
+     * DataSketches' coupon estimate: the number of distinct coupons (a key's slot address and value) mapped
+     * through DataSketches' interpolation table, as DataSketches answers in its LIST and SET modes; a sketch
+     * that hashes as DataSketches does answers it until it holds as many coupons as DataSketches promotes at.
+     */
+    DATASKETCHES_COUPON;
 
     /** The estimator a hash scheme calls for; for DataSketches', the HIP estimate while its state allows. */
     static CardinalityEstimator of(HashScheme scheme) {

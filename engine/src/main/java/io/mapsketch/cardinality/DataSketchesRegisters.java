@@ -1,5 +1,6 @@
 package io.mapsketch.cardinality;
 
+import io.mapsketch.internal.DataSketchesCoupons;
 import io.mapsketch.internal.DataSketchesHllEstimators;
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.AtomicSegment;
@@ -16,6 +17,13 @@ import java.lang.foreign.ValueLayout;
  * {@code SHARED} writer, and any merge or fold, marks the accumulator out of order: from then on the
  * sketch answers DataSketches' composite estimate, as a union's result does. Why, and what it costs,
  * is in {@code docs/design/datasketches-hll.md}.
+ *
+ * <p>Coupon modes: a file with a coupon area ({@link DataSketchesCoupons}) starts as DataSketches does, in
+ * LIST mode; its {@code EXCLUSIVE} writer adds coupons as DataSketches does and promotes them to the
+ * registers at DataSketches' count, the HIP accumulator starting at the coupon estimate. Until then every
+ * opener answers DataSketches' coupon estimate from the coupons. A {@code SHARED} writer's add, and any
+ * merge or fold of a sketch that is not empty, promotes first (a {@code SHARED} writer's promotion leaves
+ * the accumulator out of order, as its raises do); the coupons of a sketch merged in are its registers'.
  *
  * <p>Cost: an add that raises nothing is a load and a compare, as for the native scheme; a raise of the
  * sole writer adds a division and a few additions; a composite estimate outside the sole writer is one
@@ -45,6 +53,12 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
     private boolean outOfOrder;
     /** Whether this {@code SHARED} writer has marked the line's accumulator out of order. */
     private boolean marked;
+    /** The coupon area, or {@code null} in a file without one. */
+    private final DataSketchesCoupons coupons;
+    /** Whether this writer adds coupons: the file was in a coupon mode when it last looked. */
+    private boolean couponMode;
+    /** The coupon-mode estimates, or {@code null} in a file without a coupon area. */
+    private final DataSketchesCouponReads couponReads;
 
     private DataSketchesRegisters(
             AtomicSegment words,
@@ -52,11 +66,15 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
             boolean shared,
             HyperLogLogSummaryLine line,
             boolean soleWriter,
-            HyperLogLog sketch) {
+            HyperLogLog sketch,
+            boolean couponArea) {
         super(words, precision, shared, line, soleWriter, sketch);
         this.slotMask = (1L << precision) - 1;
         this.k = 1 << precision;
         this.keepsHip = soleWriter;
+        this.coupons = couponArea ? line.coupons(bytes, precision) : null;
+        this.couponMode = couponArea && DataSketchesCoupons.mode(coupons.word()) != DataSketchesCoupons.HLL;
+        this.couponReads = couponArea ? new DataSketchesCouponReads(coupons, precision) : null;
         if (keepsHip) {
             hip = line.hipAccumulator();
             outOfOrder = !line.hipInOrder();
@@ -71,13 +89,20 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
             boolean shared,
             HyperLogLogSummaryLine line,
             boolean soleWriter,
-            HyperLogLog sketch) {
-        return new DataSketchesRegisters(words, precision, shared, line, soleWriter, sketch);
+            HyperLogLog sketch,
+            boolean couponArea) {
+        return new DataSketchesRegisters(words, precision, shared, line, soleWriter, sketch, couponArea);
     }
 
     /** Raises the coupon's slot to its value if it is lower; returns whether it was. */
     @Override
     boolean add(long coupon) {
+        if (couponMode && (coupon >>> VALUE_SHIFT == 0 || keepsHip)) {
+            return coupon >>> VALUE_SHIFT != 0 && addCoupon((int) coupon);
+        }
+        if (couponMode) {
+            promoteShared();
+        }
         long index = coupon & slotMask;
         int value = (int) (coupon >>> VALUE_SHIFT);
         int current = bytes.get(ValueLayout.JAVA_BYTE, index);
@@ -105,6 +130,100 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
         for (int i = from; i < from + count; i++) {
             add(coupons[i]);
         }
+    }
+
+    /** The sole writer's add in a coupon mode, as DataSketches adds; returns whether the coupon was new. */
+    private boolean addCoupon(int coupon) {
+        int added = coupons.insert(coupon);
+        if (added == DataSketchesCoupons.HELD) {
+            return false;
+        }
+        if (added == DataSketchesCoupons.PROMOTE) {
+            promote();
+        }
+        sketch.noteChange();
+        return true;
+    }
+
+    /**
+     * The sole writer's promotion, as DataSketches promotes: the coupons raise their slots, the HIP accumulator
+     * starts, in order, at the coupon estimate of their count, and the kept numbers are recounted.
+     */
+    private void promote() {
+        int[] held = coupons.coupons();
+        DataSketchesCouponReads.raise(bytes, held, precision);
+        hip = DataSketchesHllEstimators.couponEstimate(held.length);
+        outOfOrder = false;
+        recount();
+        line.replace(HyperLogLogEstimates.summary(bytes, precision, line.top()));
+        coupons.finish();
+        couponMode = false;
+        sketch.noteChange();
+    }
+
+    /**
+     * A {@code SHARED} writer's promotion: the coupons raise their slots atomically, as adds would, then the
+     * word leaves the coupon modes. Other writers do not change the coupons (only the sole writer does), so
+     * two such promotions raise the same registers; readers answer from the coupons until the word moves.
+     */
+    private void promoteShared() {
+        int[] held = coupons.coupons();
+        if (held != null) {
+            for (int coupon : held) {
+                raiseShared(coupon & slotMask, coupon >>> VALUE_SHIFT);
+            }
+            coupons.finishShared();
+        }
+        couponMode = false;
+    }
+
+    /** Before a merge or fold of a sketch that is not empty: a sketch in a coupon mode promotes. */
+    private void promoteFirst() {
+        if (!couponMode) {
+            return;
+        }
+        if (keepsHip) {
+            promote();
+        } else if (shared) {
+            promoteShared();
+        }
+    }
+
+    /** The coupon-mode estimate inputs ({@link DataSketchesCouponReads#snapshot}), or {@code null}. */
+    @Override
+    HyperLogLogEstimates.Snapshot couponSnapshot() {
+        return couponReads == null ? null : couponReads.snapshot();
+    }
+
+    /** The registers a merge or fold reads: the coupons' in a coupon mode. */
+    @Override
+    MemorySegment view() {
+        MemorySegment raised = couponReads == null ? null : couponReads.registers();
+        return raised == null ? bytes : raised;
+    }
+
+    /** The coupon table a LIST or SET image holds, or {@code null} once the file answers from its registers. */
+    @Override
+    int[] couponTable() {
+        return coupons == null ? null : coupons.table();
+    }
+
+    /**
+     * Starts a new sketch in a coupon mode: an empty LIST, or DataSketches' table ({@link DataSketchesCoupons#start}).
+     *
+     * @throws IllegalArgumentException if the file has no coupon area or the table is not DataSketches'
+     */
+    void startCoupons(int[] table) {
+        if (coupons == null) {
+            throw new IllegalArgumentException("coupons: the sketch has no coupon area");
+        }
+        if (table == null) {
+            coupons.startList();
+        } else {
+            coupons.start(table);
+        }
+        couponMode = true;
+        sketch.noteChange();
     }
 
     /** The HIP accumulator's growth and the kxq sums' move of one raise, before the register changes. */
@@ -138,6 +257,9 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
 
     @Override
     boolean merge(MemorySegment source) {
+        if (couponMode && !DataSketchesCouponReads.isEmpty(source, registers)) {
+            promoteFirst();
+        }
         boolean changed = super.merge(source);
         if (changed && keepsHip) {
             recount();
@@ -147,6 +269,9 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
 
     @Override
     boolean fold(HyperLogLogRegisters source) {
+        if (couponMode && source.precision >= precision && !DataSketchesCouponReads.isEmpty(source.view(), registers)) {
+            promoteFirst();
+        }
         boolean changed = super.fold(source);
         if (changed && keepsHip) {
             recount();
@@ -156,8 +281,8 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
 
     /** DataSketches folds a larger sketch by slot: the largest of the registers whose low p bits are the slot. */
     @Override
-    int foldedValue(long register, int precision) {
-        return HyperLogLogLayout.foldedSlotValue(bytes, register, precision, this.precision - precision);
+    int foldedValue(MemorySegment view, long register, int precision) {
+        return HyperLogLogLayout.foldedSlotValue(view, register, precision, this.precision - precision);
     }
 
     @Override
@@ -167,10 +292,14 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
 
     /**
      * The classic estimate from a histogram pass: with values to 63 at every precision the summary's power
-     * sum wraps modulo 2^64, so the sum of {@code 2^-value} is taken from the registers.
+     * sum wraps modulo 2^64, so the sum of {@code 2^-value} is taken from the registers. In LIST or SET mode
+     * no register holds a key yet: the coupon estimate answers.
      */
     @Override
     double classicEstimate(HyperLogLogEstimates.Snapshot snapshot) {
+        if (couponTable() != null) {
+            return snapshot.estimate();
+        }
         long[] histogram = new long[RegisterKernels.HISTOGRAM_LENGTH];
         RegisterKernels.histogram(bytes, 0, registers, histogram);
         return HyperLogLogEstimator.classicOfSum(

@@ -33,8 +33,10 @@ import java.util.Objects;
  * <p>Hash schemes ({@link #estimator()} says which estimate answers): the native one (XXH3, Ertl's improved
  * estimator, nearly unbiased from 0 to beyond 10^9 keys); Redis's ({@link io.mapsketch.interop.RedisHyperLogLog}),
  * which raises the registers {@code PFADD} raises and answers {@code PFCOUNT}; DataSketches'
- * ({@link io.mapsketch.interop.DataSketchesHll}), which raises the registers {@code HllSketch.update} raises
- * and answers its HIP or composite estimate. Sketches merge only within one scheme and seed.
+ * ({@link io.mapsketch.interop.DataSketchesHll}), which keeps DataSketches' LIST and SET coupons until it
+ * promotes them where DataSketches does (its {@code EXCLUSIVE} writer; a {@code SHARED} writer's add or a
+ * merge promotes first), raises the registers {@code HllSketch.update} raises and answers its coupon, HIP or
+ * composite estimate. Sketches merge only within one scheme and seed.
  *
  * <p>Concurrency: any number of {@code SHARED} writers in any number of processes leave the registers
  * byte for byte as sequential adds would. The {@code EXCLUSIVE} writer stores plainly and takes adds
@@ -85,7 +87,8 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         HyperLogLogSummaryLine line = HyperLogLogSummaryLine.of(region, precision);
         this.soleWriter = line != null && mode() == OpenMode.EXCLUSIVE;
         this.registers = scheme == HashScheme.DATASKETCHES_MURMUR3_128
-                ? DataSketchesRegisters.create(payload, precision, sharedWriters, line, soleWriter, this)
+                ? DataSketchesRegisters.create(
+                        payload, precision, sharedWriters, line, soleWriter, this, format.couponArea())
                 : new HyperLogLogRegisters(payload, precision, sharedWriters, line, soleWriter, this);
         this.estimates =
                 new HyperLogLogEstimates(region, describe(), precision, line, soleWriter, estimator, registers);
@@ -102,10 +105,9 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     }
 
     /**
-     * Opens a HyperLogLog file; the precision comes from its header. The summary line (format version 2
-     * on) is checked against the registers, and recomputed by an opener that is the only writer where it
-     * is untrusted or, in a file not closed cleanly, disagrees. Cost: one pass over the registers; other
-     * writers wait for it before they open the file.
+     * Opens a HyperLogLog file; the precision comes from its header. The summary line (version 2 on) is
+     * checked against the registers and recomputed by an only writer where it is untrusted or, in a file not
+     * closed cleanly, disagrees. Cost: one pass over the registers, which other writers wait for.
      *
      * @param file the sketch file
      * @param mode read-only, shared writer or exclusive writer
@@ -126,6 +128,11 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         return new HyperLogLog(region, HyperLogLogFormat.read(HeaderReader.of(region)));
     }
 
+    /** Reads the sole writer's kept numbers ({@link HyperLogLogEstimates#readKept}); whether they may be trusted. */
+    boolean readKept(long[] summary) {
+        return estimates.readKept(summary);
+    }
+
     @Override
     protected HyperLogLogFormat format() {
         return format;
@@ -143,18 +150,12 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         registers.addAll(hashes, from, count);
     }
 
-    /** Reads the sole writer's kept numbers ({@link HyperLogLogEstimates#readKept}); whether they may be trusted. */
-    boolean readKept(long[] summary) {
-        return estimates.readKept(summary);
-    }
-
     /**
      * Merges another sketch into this one by register maximum: afterwards this sketch (and its summary
      * line) is, byte for byte, that of the union of both key sets. For a higher precision, {@link #mergeFolded}.
      *
-     * <p>Cost: a SIMD scan for the first register that would grow (a merge that raises nothing changes
-     * nothing); then the SIMD register-max kernel and one summary pass ({@code EXCLUSIVE}), or a
-     * compare-and-set of each 32-bit word that grows ({@code SHARED}).
+     * <p>Cost: a SIMD scan for the first register that would grow (a merge that raises nothing changes nothing),
+     * then the register-max kernel and a summary pass ({@code EXCLUSIVE}) or a compare-and-set per word that grows.
      *
      * @param other a sketch with the same precision, hash scheme and seed; not modified
      * @throws IncompatibleSketchException naming the parameter that differs (for the hash scheme, both)
@@ -165,15 +166,14 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         Objects.requireNonNull(other, "other");
         requireWritable();
         requireCompatible(other, HyperLogLogFormat.SHAPE);
-        registers.merge(other.registers.bytes());
+        registers.merge(other.registers.view());
         countItems(other.itemsAdded());
     }
 
     /**
-     * Folds a sketch of the same or a higher precision down to this one's and merges it: afterwards this
-     * sketch is, byte for byte, the sketch of precision {@link #precision()} built from both key sets; folding
-     * loses the other sketch's extra accuracy, never correctness (to fold into a new sketch, call this on an
-     * empty one of the lower precision and the same seed). Cost: one scalar pass over the other's registers.
+     * Folds a sketch of the same or a higher precision down to this one's and merges it: afterwards this sketch
+     * is, byte for byte, the one of precision {@link #precision()} built from both key sets (folding loses
+     * accuracy, never correctness). Cost: one scalar pass over the other's registers.
      *
      * @param other a sketch with precision at least this one's, the same hash scheme and seed; not modified
      * @throws IncompatibleSketchException if the kind, hash scheme or seed differ
@@ -184,10 +184,6 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         Objects.requireNonNull(other, "other");
         requireWritable();
         requireFoldable(other);
-        if (other.precision < precision) {
-            throw new IllegalArgumentException("cannot fold precision " + other.precision + " up to " + precision
-                    + ": a sketch folds only to an equal or lower precision");
-        }
         registers.fold(other.registers);
         countItems(other.itemsAdded());
     }
@@ -199,9 +195,8 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
 
     /**
      * Estimates the number of distinct keys in the union of several sketches without modifying any: the
-     * {@link #estimate()} of the merge of all of them folded to the lowest precision among them (of a
-     * single sketch, its own). Cost: a heap scratch of that precision's m bytes, one pass over every
-     * sketch's registers (SIMD for those at that precision) and one summary pass.
+     * {@link #estimate()} of their merge folded to the lowest precision among them (of one sketch, its own).
+     * Cost: a heap scratch of m bytes, one pass over every sketch's registers and one summary pass.
      *
      * @param sketches at least one sketch; all of the same hash scheme and seed
      * @return the estimated number of distinct keys added to any of them, by the sketches' {@link #estimator()}
@@ -215,18 +210,16 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
 
     /**
      * Estimates the number of distinct keys added (0 for an empty sketch) by {@link #estimator()}: Ertl's
-     * improved estimator, the same bit for bit from the summary line or a pass over the registers; Redis's
-     * {@code PFCOUNT}, an integer, from a histogram pass at every call; or DataSketches' estimate, a kept
-     * number or a histogram pass.
+     * improved estimator, bit for bit the same from the summary line or the registers; Redis's {@code PFCOUNT}
+     * from a histogram pass; or DataSketches' estimate, a kept number, its coupons or a histogram pass.
      *
-     * <p>Cost: with nothing changed since this sketch's last estimate, a load or two and a compare; after
-     * a change, four loads and O(64) arithmetic; without trusted numbers (format version 1, a change in
-     * flight or left by a dead writer, another thread's or process's estimate beside an {@code EXCLUSIVE}
-     * writer), one SIMD pass over the m registers (about a microsecond at p = 14).
+     * <p>Cost: with nothing changed since the last estimate, a load or two; after a change, four loads and
+     * O(64) arithmetic; without trusted numbers (version 1, a change in flight or left by a dead writer, an
+     * estimate beside an {@code EXCLUSIVE} writer), one SIMD pass over the m registers (~1 us at p = 14).
      *
      * @return the estimate, at least 0
-     * @throws IllegalStateException if the sketch is closed, or the pass finds a register holding an
-     *     impossible rank (the file was corrupted after it was opened)
+     * @throws IllegalStateException if the sketch is closed or a pass finds an impossible rank (the file was
+     *     corrupted while open)
      */
     public double estimate() {
         return current().estimate();
@@ -237,8 +230,8 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      * (for DataSketches' scheme, the one its state calls for now).
      *
      * @return {@link CardinalityEstimator#REDIS_PFCOUNT} for a sketch that hashes as Redis does,
-     *     {@link CardinalityEstimator#DATASKETCHES_HIP} or {@link CardinalityEstimator#DATASKETCHES_COMPOSITE}
-     *     for one that hashes as DataSketches does, {@link CardinalityEstimator#IMPROVED} otherwise
+     *     {@link CardinalityEstimator#DATASKETCHES_COUPON}, {@code _HIP} or {@code _COMPOSITE} for one that
+     *     hashes as DataSketches does, {@link CardinalityEstimator#IMPROVED} otherwise
      * @throws IllegalStateException if a sketch that hashes as DataSketches does is closed
      */
     public CardinalityEstimator estimator() {
@@ -247,9 +240,8 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
 
     /**
      * Returns DataSketches' HIP accumulator of a sketch that hashes as DataSketches does: the {@code EXCLUSIVE}
-     * writer's own, else the one the file holds (as its last exclusive writer or its import left it). It
-     * answers {@link #estimate()} while {@link #estimator()} is {@link CardinalityEstimator#DATASKETCHES_HIP};
-     * an HLL_8 image carries it either way.
+     * writer's own, else the file's (0 before a promotion). It answers {@link #estimate()} while
+     * {@link #estimator()} is {@link CardinalityEstimator#DATASKETCHES_HIP}; an HLL_8 image carries it.
      *
      * @return the accumulator, or {@code NaN} for a sketch of another scheme
      * @throws IllegalStateException if the sketch is closed
@@ -262,10 +254,21 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     }
 
     /**
-     * Estimates the number of distinct keys with the classic estimator of Flajolet et al. (raw harmonic
-     * mean, linear counting while it is at most 2.5 m and a register is empty), for comparison: biased by
-     * a few percent just above the switch, where it jumps. Use {@link #estimate()}, which costs the same
-     * (for DataSketches' scheme this takes a pass over the registers).
+     * Returns the coupon table of a sketch that hashes as DataSketches does while in DataSketches' LIST or SET
+     * mode, as its updatable image holds it (a LIST's 8 entries in arrival order, a SET's {@code 2^lgArr}).
+     *
+     * @return a copy of the table; {@code null} once the registers answer, and for another scheme
+     * @throws IllegalStateException if a sketch that hashes as DataSketches does is closed
+     */
+    public int[] dataSketchesCoupons() {
+        return registers.couponTable();
+    }
+
+    /**
+     * Estimates the number of distinct keys with the classic estimator of Flajolet et al. (raw harmonic mean,
+     * linear counting while at most 2.5 m with a register empty), for comparison: biased by a few percent
+     * above the switch. Use {@link #estimate()}, which costs the same (for DataSketches' scheme, a pass over the
+     * registers).
      *
      * @return the classic estimate, at least 0
      * @throws IllegalStateException if the sketch is closed or a register holds an impossible rank
@@ -276,9 +279,8 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
 
     /**
      * Returns a lower bound of the distinct count at {@code k} standard deviations: the estimate divided by
-     * {@code 1 + k} {@link #relativeStandardError()}, at least the number of non-empty registers and at most
-     * the estimate. With {@code k = 2} the true count lies below it in about 2.5% of sketches (fewer below
-     * about {@code m} keys). Cost: as {@link #estimate()}.
+     * {@code 1 + k} {@link #relativeStandardError()}, at least the non-empty registers, at most the estimate;
+     * with {@code k = 2} the true count lies below it in about 2.5% of sketches. Cost: as {@link #estimate()}.
      *
      * @param standardDeviations k, finite and at least 0
      * @return the lower bound
@@ -336,7 +338,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
 
     /**
      * Closes the sketch as every sketch closes ({@link io.mapsketch.Sketch#close()}), the {@code EXCLUSIVE}
-     * writer after storing its kept numbers in the summary line for later readers. An estimate then fails.
+     * writer after storing its kept numbers in the summary line. An estimate then fails.
      *
      * @throws IOException if releasing the file lock or closing the file fails
      */
@@ -354,12 +356,13 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     }
 
     /**
-     * The estimator inputs now: the sole writer's kept snapshot until a change clears it, then a new one
-     * ({@link HyperLogLogEstimates#keptSnapshot}) or a pass; other sketches ask their estimate sources.
+     * The estimator inputs now: DataSketches' coupons' while they answer; the sole writer's kept snapshot until
+     * a change clears it, then a new one or a pass; other sketches ask their estimate sources.
      */
     private HyperLogLogEstimates.Snapshot current() {
-        if (!soleWriter) {
-            return estimates.current();
+        HyperLogLogEstimates.Snapshot coupons = registers.couponSnapshot();
+        if (coupons != null || !soleWriter) {
+            return coupons != null ? coupons : estimates.current();
         }
         HyperLogLogEstimates.Snapshot last = kept;
         if (last != null) {

@@ -15,6 +15,8 @@ public final class HyperLogLogBuilder extends SketchBuilder<HyperLogLogBuilder, 
     private byte[] registers;
     /** DataSketches' HIP accumulator to start from, or {@code NaN} for none. */
     private double hipAccumulator = Double.NaN;
+    /** DataSketches' coupon table to start from, or {@code null} for none. */
+    private int[] coupons;
 
     HyperLogLogBuilder() {}
 
@@ -54,9 +56,11 @@ public final class HyperLogLogBuilder extends SketchBuilder<HyperLogLogBuilder, 
      * DataSketches' seed 9001 (which this sets), a {@code long} key as its eight little-endian bytes (the
      * {@code update(long)} overload), a string as its UTF-8 bytes ({@code update(String)}), an empty key
      * no update; the register is the low p bits of the hash's first half and the value the leading zeros
-     * of its second half plus one, capped at 63. The sketch estimates as DataSketches does
-     * ({@link CardinalityEstimator#DATASKETCHES_HIP}, {@link CardinalityEstimator#DATASKETCHES_COMPOSITE})
-     * and exports to an HLL_8 image ({@link io.mapsketch.interop.DataSketchesHll}). Precision (lgK) 4 to 21.
+     * of its second half plus one, capped at 63. The sketch starts, as DataSketches does, in LIST mode and keeps
+     * DataSketches' coupons until its {@code EXCLUSIVE} writer promotes them where DataSketches does (a
+     * {@code SHARED} writer's add promotes first); it estimates as DataSketches does
+     * ({@link CardinalityEstimator#DATASKETCHES_COUPON}, {@code _HIP}, {@code _COMPOSITE}) and exports to its
+     * image ({@link io.mapsketch.interop.DataSketchesHll}). Precision (lgK) 4 to 21.
      *
      * @return this builder
      */
@@ -81,6 +85,23 @@ public final class HyperLogLogBuilder extends SketchBuilder<HyperLogLogBuilder, 
             throw new IllegalArgumentException("hipAccumulator = " + accumulator + ", must be finite and >= 0");
         }
         this.hipAccumulator = accumulator;
+        return this;
+    }
+
+    /**
+     * Starts a sketch that hashes as DataSketches does in DataSketches' LIST or SET mode with this coupon table,
+     * entry for entry as DataSketches' updatable image holds it (instead of the empty LIST a new sketch of that
+     * scheme starts in): 8 entries are a LIST, coupons in arrival order then zeros; {@code 2^5} to
+     * {@code 2^(p-3)} entries a SET, each coupon where DataSketches' probe sequence put it. The sketch then
+     * adds and promotes as DataSketches would from that state.
+     *
+     * @param table the entries, each 0 or a coupon {@code value << 26 | address} of value 1 to 63; copied
+     * @return this builder
+     * @throws IllegalArgumentException at {@code create} if the sketch does not hash as DataSketches does,
+     *     registers are given too, or the table is not one DataSketches holds (naming the length or the entry)
+     */
+    public HyperLogLogBuilder dataSketchesCoupons(int[] table) {
+        this.coupons = table.clone();
         return this;
     }
 
@@ -121,15 +142,24 @@ public final class HyperLogLogBuilder extends SketchBuilder<HyperLogLogBuilder, 
             throw new IllegalArgumentException("hipAccumulator = " + hipAccumulator
                     + " is DataSketches' state, and the sketch hashes with " + scheme + ": call dataSketchesHashing()");
         }
+        if (coupons != null && (!dataSketches || registers != null || !Double.isNaN(hipAccumulator))) {
+            throw new IllegalArgumentException("dataSketchesCoupons is DataSketches' LIST or SET state: it needs"
+                    + " dataSketchesHashing() and no registers or hipAccumulator");
+        }
         if (registers != null) {
             HyperLogLogLayout.requireRegisters(registers, precision, HyperLogLogLayout.maxRank(scheme, precision));
         }
-        return new HyperLogLogFormat(precision);
+        return new HyperLogLogFormat(precision, dataSketches);
     }
 
     @Override
     protected ContentWriter<HyperLogLog> initialContent() {
-        if (registers == null && Double.isNaN(hipAccumulator)) {
+        boolean startsInCoupons = registers == null && Double.isNaN(hipAccumulator);
+        if (startsInCoupons && scheme == HashScheme.DATASKETCHES_MURMUR3_128) {
+            int[] table = coupons;
+            return sketch -> ((DataSketchesRegisters) sketch.registers).startCoupons(table);
+        }
+        if (startsInCoupons) {
             return null;
         }
         MemorySegment content = MemorySegment.ofArray(registers == null ? new byte[1 << precision] : registers);

@@ -1,5 +1,6 @@
 package io.mapsketch.cardinality;
 
+import io.mapsketch.internal.DataSketchesCoupons;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.SketchRegion;
@@ -90,13 +91,28 @@ final class HyperLogLogEstimates {
      * for valid ranks.
      */
     static void checkOnOpen(SketchRegion region, boolean soleWriter) throws IOException {
-        int precision = HyperLogLogFormat.read(HeaderReader.of(region)).precision();
+        HyperLogLogFormat format = HyperLogLogFormat.read(HeaderReader.of(region));
+        int precision = format.precision();
         int top = HyperLogLogLayout.maxRank(region.header().hashScheme(), precision);
         MemorySegment registers = region.payload().segment();
         Path file = region.file().orElse(null);
         HyperLogLogSummaryLine line = HyperLogLogSummaryLine.of(region, precision);
+        DataSketchesCoupons coupons = format.couponArea() ? line.coupons(registers, precision) : null;
+        if (coupons != null) {
+            coupons.check(file, false);
+            if (soleWriter) {
+                coupons.recover();
+            }
+            coupons.check(file, soleWriter || region.wasCleanlyClosed());
+            if (!soleWriter && DataSketchesCoupons.mode(coupons.word()) != DataSketchesCoupons.HLL) {
+                return; // the registers are the sole writer's scratch until the coupons are promoted
+            }
+        }
         if (line != null) {
             line.checkOnOpen(registers, soleWriter, region.wasCleanlyClosed(), file);
+            if (coupons != null && soleWriter) {
+                DataSketchesCouponReads.promoteOnOpen(registers, precision, line);
+            }
         } else {
             HyperLogLogLayout.requireValidRanks(summary(registers, precision, top), top, file);
         }

@@ -2,6 +2,7 @@ package io.mapsketch.cardinality;
 
 import io.mapsketch.SketchFileException;
 import io.mapsketch.SketchKind;
+import io.mapsketch.internal.DataSketchesCoupons;
 import io.mapsketch.internal.FormatVersions;
 import io.mapsketch.internal.HeaderFormat;
 import io.mapsketch.internal.HeaderParameter;
@@ -21,9 +22,17 @@ import java.util.List;
  * header's summary line keeps the estimate's inputs ({@link HyperLogLogSummaryLine}); version 3 is
  * version 2 for this kind; version 4 adds the payload checksum, which the header page keeps.
  *
+ * <p>DataSketches' coupon modes: a file of {@code DATASKETCHES_MURMUR3_128} that this build creates has, after
+ * the registers, a coupon area of {@link DataSketchesCoupons#areaBytes} bytes (64 below precision 8, else
+ * {@code 2^(p-1)}), and its summary line's byte 40 the coupon word that says whether the file is in
+ * DataSketches' LIST or SET mode ({@link DataSketchesCoupons}); the version stays 5. A file of that scheme
+ * without the area (written before it) holds registers only, its coupon word zero, and answers as it did.
+ * An earlier build refuses a file with the area (its payload length).
+ *
  * @param precision p, in [{@value HyperLogLog#MIN_PRECISION}, {@value HyperLogLog#MAX_DATASKETCHES_PRECISION}]
+ * @param couponArea whether the payload has DataSketches' coupon area after the registers
  */
-record HyperLogLogFormat(int precision) implements HeaderFormat {
+record HyperLogLogFormat(int precision, boolean couponArea) implements HeaderFormat {
 
     /** The versions read and written. */
     static final FormatVersions VERSIONS = new FormatVersions(1, 5, 5);
@@ -33,11 +42,25 @@ record HyperLogLogFormat(int precision) implements HeaderFormat {
     /** What two sketches that merge register by register must share. */
     static final List<HeaderParameter> SHAPE = List.of(PRECISION);
 
+    /** The format of registers alone, without a coupon area. */
+    HyperLogLogFormat(int precision) {
+        this(precision, false);
+    }
+
     /** Reads and checks a header: its version, the precision's range and the payload's length. */
     static HyperLogLogFormat read(HeaderReader header) throws SketchFileException {
         header.requireVersion(VERSIONS);
-        HyperLogLogFormat format = new HyperLogLogFormat((int) header.read(PRECISION));
-        header.requirePayload(format.payloadBytes(), "2^precision one-byte registers, rounded up to 64 bytes");
+        int precision = (int) header.read(PRECISION);
+        boolean dataSketches = header.header().hashScheme() == HashScheme.DATASKETCHES_MURMUR3_128;
+        HyperLogLogFormat withArea = new HyperLogLogFormat(precision, true);
+        boolean couponArea = dataSketches && header.header().payloadLength() == withArea.payloadBytes();
+        HyperLogLogFormat format = couponArea ? withArea : new HyperLogLogFormat(precision);
+        header.requirePayload(
+                format.payloadBytes(),
+                dataSketches
+                        ? "2^precision one-byte registers, rounded up to 64 bytes, then the coupon area of "
+                                + DataSketchesCoupons.areaBytes(precision) + " bytes, or the registers alone"
+                        : "2^precision one-byte registers, rounded up to 64 bytes");
         return format;
     }
 
@@ -58,7 +81,7 @@ record HyperLogLogFormat(int precision) implements HeaderFormat {
 
     @Override
     public long payloadBytes() {
-        return HyperLogLogLayout.payloadBytes(precision);
+        return HyperLogLogLayout.payloadBytes(precision) + (couponArea ? DataSketchesCoupons.areaBytes(precision) : 0);
     }
 
     /** Runs XXH3-64 at precisions 4 to 18, Redis's scheme at Redis's precision, 14, and DataSketches' at 4 to 21. */

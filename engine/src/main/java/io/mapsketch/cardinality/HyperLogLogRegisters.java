@@ -134,12 +134,27 @@ sealed class HyperLogLogRegisters permits DataSketchesRegisters {
     void changing() {}
 
     /**
-     * The value register {@code register} of precision {@code precision} takes when this sketch's registers,
-     * of that precision or a higher one, are folded down to it ({@link HyperLogLogLayout#foldedValue}).
+     * The value register {@code register} of precision {@code precision} takes when this sketch's registers
+     * ({@code view}, of that precision or a higher one) are folded down to it ({@link HyperLogLogLayout#foldedValue}).
      */
-    int foldedValue(long register, int precision) {
+    int foldedValue(MemorySegment view, long register, int precision) {
         int d = this.precision - precision;
-        return HyperLogLogLayout.foldedValue(bytes, register << d, d);
+        return HyperLogLogLayout.foldedValue(view, register << d, d);
+    }
+
+    /** The registers a merge, fold or union reads from this sketch: its own (DataSketches' coupons raise a copy). */
+    MemorySegment view() {
+        return bytes;
+    }
+
+    /** The estimate inputs of DataSketches' coupon modes, or {@code null} when the registers answer (always here). */
+    HyperLogLogEstimates.Snapshot couponSnapshot() {
+        return null;
+    }
+
+    /** DataSketches' coupon table while in a coupon mode, or {@code null} (always here). */
+    int[] couponTable() {
+        return null;
     }
 
     /** The largest register value of this scheme at precision p ({@link HyperLogLogLayout#maxRank(int)}). */
@@ -276,11 +291,18 @@ sealed class HyperLogLogRegisters permits DataSketchesRegisters {
      * Folds {@code source}, of precision at least this one's, down to this precision and raises the
      * registers to it, as one change: a scalar pass over the source's registers. Returns whether a
      * register grew.
+     *
+     * @throws IllegalArgumentException if the source's precision is lower than this one's
      */
     boolean fold(HyperLogLogRegisters source) {
+        if (source.precision < precision) {
+            throw new IllegalArgumentException("cannot fold precision " + source.precision + " up to " + precision
+                    + ": a sketch folds only to an equal or lower precision");
+        }
         Change change = new Change();
+        MemorySegment view = source.view();
         for (long register = 0; register < registers; register++) {
-            int value = source.foldedValue(register, precision);
+            int value = source.foldedValue(view, register, precision);
             if (value != 0) {
                 change.raise(register, value);
             }

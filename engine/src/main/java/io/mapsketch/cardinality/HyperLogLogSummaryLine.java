@@ -13,6 +13,7 @@ import static io.mapsketch.cardinality.SummaryLineLayout.saturated;
 
 import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.OpenMode;
+import io.mapsketch.internal.DataSketchesCoupons;
 import io.mapsketch.internal.Regions;
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.AtomicSegment;
@@ -61,6 +62,8 @@ final class HyperLogLogSummaryLine {
     private final int top;
     /** Whether the line keeps DataSketches' HIP state (bytes 24 to 39). */
     private final boolean hip;
+    /** Whether the file has DataSketches' coupon area, whose word is at byte 40. */
+    private final boolean couponArea;
     /** The {@code EXCLUSIVE} writer's numbers: the counts word and S, as the file's line would hold them. */
     private long keptCounts;
 
@@ -76,8 +79,15 @@ final class HyperLogLogSummaryLine {
      * in its own memory once it has {@link #attach attached}, readers only read it.
      */
     HyperLogLogSummaryLine(AtomicSegment line, OpenMode mode, long registers, int top, boolean hip) {
+        this(line, mode, registers, top, hip, false);
+    }
+
+    /** As the constructor above, for a file that has DataSketches' coupon area ({@code couponArea}) or not. */
+    HyperLogLogSummaryLine(
+            AtomicSegment line, OpenMode mode, long registers, int top, boolean hip, boolean couponArea) {
         this.line = line;
         this.hip = hip;
+        this.couponArea = couponArea;
         this.shared = mode == OpenMode.SHARED;
         this.registers = registers;
         this.top = top;
@@ -95,7 +105,8 @@ final class HyperLogLogSummaryLine {
                         Regions.openMode(region),
                         1L << precision,
                         HyperLogLogLayout.maxRank(scheme, precision),
-                        scheme == HashScheme.DATASKETCHES_MURMUR3_128)
+                        scheme == HashScheme.DATASKETCHES_MURMUR3_128,
+                        region.payload().byteSize() > HyperLogLogLayout.payloadBytes(precision))
                 : null;
     }
 
@@ -131,6 +142,24 @@ final class HyperLogLogSummaryLine {
     /** DataSketches' scheme: the HIP accumulator (acquire). */
     double hipAccumulator() {
         return Double.longBitsToDouble(line.getLongAcquire(HIP));
+    }
+
+    /**
+     * DataSketches' scheme: the coupons of a sketch of precision p whose payload ({@code payload}, registers
+     * first) has a coupon area, with their word in this line.
+     */
+    DataSketchesCoupons coupons(MemorySegment payload, int precision) {
+        return new DataSketchesCoupons(line, payload, HyperLogLogLayout.payloadBytes(precision), precision);
+    }
+
+    /**
+     * Recomputes the line from the registers as the only writer at its open, before it attaches: for
+     * registers it has just raised from DataSketches' coupons.
+     */
+    void recompute(MemorySegment registersSegment) {
+        long[] summary = new long[RegisterKernels.SUMMARY_LENGTH];
+        RegisterKernels.summary(registersSegment, 0, registers, top, summary);
+        repair(summary);
     }
 
     /**
@@ -314,7 +343,7 @@ final class HyperLogLogSummaryLine {
      */
     void checkOnOpen(MemorySegment registersSegment, boolean soleWriter, boolean cleanlyClosed, Path file)
             throws CorruptSketchFileException {
-        SummaryLineLayout.requireValidBytes(line, hip, file);
+        SummaryLineLayout.requireValidBytes(line, hip, couponArea, file);
         long[] actual = new long[RegisterKernels.SUMMARY_LENGTH];
         long before = line.getLongAcquire(GUARD);
         long counts = line.getLongAcquire(COUNTS);

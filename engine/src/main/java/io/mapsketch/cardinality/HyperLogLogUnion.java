@@ -51,12 +51,13 @@ final class HyperLogLogUnion {
         MemorySegment union = MemorySegment.ofArray(new byte[m]);
         for (HyperLogLogRegisters source : sources) {
             int d = source.precision() - precision;
+            MemorySegment view = source.view();
             if (d == 0) {
-                RegisterKernels.maxUnsignedBytes(union, 0, source.bytes(), 0, m);
+                RegisterKernels.maxUnsignedBytes(union, 0, view, 0, m);
                 continue;
             }
             for (long register = 0; register < m; register++) {
-                int value = source.foldedValue(register, precision);
+                int value = source.foldedValue(view, register, precision);
                 if (value > union.get(ValueLayout.JAVA_BYTE, register)) {
                     union.set(ValueLayout.JAVA_BYTE, register, (byte) value);
                 }
@@ -71,7 +72,8 @@ final class HyperLogLogUnion {
         return switch (estimator) {
             case IMPROVED -> HyperLogLogEstimates.improved(summary, precision);
             case REDIS_PFCOUNT -> RedisCountEstimator.count(union, 0);
-            case DATASKETCHES_HIP, DATASKETCHES_COMPOSITE -> DataSketchesRegisters.composite(union, precision);
+            case DATASKETCHES_HIP, DATASKETCHES_COMPOSITE, DATASKETCHES_COUPON ->
+                DataSketchesRegisters.composite(union, precision);
         };
     }
 }

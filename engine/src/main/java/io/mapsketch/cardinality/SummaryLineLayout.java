@@ -23,7 +23,8 @@ import java.nio.file.Path;
  *     24    40  zero; in a file of DataSketches' scheme (DATASKETCHES_MURMUR3_128):
  *     24     8    the HIP accumulator, a double
  *     32     8    0 while the HIP accumulator answers, 1 once it no longer does (out of order)
- *     40    24    zero
+ *     40     8    the coupon word of a file with DataSketches' coupon area (DataSketchesCoupons), else zero
+ *     48    16    zero
  * </pre>
  *
  * <p>An all-zero line is the line of empty registers, so a new file needs nothing written. A raise of a
@@ -46,8 +47,10 @@ final class SummaryLineLayout {
     static final int HIP = 24;
     /** DataSketches' scheme: 0 while the HIP accumulator answers, 1 once it does not. */
     static final int OUT_OF_ORDER = 32;
+    /** DataSketches' scheme: the coupon word of a file with a coupon area. */
+    static final int COUPON_WORD = 40;
     /** DataSketches' scheme: the first reserved byte. */
-    static final int HIP_RESERVED = 40;
+    static final int HIP_RESERVED = 48;
     /** The line's length: one cache line. */
     static final int LINE = SketchFileLayout.CACHE_LINE;
 
@@ -90,15 +93,20 @@ final class SummaryLineLayout {
     /**
      * Refuses stored bytes that no writer leaves: a reserved byte that is not zero and, in a line of
      * DataSketches' scheme ({@code hip}), a negative or non-finite HIP accumulator or an order word
-     * other than 0 or 1.
+     * other than 0 or 1; the coupon word is reserved too unless the file has a coupon area ({@code coupons},
+     * whose word {@code DataSketchesCoupons} checks).
      *
      * @throws CorruptSketchFileException naming {@code file}, the byte's offset and its value
      */
-    static void requireValidBytes(AtomicSegment line, boolean hip, Path file) throws CorruptSketchFileException {
+    static void requireValidBytes(AtomicSegment line, boolean hip, boolean coupons, Path file)
+            throws CorruptSketchFileException {
         if (hip) {
             requireValidHip(line, file);
         }
-        for (int offset = hip ? HIP_RESERVED : RESERVED; offset < LINE; offset += Long.BYTES) {
+        for (int offset = hip ? COUPON_WORD : RESERVED; offset < LINE; offset += Long.BYTES) {
+            if (offset == COUPON_WORD && coupons) {
+                continue;
+            }
             long value = line.getLong(offset);
             if (value != 0) {
                 throw new CorruptSketchFileException(

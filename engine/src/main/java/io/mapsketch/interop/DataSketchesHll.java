@@ -16,9 +16,10 @@ import java.nio.file.Path;
  * {@code toCompactByteArray()} or {@code toUpdatableByteArray()} write, what Spark's {@code hll_sketch_agg}
  * returns; any mode, LIST, SET or HLL, any type, HLL_4, HLL_6 or HLL_8) becomes a mapped {@link HyperLogLog}
  * file of precision lgK that keeps hashing as DataSketches does ({@link HyperLogLogBuilder#dataSketchesHashing()})
- * and answers DataSketches' estimate for the image; such a sketch exports back to an HLL_8 updatable image,
- * byte for byte the one DataSketches writes after the same updates. A LIST or SET image is promoted on
- * import, as DataSketches promotes it when it leaves those modes. What is kept and lost is in
+ * and answers DataSketches' estimate for the image; such a sketch exports back to an updatable image, byte for
+ * byte the one DataSketches writes after the same updates: a LIST or SET image while the sketch holds
+ * DataSketches' coupons (a LIST or SET image imports into that mode and its {@code EXCLUSIVE} writer
+ * promotes at DataSketches' coupon count), an HLL_8 image after. What is kept and lost is in
  * {@code docs/interop.md}.
  *
  * <p>Errors: bytes that are not such an image are a {@link ForeignSketchException} naming the source, the
@@ -46,8 +47,8 @@ public final class DataSketchesHll {
      * @param mode {@code SHARED} or {@code EXCLUSIVE}
      * @param options as {@link HyperLogLogBuilder#create}
      * @return the open sketch: precision lgK, estimating as DataSketches does for the image (the HIP
-     *     accumulator of an in-order image, the coupon estimate of a LIST or SET image as its starting
-     *     accumulator, the composite estimate of an out-of-order one), no items counted
+     *     accumulator of an in-order image, the coupon estimate of a LIST or SET image, which it keeps, the
+     *     composite estimate of an out-of-order one), no items counted
      * @throws ForeignSketchException if the bytes are not a DataSketches HLL image (nothing is written)
      * @throws java.nio.file.FileAlreadyExistsException if the file exists and overwriting was not asked for
      * @throws IOException if the file cannot be written
@@ -76,19 +77,24 @@ public final class DataSketchesHll {
     }
 
     /**
-     * Returns a sketch that hashes as DataSketches does as an HLL_8 updatable image, as datasketches-java's
-     * {@code toUpdatableByteArray()} writes it: the registers, the HIP accumulator and the out-of-order
-     * flag the sketch keeps, kxq sums and numAtCurMin recounted. {@code HllSketch.heapify} reads it.
+     * Returns a sketch that hashes as DataSketches does as an updatable image, as datasketches-java's
+     * {@code toUpdatableByteArray()} writes it for an HLL_8 sketch: in a coupon mode, the LIST or SET table
+     * the sketch keeps; else the registers, the HIP accumulator and the out-of-order flag the sketch keeps,
+     * kxq sums and numAtCurMin recounted. {@code HllSketch.heapify} reads it.
      *
      * @param sketch a HyperLogLog that hashes as DataSketches does, imported or built with
      *     {@link HyperLogLogBuilder#dataSketchesHashing()}; not modified
-     * @return {@code 40 + 2^lgK} bytes
+     * @return {@code 40 + 2^lgK} bytes in HLL mode, {@code 40} for a LIST, {@code 12 + 4 * 2^lgArr} for a SET
      * @throws IllegalArgumentException if the sketch hashes otherwise, or with another seed than 9001
      * @throws IllegalStateException if the sketch is closed or a register holds more than 63
      */
     public static byte[] exportTo(HyperLogLog sketch) {
         requireDataSketchesHashing(sketch);
         int lgK = sketch.precision();
+        int[] coupons = sketch.dataSketchesCoupons();
+        if (coupons != null) {
+            return DataSketchesHllWriter.updatableCoupons(lgK, coupons);
+        }
         byte[] registers = new byte[1 << lgK];
         MemorySegment payload = SketchInternals.payload(sketch).segment();
         MemorySegment.copy(payload, ValueLayout.JAVA_BYTE, 0, registers, 0, registers.length);
@@ -126,14 +132,13 @@ public final class DataSketchesHll {
 
     private static HyperLogLog create(DataSketchesHllImage image, Path file, OpenMode mode, CreateOption... options)
             throws IOException {
-        DataSketchesHllImage.Registers registers = switch (image) {
-            case DataSketchesHllImage.Coupons coupons -> coupons.promoted();
-            case DataSketchesHllImage.Registers dense -> dense.asHll8();
-        };
-        HyperLogLogBuilder builder = HyperLogLog.builder()
-                .precision(registers.lgK())
-                .dataSketchesHashing()
-                .registers(registers.registers());
+        HyperLogLogBuilder builder =
+                HyperLogLog.builder().precision(image.lgK()).dataSketchesHashing();
+        if (image instanceof DataSketchesHllImage.Coupons coupons) {
+            return builder.dataSketchesCoupons(coupons.table()).create(file, mode, options);
+        }
+        DataSketchesHllImage.Registers registers = ((DataSketchesHllImage.Registers) image).asHll8();
+        builder.registers(registers.registers());
         if (!registers.outOfOrder()) {
             builder.hipAccumulator(registers.state().hipAccumulator());
         }
@@ -144,7 +149,8 @@ public final class DataSketchesHll {
         String name = sketch.file().map(Path::toString).orElse("an anonymous HyperLogLog");
         CardinalityEstimator estimator = sketch.estimator();
         if (estimator != CardinalityEstimator.DATASKETCHES_HIP
-                && estimator != CardinalityEstimator.DATASKETCHES_COMPOSITE) {
+                && estimator != CardinalityEstimator.DATASKETCHES_COMPOSITE
+                && estimator != CardinalityEstimator.DATASKETCHES_COUPON) {
             throw new IllegalArgumentException(name + ": does not hash keys as DataSketches does (its estimator is "
                     + estimator + "), so its registers mean nothing to DataSketches; only a sketch imported from a"
                     + " DataSketches image, or built with HyperLogLog.builder().dataSketchesHashing(), exports to one");

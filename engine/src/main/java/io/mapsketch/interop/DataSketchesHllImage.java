@@ -1,5 +1,6 @@
 package io.mapsketch.interop;
 
+import io.mapsketch.internal.DataSketchesCoupons;
 import io.mapsketch.internal.DataSketchesHllEstimators;
 import java.util.Arrays;
 
@@ -79,13 +80,46 @@ sealed interface DataSketchesHllImage permits DataSketchesHllImage.Coupons, Data
      * @param mode LIST or SET
      * @param compact whether the image was compact
      * @param coupons the coupons, in the image's order; copied in and out
+     * @param table the table {@code HllSketch.heapify} holds for the image: an updatable image's own, else the
+     *     coupons inserted in the image's order ({@link DataSketchesCoupons#tableOf}); copied in and out
      */
-    record Coupons(int lgK, DataSketchesHllType type, DataSketchesHllMode mode, boolean compact, int[] coupons)
+    record Coupons(
+            int lgK, DataSketchesHllType type, DataSketchesHllMode mode, boolean compact, int[] coupons, int[] table)
             implements DataSketchesHllImage {
 
-        /** Copies the coupons in. */
+        /** Copies the coupons and the table in. */
         public Coupons {
             coupons = coupons.clone();
+            table = table.clone();
+        }
+
+        /**
+         * The coupons of an image whose table DataSketches rebuilds by inserting them in order.
+         *
+         * @param lgK log2 of the number of registers
+         * @param type the target type
+         * @param mode LIST or SET
+         * @param compact whether the image was compact
+         * @param coupons the coupons, in the image's order
+         */
+        public Coupons(int lgK, DataSketchesHllType type, DataSketchesHllMode mode, boolean compact, int[] coupons) {
+            this(
+                    lgK,
+                    type,
+                    mode,
+                    compact,
+                    coupons,
+                    DataSketchesCoupons.tableOf(lgK, mode == DataSketchesHllMode.SET, coupons));
+        }
+
+        /**
+         * Returns the table DataSketches holds for the image.
+         *
+         * @return a copy: 8 entries for a LIST, {@code 2^lgArr} for a SET
+         */
+        @Override
+        public int[] table() {
+            return table.clone();
         }
 
         /**

@@ -1,5 +1,7 @@
 package io.mapsketch.interop;
 
+import io.mapsketch.internal.DataSketchesCoupons;
+
 /**
  * The byte layout of a DataSketches HLL image (serial version 1, family 7), little-endian:
  *
@@ -88,7 +90,7 @@ final class DataSketchesHllLayout {
 
     /** A hash table of {@code 2^lg} entries holds at most three quarters of them: one more grows it. */
     static int tableCapacity(int lgEntries) {
-        return (3 << lgEntries) >>> 2;
+        return DataSketchesCoupons.tableCapacity(lgEntries);
     }
 
     /** The most coupons a SET of this lgK holds: one more promotes it to HLL mode. */
@@ -101,7 +103,7 @@ final class DataSketchesHllLayout {
      * for lgK below 8 (a LIST straight to HLL), one more than {@link #maxSetCoupons} otherwise.
      */
     static int promotionCoupons(int lgK) {
-        return lgK < 8 ? LIST_CAPACITY : maxSetCoupons(lgK) + 1;
+        return DataSketchesCoupons.promotionCoupons(lgK);
     }
 
     static int registerBytes(DataSketchesHllType type, int lgK) {

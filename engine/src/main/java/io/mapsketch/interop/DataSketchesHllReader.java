@@ -133,6 +133,9 @@ final class DataSketchesHllReader {
                 }
             }
             bytes.requirePlacement(table, lgArr, SET_COUPONS_START, false);
+            requireEmptyFlag(bytes, preamble, count);
+            return new DataSketchesHllImage.Coupons(
+                    lgK, preamble.type(), DataSketchesHllMode.SET, compact, coupons, table);
         }
         requireEmptyFlag(bytes, preamble, count);
         return new DataSketchesHllImage.Coupons(lgK, preamble.type(), DataSketchesHllMode.SET, compact, coupons);

@@ -18,7 +18,7 @@ class HyperLogLogFormatTest {
         HeaderFormatChecks.check(
                 integers()
                         .between(HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_DATASKETCHES_PRECISION)
-                        .map(HyperLogLogFormat::new),
+                        .map(precision -> new HyperLogLogFormat(precision)),
                 HyperLogLogFormat::read,
                 Map.of("precision", List.of(0L, 3L, 22L, 64L, -14L)));
     }
