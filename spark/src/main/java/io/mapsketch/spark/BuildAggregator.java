@@ -2,7 +2,6 @@ package io.mapsketch.spark;
 
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.expressions.Aggregator;
 import scala.Tuple2;
 
 /**
@@ -11,7 +10,7 @@ import scala.Tuple2;
  * the bytes of the sketch's file. Rows whose key is null add nothing; so do rows whose weight is null or 0.
  * A group of no rows, or of null keys only, gives the empty sketch.
  */
-final class BuildAggregator extends Aggregator<Object, SketchBuffer, byte[]> {
+final class BuildAggregator extends SketchAggregator<Object> {
 
     private static final long serialVersionUID = 1L;
 
@@ -46,26 +45,5 @@ final class BuildAggregator extends Aggregator<Object, SketchBuffer, byte[]> {
             spec.add(buffer.sketch(), input, 1);
         }
         return buffer;
-    }
-
-    @Override
-    public SketchBuffer merge(SketchBuffer into, SketchBuffer other) {
-        into.merge(other.sketch());
-        return into;
-    }
-
-    @Override
-    public byte[] finish(SketchBuffer buffer) {
-        return buffer.image();
-    }
-
-    @Override
-    public Encoder<SketchBuffer> bufferEncoder() {
-        return Encoders.javaSerialization(SketchBuffer.class);
-    }
-
-    @Override
-    public Encoder<byte[]> outputEncoder() {
-        return Encoders.BINARY();
     }
 }

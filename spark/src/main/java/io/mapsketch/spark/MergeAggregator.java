@@ -7,16 +7,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import org.apache.spark.sql.Encoder;
-import org.apache.spark.sql.Encoders;
-import org.apache.spark.sql.expressions.Aggregator;
 
 /**
  * The aggregate that merges a column of sketch file images of one mergeable kind, shape, hash scheme and seed
  * into one: the bytes of the merged sketch's file. Null images are skipped; a group of none gives null. Images
  * that do not merge fail the job with the engine's message ({@link io.mapsketch.IncompatibleSketchException}).
  */
-final class MergeAggregator extends Aggregator<byte[], SketchBuffer, byte[]> {
+final class MergeAggregator extends SketchAggregator<byte[]> {
 
     private static final long serialVersionUID = 1L;
 
@@ -39,26 +36,5 @@ final class MergeAggregator extends Aggregator<byte[], SketchBuffer, byte[]> {
             throw new UncheckedIOException(e);
         }
         return buffer;
-    }
-
-    @Override
-    public SketchBuffer merge(SketchBuffer into, SketchBuffer other) {
-        into.merge(other.sketch());
-        return into;
-    }
-
-    @Override
-    public byte[] finish(SketchBuffer buffer) {
-        return buffer.image();
-    }
-
-    @Override
-    public Encoder<SketchBuffer> bufferEncoder() {
-        return Encoders.javaSerialization(SketchBuffer.class);
-    }
-
-    @Override
-    public Encoder<byte[]> outputEncoder() {
-        return Encoders.BINARY();
     }
 }
