@@ -25,8 +25,9 @@ import java.util.Map;
 /**
  * Several processes adding to one {@code SHARED} file at once: for each sketch (blocked Bloom at 50M keys,
  * Count-Min of 64 MiB, HyperLogLog at p = 14), each counter layout and 1, 2 and 4 writer JVMs, a fresh file
- * takes {@code --keys} distinct keys (50M by default: the Bloom filter from empty to capacity), split evenly
- * among the writers ({@link ManyWritersWorker}), one {@code add} per key. The score is keys per second from
+ * takes {@code --keys} distinct keys (50M by default: the Bloom filter from empty to capacity; HyperLogLog ten
+ * times as many, {@link ManyWritersWorker.Shape#keys}, so that its round lasts as long), split evenly among the
+ * writers ({@link ManyWritersWorker}), one {@code add} per key. The score is keys per second from
  * the first writer's first add to the last writer's last, the median of {@code --rounds} fresh files; the
  * file's items counter (and Count-Min's N) must then equal the keys added, or the run fails. Beside it, the
  * writers' CPU time per key (their adding threads' CPU time summed, over the keys): unlike the wall-clock
@@ -80,13 +81,14 @@ public final class ManyWritersBenchmark {
                 "cpu ns/key");
         for (String label : sketches) {
             Shape shape = Shape.of(label);
+            long sketchKeys = shape.keys(keys);
             for (String impl : impls) {
                 double single = 0;
                 for (int writers : writerCounts) {
                     double[] scores = new double[rounds];
                     double[] cpu = new double[rounds];
                     for (int round = 0; round < rounds; round++) {
-                        double[] result = run(shape, impl, writers, keys, directory.resolve("sketch-" + round));
+                        double[] result = run(shape, impl, writers, sketchKeys, directory.resolve("sketch-" + round));
                         scores[round] = result[0];
                         cpu[round] = result[1];
                     }
@@ -104,7 +106,7 @@ public final class ManyWritersBenchmark {
                             scores[rounds - 1],
                             single > 0 ? String.format(Locale.ROOT, "%.2fx", median / single) : "-",
                             cpu[rounds / 2]);
-                    records.add(record(label, impl, writers, keys, scores, cpu[rounds / 2]));
+                    records.add(record(label, impl, writers, sketchKeys, scores, cpu[rounds / 2]));
                 }
             }
         }
