@@ -59,8 +59,8 @@ public final class ManyWritersWorker {
         /**
          * The keys a round of this sketch adds, of the run's {@code keys}: HyperLogLog's add costs about a
          * tenth of the others' (one register against a block or d counters out of cache), so it takes ten
-         * times as many; at the others' count its round lasts under a second, and the writers' start
-         * decides the score (20M keys: 2 writers 1.01x one; 200M keys: 1.51x).
+         * times as many, so that its round outlasts the writers' start ({@code docs/design/live-counters.md},
+         * "Measuring many writers").
          */
         long keys(long keys) {
             return this == HYPERLOGLOG ? Math.multiplyExact(keys, 10) : keys;
