@@ -60,7 +60,7 @@ public final class ManyWritersWorker {
          * The keys a round of this sketch adds, of the run's {@code keys}: HyperLogLog's add costs about a
          * tenth of the others' (one register against a block or d counters out of cache), so it takes ten
          * times as many, so that its round outlasts the writers' start ({@code docs/design/live-counters.md},
-         * "Measuring many writers").
+         * "Measured: many writer processes").
          */
         long keys(long keys) {
             return this == HYPERLOGLOG ? Math.multiplyExact(keys, 10) : keys;
