@@ -26,7 +26,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * The engine's one way into the memory module where a file can be at fault: creating, opening,
@@ -141,6 +143,29 @@ public final class Regions {
             throws IOException {
         try {
             SketchImages.create(image, origin, file, kindCheck(null), flags(options));
+        } catch (FileFault fault) {
+            throw reported(fault);
+        }
+    }
+
+    /**
+     * Writes the image of a sketch whose payload comes in pieces to a new file with the crash-safe creation
+     * ({@link SketchImages#create(SketchHeader, LongSupplier, LongSupplier, Iterator, Path, CreateFlag...)}).
+     *
+     * @throws IllegalArgumentException if the pieces do not add up to the payload (nothing appears at {@code file})
+     * @throws SketchFileException of the fault's reason
+     * @throws IOException if the file cannot be written
+     */
+    public static void createFromPieces(
+            SketchHeader header,
+            LongSupplier itemsAdded,
+            LongSupplier totalWeight,
+            Iterator<MemorySegment> pieces,
+            Path file,
+            CreateOption... options)
+            throws IOException {
+        try {
+            SketchImages.create(header, itemsAdded, totalWeight, pieces, file, flags(options));
         } catch (FileFault fault) {
             throw reported(fault);
         }

@@ -6,6 +6,7 @@ import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.kernels.BlockedBloomKernels;
+import io.mapsketch.memory.SketchHeader;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -224,6 +225,11 @@ public final class BlockedBloomFilter extends MembershipFilter implements Mergea
         /** Sizes the filter as {@code create} would, writing nothing; refuses parameters that cannot be sized. */
         void requireSizable() {
             header();
+        }
+
+        /** The header {@code create} would write, sized; refuses parameters that cannot be sized. */
+        SketchHeader sizedHeader() {
+            return header();
         }
 
         @Override

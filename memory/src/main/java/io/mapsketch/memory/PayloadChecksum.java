@@ -288,6 +288,50 @@ final class PayloadChecksum {
         return digests;
     }
 
+    /** The digests of a payload handed over piece by piece in file order, for a payload never whole in memory. */
+    static final class Running {
+
+        private final long length;
+        private final long chunk;
+        private final int[] digests;
+        private final CRC32C crc = new CRC32C();
+        private long done;
+
+        Running(long payloadLength) {
+            this.length = payloadLength;
+            this.chunk = chunkBytes(payloadLength);
+            this.digests = new int[chunkCount(payloadLength)];
+        }
+
+        /** Takes the next piece; refuses one that runs past the payload's end. */
+        void update(MemorySegment piece) {
+            long size = piece.byteSize();
+            if (size > length - done) {
+                throw new IllegalArgumentException("payload pieces add up to more than the payload's " + length
+                        + " bytes: a piece of " + size + " bytes at payload byte " + done);
+            }
+            for (long at = 0; at < size; ) {
+                long step = Math.min(Math.min(PIECE, size - at), chunk - done % chunk);
+                crc.update(piece.asSlice(at, step).asByteBuffer());
+                at += step;
+                done += step;
+                if (done % chunk == 0 || done == length) {
+                    digests[(int) ((done - 1) / chunk)] = (int) crc.getValue();
+                    crc.reset();
+                }
+            }
+        }
+
+        /** The digests of every chunk; refuses a payload that is not complete. */
+        int[] digests() {
+            if (done != length) {
+                throw new IllegalArgumentException(
+                        "payload pieces add up to " + done + " bytes, the payload has " + length);
+            }
+            return digests.clone();
+        }
+    }
+
     /** The checksum state of a file at one moment. */
     private record State(long stamp, long generation, int writers, int flags) {
 

@@ -47,6 +47,26 @@ final class SketchFileWriter {
             SketchRegions.Preparation preparation,
             CreateFlag... options)
             throws IOException {
+        writeNew(
+                file,
+                temporary -> {
+                    write(temporary, header, payloadFill, file);
+                    if (preparation != null) {
+                        preparation.prepare(temporary);
+                        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
+                            channel.force(true);
+                        }
+                    }
+                },
+                options);
+    }
+
+    /**
+     * Writes a new file whose every byte {@code contents} writes into the temporary file and forces to the
+     * device, then gives it its permissions and its name, as {@link #writeNew(Path, SketchHeader, byte,
+     * SketchRegions.Preparation, CreateFlag...)} does.
+     */
+    static void writeNew(Path file, SketchRegions.Preparation contents, CreateFlag... options) throws IOException {
         boolean replaceInUse = Arrays.asList(options).contains(CreateFlag.REPLACE_IN_USE);
         boolean overwrite = replaceInUse || Arrays.asList(options).contains(CreateFlag.OVERWRITE_EXISTING);
         Path target = file.toAbsolutePath();
@@ -59,13 +79,7 @@ final class SketchFileWriter {
                 temporaryPrefix(target) + ProcessHandle.current().pid() + ".",
                 TEMPORARY_SUFFIX);
         try {
-            write(temporary, header, payloadFill, file);
-            if (preparation != null) {
-                preparation.prepare(temporary);
-                try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
-                    channel.force(true);
-                }
-            }
+            contents.prepare(temporary);
             if (Files.getFileStore(temporary).supportsFileAttributeView(PosixFileAttributeView.class)) {
                 Files.setPosixFilePermissions(
                         temporary,
@@ -132,7 +146,7 @@ final class SketchFileWriter {
         }
     }
 
-    private static void writeFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
+    static void writeFully(FileChannel channel, ByteBuffer buffer, long position) throws IOException {
         long at = position;
         while (buffer.hasRemaining()) {
             at += channel.write(buffer, at);

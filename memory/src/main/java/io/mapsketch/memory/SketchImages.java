@@ -10,8 +10,10 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Iterator;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.function.LongSupplier;
 
 /**
  * Sketch file images: the bytes of a complete sketch file held in memory instead of on disk, for systems
@@ -63,24 +65,90 @@ public final class SketchImages {
         byte[] bytes = new byte[(int) length];
         MemorySegment image = MemorySegment.ofArray(bytes);
         MemorySegment page = image.asSlice(0, HEADER_LENGTH);
-        HeaderCodec.writeNew(header, page);
         long items = region.itemsAdded();
         long weight = region.totalWeight();
-        MemorySegment.copy(region.payload().segment(), 0, image, header.payloadOffset(), header.payloadLength());
+        MemorySegment payload = image.asSlice(header.payloadOffset(), header.payloadLength());
+        MemorySegment.copy(region.payload().segment(), 0, payload, 0, header.payloadLength());
+        writePage(
+                page,
+                header,
+                items,
+                weight,
+                PayloadChecksum.kept(header) ? PayloadChecksum.digests(payload, () -> true) : null);
         if (header.hasSummaryLine()) {
             MemorySegment.copy(region.summaryLine().segment(), 0, image, SUMMARY_OFFSET, CACHE_LINE);
         }
+        return bytes;
+    }
+
+    /**
+     * Writes the image of a sketch whose payload is never whole in memory to a new file, with the crash-safe
+     * creation of {@link SketchRegions#create}: the header page of {@code header} (its creation time as given,
+     * the counters as given, the summary line zero, the payload's digests sealed at writer generation 0) and
+     * the payload, the concatenation of {@code pieces} in order. The file is byte for byte what {@link #write}
+     * gives of a region with this header, these counters, a zero summary line and this payload. Cost: one
+     * write and one CRC32C pass of the payload, a piece at a time, and one {@code fsync}.
+     *
+     * @param header the sketch's static header
+     * @param itemsAdded the items counter the image records, asked for once after the last piece
+     * @param totalWeight the weight counter the image records, asked for once after the last piece
+     * @param pieces the payload's bytes, in file order; each is written before the next is asked for
+     * @param file where the sketch file goes
+     * @param flags what to do with a file already at the path, and the new file's permissions
+     * @throws IllegalArgumentException if the pieces do not add up to the header's payload length (nothing
+     *     appears at {@code file})
+     * @throws java.nio.file.FileAlreadyExistsException if a file exists and overwriting was not asked for
+     * @throws FileFault as {@link SketchRegions#create} throws
+     * @throws IOException if the file cannot be written
+     */
+    public static void create(
+            SketchHeader header,
+            LongSupplier itemsAdded,
+            LongSupplier totalWeight,
+            Iterator<MemorySegment> pieces,
+            Path file,
+            CreateFlag... flags)
+            throws IOException {
+        Objects.requireNonNull(header, "header");
+        Objects.requireNonNull(pieces, "pieces");
+        SketchFileWriter.writeNew(
+                file,
+                temporary -> {
+                    try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
+                        PayloadChecksum.Running digests = new PayloadChecksum.Running(header.payloadLength());
+                        long position = header.payloadOffset();
+                        while (pieces.hasNext()) {
+                            MemorySegment piece = pieces.next();
+                            digests.update(piece);
+                            SketchFileWriter.writeFully(channel, piece.asByteBuffer(), position);
+                            position += piece.byteSize();
+                        }
+                        int[] sums = digests.digests();
+                        byte[] page = new byte[HEADER_LENGTH];
+                        writePage(
+                                MemorySegment.ofArray(page),
+                                header,
+                                itemsAdded.getAsLong(),
+                                totalWeight.getAsLong(),
+                                PayloadChecksum.kept(header) ? sums : null);
+                        SketchFileWriter.writeFully(channel, ByteBuffer.wrap(page), 0);
+                        channel.force(true);
+                    }
+                },
+                flags);
+    }
+
+    /** Writes an image's header page: the static fields, the counters and, if kept, the digests sealed. */
+    private static void writePage(MemorySegment page, SketchHeader header, long items, long weight, int[] digests) {
+        HeaderCodec.writeNew(header, page);
         page.set(HeaderCodec.LONG, ITEMS_OFFSET, items);
         page.set(HeaderCodec.LONG, WEIGHT_OFFSET, weight);
-        if (PayloadChecksum.kept(header)) {
-            int[] digests =
-                    PayloadChecksum.digests(image.asSlice(header.payloadOffset(), header.payloadLength()), () -> true);
+        if (digests != null) {
             for (int i = 0; i < digests.length; i++) {
                 page.set(HeaderCodec.INT, DIGESTS_OFFSET + 4L * i, digests[i]);
             }
             page.set(HeaderCodec.LONG, DIGEST_STAMP_OFFSET, SEALED_AT_GENERATION_ZERO);
         }
-        return bytes;
     }
 
     /**
