@@ -2,6 +2,7 @@ package io.mapsketch.spark;
 
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.frequency.FrequencySketch;
+import io.mapsketch.membership.BlockedBloomRanges;
 import io.mapsketch.membership.MembershipFilter;
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.Encoders;
@@ -86,6 +87,17 @@ enum Keys {
             case byte[] b -> sketch.add(b, 0, b.length, count);
             default -> throw refused(key);
         }
+    }
+
+    /** The hash a blocked Bloom filter of {@code ranges} computes for a key value, as {@link #add} adds it. */
+    static long hash(BlockedBloomRanges ranges, Object key) {
+        return switch (key) {
+            case String s -> ranges.hash(s);
+            case Long l -> ranges.hash(l.longValue());
+            case Integer i -> ranges.hash(i.longValue());
+            case byte[] b -> ranges.hash(b, 0, b.length);
+            default -> throw refused(key);
+        };
     }
 
     /** Tells whether a filter might hold a key value. */

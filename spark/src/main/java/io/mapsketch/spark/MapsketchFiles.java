@@ -70,6 +70,42 @@ public final class MapsketchFiles {
         return written;
     }
 
+    /**
+     * Writes one blocked Bloom filter of a key column's non-null values to {@code file}, built by block range so
+     * that no task holds the whole filter: the file is byte for byte what {@code mapsketch_bloom_agg(keyColumn,
+     * expectedItems, fpr)} gives over the same rows, written as {@link #write} writes it, and
+     * {@link io.mapsketch.membership.BlockedBloomFilter#open} maps it. Each of {@code ranges} tasks builds one
+     * range, about {@code filter bytes / ranges} of heap (a 10^10-key 1% filter is about 12.6 GB: 64 ranges take
+     * about 200 MB a task); the driver brings the ranges over one at a time and writes the file with the
+     * engine's crash-safe creation, so it appears complete or not at all ({@code BloomRanges} says why the
+     * driver writes). Cost: one shuffle of 12 bytes per key, and the filter's bytes once to the driver's disk.
+     *
+     * @param rows the rows
+     * @param keyColumn the key column: string, bigint, int or binary, hashed as the aggregates hash it
+     * @param expectedItems n, at least 1
+     * @param fpr the false-positive rate at n, in (0, 1)
+     * @param ranges R, at least {@code ceil(filter bytes / BlockedBloomRanges.MAX_RANGE_BYTES)} and at most the
+     *     filter's blocks
+     * @param file where the filter file goes
+     * @param options {@link CreateOption#OVERWRITE_EXISTING} to replace an existing file, and the like
+     * @throws IllegalArgumentException if a parameter is out of range (naming it, its value and the valid range)
+     *     or the column's type is not a key type
+     * @throws java.nio.file.FileAlreadyExistsException if the file exists and overwriting was not asked for
+     * @throws IOException if the file cannot be written
+     */
+    public static void writeBloomByRanges(
+            Dataset<Row> rows,
+            String keyColumn,
+            long expectedItems,
+            double fpr,
+            int ranges,
+            Path file,
+            CreateOption... options)
+            throws IOException {
+        Objects.requireNonNull(keyColumn, "keyColumn");
+        BloomRanges.write(rows, keyColumn, expectedItems, fpr, ranges, Objects.requireNonNull(file, "file"), options);
+    }
+
     private static String name(Row row, List<String> nameColumns) {
         StringBuilder name = new StringBuilder();
         for (int i = 0; i < nameColumns.size(); i++) {
