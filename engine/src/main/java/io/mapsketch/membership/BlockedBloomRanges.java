@@ -229,6 +229,7 @@ public final class BlockedBloomRanges {
      */
     public void write(Path file, Instant created, Iterator<Part> parts, CreateOption... options) throws IOException {
         Objects.requireNonNull(parts, "parts");
+        Objects.requireNonNull(created, "created");
         long createdMillis;
         try {
             createdMillis = created.toEpochMilli();
