@@ -33,6 +33,8 @@ public final class SketchImages {
     public static final long MAX_IMAGE_LENGTH = Integer.MAX_VALUE - 8;
 
     private static final long SEALED_AT_GENERATION_ZERO = 1;
+    /** Largest slice of a piece written at once: a {@code ByteBuffer} holds at most 2^31 - 1 bytes. */
+    private static final long WRITE_STEP = 1 << 30;
 
     private SketchImages() {}
 
@@ -120,7 +122,11 @@ public final class SketchImages {
                         while (pieces.hasNext()) {
                             MemorySegment piece = pieces.next();
                             digests.update(piece);
-                            SketchFileWriter.writeFully(channel, piece.asByteBuffer(), position);
+                            for (long at = 0; at < piece.byteSize(); at += WRITE_STEP) {
+                                long step = Math.min(WRITE_STEP, piece.byteSize() - at);
+                                SketchFileWriter.writeFully(
+                                        channel, piece.asSlice(at, step).asByteBuffer(), position + at);
+                            }
                             position += piece.byteSize();
                         }
                         int[] sums = digests.digests();

@@ -31,7 +31,7 @@ import scala.Tuple2;
  * filter's bytes crossing the network once and written once by the driver.
  *
  * <p>Memory: a task holds its range, {@code filter bytes / ranges} (plus the copy Spark serializes when it
- * stores the range); the shuffle moves 12 bytes per key (its range and hash).
+ * stores the range); the shuffle moves a key's range and hash, not the key.
  */
 final class BloomRanges {
 

@@ -78,7 +78,7 @@ public final class MapsketchFiles {
      * range, about {@code filter bytes / ranges} of heap (a 10^10-key 1% filter is about 12.6 GB: 64 ranges take
      * about 200 MB a task); the driver brings the ranges over one at a time and writes the file with the
      * engine's crash-safe creation, so it appears complete or not at all ({@code BloomRanges} says why the
-     * driver writes). Cost: one shuffle of 12 bytes per key, and the filter's bytes once to the driver's disk.
+     * driver writes). Cost: one shuffle of a (range, hash) pair per key, and the filter's bytes once to the driver's disk.
      *
      * @param rows the rows
      * @param keyColumn the key column: string, bigint, int or binary, hashed as the aggregates hash it
