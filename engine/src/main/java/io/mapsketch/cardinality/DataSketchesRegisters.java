@@ -14,16 +14,18 @@ import java.lang.foreign.ValueLayout;
  * as an HLL_8 sketch does: before each raise the HIP accumulator grows by {@code 2^p / (kxq0 + kxq1)},
  * then the register's term {@code 2^-value} moves between the two exact halves of the sum (values below
  * 32 in kxq0); it stores the accumulator in the summary line when it closes. Any change by a
- * {@code SHARED} writer, and any merge or fold, marks the accumulator out of order: from then on the
- * sketch answers DataSketches' composite estimate, as a union's result does. Why, and what it costs,
- * is in {@code docs/design/datasketches-hll.md}.
+ * {@code SHARED} writer, any fold and any merge of two sketches in HLL mode mark the accumulator out of
+ * order: from then on the sketch answers DataSketches' composite estimate, as a union's result does. The
+ * sole writer's other merges keep the HIP state as DataSketches' union does ({@link #merge(HyperLogLogRegisters)}).
+ * Why, and what it costs, is in {@code docs/design/datasketches-hll.md}.
  *
  * <p>Coupon modes: a file with a coupon area ({@link DataSketchesCoupons}) starts as DataSketches does, in
  * LIST mode; its {@code EXCLUSIVE} writer adds coupons as DataSketches does and promotes them to the
  * registers at DataSketches' count, the HIP accumulator starting at the coupon estimate. Until then every
- * opener answers DataSketches' coupon estimate from the coupons. A {@code SHARED} writer's add, and any
- * merge or fold of a sketch that is not empty, promotes first (a {@code SHARED} writer's promotion leaves
- * the accumulator out of order, as its raises do); the coupons of a sketch merged in are its registers'.
+ * opener answers DataSketches' coupon estimate from the coupons. A {@code SHARED} writer's add, its merge
+ * of a sketch that is not empty and any such fold promote first (a {@code SHARED} writer's promotion leaves
+ * the accumulator out of order, as its raises do); the sole writer's merges stay in the coupon modes where
+ * DataSketches' union does.
  *
  * <p>Cost: an add that raises nothing is a load and a compare, as for the native scheme; a raise of the
  * sole writer adds a division and a few additions; a composite estimate outside the sole writer is one
@@ -33,24 +35,12 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
 
     /** Where a coupon's value starts. */
     private static final int VALUE_SHIFT = 26;
-    /** Values below this go to kxq0, the others to kxq1. */
-    private static final int KXQ0_VALUES = 32;
 
     private final long slotMask;
-    /** The number of registers, as the HIP increment's numerator. */
-    private final double k;
     /** Whether this sketch keeps the HIP state: the sole writer. */
     private final boolean keepsHip;
-    /** The sole writer's HIP accumulator. */
-    private double hip;
-    /** The sole writer's sum of {@code 2^-value} over the registers below 32, exact. */
-    private double kxq0;
-    /** The sole writer's sum of {@code 2^-value} over the registers of 32 and more, exact. */
-    private double kxq1;
-    /** The sole writer's number of registers at 0. */
-    private long zeros;
-    /** Whether the sole writer's accumulator no longer answers. */
-    private boolean outOfOrder;
+    /** The sole writer's HIP state, or {@code null}. */
+    private final DataSketchesHip hip;
     /** Whether this {@code SHARED} writer has marked the line's accumulator out of order. */
     private boolean marked;
     /** The coupon area, or {@code null} in a file without one. */
@@ -70,15 +60,15 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
             boolean couponArea) {
         super(words, precision, shared, line, soleWriter, sketch);
         this.slotMask = (1L << precision) - 1;
-        this.k = 1 << precision;
         this.keepsHip = soleWriter;
         this.coupons = couponArea ? line.coupons(bytes, precision) : null;
         this.couponMode = couponArea && DataSketchesCoupons.mode(coupons.word()) != DataSketchesCoupons.HLL;
         this.couponReads = couponArea ? new DataSketchesCouponReads(coupons, precision) : null;
+        this.hip = soleWriter ? new DataSketchesHip(precision) : null;
         if (keepsHip) {
-            hip = line.hipAccumulator();
-            outOfOrder = !line.hipInOrder();
-            recount();
+            hip.accumulator = line.hipAccumulator();
+            hip.outOfOrder = !line.hipInOrder();
+            hip.recount(bytes);
         }
     }
 
@@ -113,7 +103,7 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
             return raiseShared(index, value);
         }
         if (keepsHip) {
-            raiseKept(current, value);
+            hip.raise(current, value);
         }
         bytes.set(ValueLayout.JAVA_BYTE, index, (byte) value);
         if (line != null) {
@@ -152,9 +142,9 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
     private void promote() {
         int[] held = coupons.coupons();
         DataSketchesCouponReads.raise(bytes, held, precision);
-        hip = DataSketchesHllEstimators.couponEstimate(held.length);
-        outOfOrder = false;
-        recount();
+        hip.accumulator = DataSketchesHllEstimators.couponEstimate(held.length);
+        hip.outOfOrder = false;
+        hip.recount(bytes);
         line.replace(HyperLogLogEstimates.summary(bytes, precision, line.top()));
         coupons.finish();
         couponMode = false;
@@ -226,33 +216,72 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
         sketch.noteChange();
     }
 
-    /** The HIP accumulator's growth and the kxq sums' move of one raise, before the register changes. */
-    private void raiseKept(int current, int value) {
-        hip += k / (kxq0 + kxq1);
-        if (current < KXQ0_VALUES) {
-            kxq0 -= inversePowerOfTwo(current);
-        } else {
-            kxq1 -= inversePowerOfTwo(current);
-        }
-        if (value < KXQ0_VALUES) {
-            kxq0 += inversePowerOfTwo(value);
-        } else {
-            kxq1 += inversePowerOfTwo(value);
-        }
-        if (current == 0) {
-            zeros--;
-        }
-    }
-
     /** A merge, a fold or a {@code SHARED} raise: the accumulator no longer answers. */
     @Override
     void changing() {
         if (keepsHip) {
-            outOfOrder = true;
+            hip.outOfOrder = true;
         } else if (!marked) {
             line.markOutOfOrder();
             marked = true;
         }
+    }
+
+    /**
+     * Merges a sketch of this scheme and precision. The sole writer merges as DataSketches' union takes a sketch
+     * of its lgK into its gadget: a source in a coupon mode adds its coupons in table order (the HIP accumulator
+     * goes on as for adds); a source in HLL mode into this sketch in a coupon mode leaves the source's registers
+     * and HIP state (in order or not) with this sketch's coupons then added; HLL mode into HLL mode takes the
+     * register maximum, out of order. Other writers promote first and take the register maximum, out of order.
+     */
+    @Override
+    boolean merge(HyperLogLogRegisters source) {
+        if (!keepsHip || !(source instanceof DataSketchesRegisters other)) {
+            return merge(source.view());
+        }
+        int[] table = other.couponTable();
+        if (table != null) {
+            boolean changed = false;
+            for (int coupon : table) {
+                if (coupon != 0) {
+                    changed |= add(Integer.toUnsignedLong(coupon));
+                }
+            }
+            return changed;
+        }
+        if (!couponMode || DataSketchesCouponReads.isEmpty(other.view(), registers)) {
+            return merge(other.view());
+        }
+        int[] held = coupons.coupons();
+        double accumulator = other.accumulatorAfter(held);
+        boolean inOrder = other.sketch.estimator() == CardinalityEstimator.DATASKETCHES_HIP;
+        promote();
+        merge(other.view());
+        hip.accumulator = accumulator;
+        hip.outOfOrder = !inOrder;
+        sketch.noteChange();
+        return true;
+    }
+
+    /**
+     * The HIP accumulator this sketch's HLL_8 copy reaches after further coupons, in order, as DataSketches
+     * updates one. Cost: a heap copy of the registers and one histogram pass.
+     */
+    private double accumulatorAfter(int[] further) {
+        MemorySegment copy = MemorySegment.ofArray(view().asSlice(0, registers).toArray(ValueLayout.JAVA_BYTE));
+        DataSketchesHip state = new DataSketchesHip(precision);
+        state.recount(copy);
+        state.accumulator = hipAccumulator();
+        for (int coupon : further) {
+            long slot = coupon & slotMask;
+            int value = coupon >>> VALUE_SHIFT;
+            int current = copy.get(ValueLayout.JAVA_BYTE, slot);
+            if (value > current) {
+                state.raise(current, value);
+                copy.set(ValueLayout.JAVA_BYTE, slot, (byte) value);
+            }
+        }
+        return state.accumulator;
     }
 
     @Override
@@ -262,7 +291,7 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
         }
         boolean changed = super.merge(source);
         if (changed && keepsHip) {
-            recount();
+            hip.recount(bytes);
         }
         return changed;
     }
@@ -274,7 +303,7 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
         }
         boolean changed = super.fold(source);
         if (changed && keepsHip) {
-            recount();
+            hip.recount(bytes);
         }
         return changed;
     }
@@ -303,19 +332,21 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
         long[] histogram = new long[RegisterKernels.HISTOGRAM_LENGTH];
         RegisterKernels.histogram(bytes, 0, registers, histogram);
         return HyperLogLogEstimator.classicOfSum(
-                kxqHalf(histogram, 0, HyperLogLogLayout.DATASKETCHES_MAX_VALUE + 1), histogram[0], precision);
+                DataSketchesHip.kxqHalf(histogram, 0, HyperLogLogLayout.DATASKETCHES_MAX_VALUE + 1),
+                histogram[0],
+                precision);
     }
 
     /** The sole writer's accumulator, any other sketch's the line's. */
     @Override
     double hipAccumulator() {
-        return keepsHip ? hip : line.hipAccumulator();
+        return keepsHip ? hip.accumulator : line.hipAccumulator();
     }
 
     /** Stores the sole writer's accumulator and order into the line, before it detaches. */
     @Override
     void storeKept() {
-        line.storeHip(hip, outOfOrder);
+        line.storeHip(hip.accumulator, hip.outOfOrder);
     }
 
     /**
@@ -324,8 +355,8 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
      */
     void resume(double accumulator) {
         if (keepsHip) {
-            hip = accumulator;
-            outOfOrder = false;
+            hip.accumulator = accumulator;
+            hip.outOfOrder = false;
             sketch.noteChange();
         } else {
             line.storeHip(accumulator, false);
@@ -341,55 +372,14 @@ final class DataSketchesRegisters extends HyperLogLogRegisters {
     @Override
     ForeignEstimate foreignEstimate(boolean kept, boolean lineTrusted) {
         if (kept) {
-            return outOfOrder
-                    ? new ForeignEstimate(CardinalityEstimator.DATASKETCHES_COMPOSITE, composite(kxq0 + kxq1, zeros))
-                    : new ForeignEstimate(CardinalityEstimator.DATASKETCHES_HIP, hip);
+            return hip.outOfOrder
+                    ? new ForeignEstimate(CardinalityEstimator.DATASKETCHES_COMPOSITE, hip.composite())
+                    : new ForeignEstimate(CardinalityEstimator.DATASKETCHES_HIP, hip.accumulator);
         }
         if (lineTrusted && line.hipInOrder()) {
             return new ForeignEstimate(CardinalityEstimator.DATASKETCHES_HIP, line.hipAccumulator());
         }
-        return new ForeignEstimate(CardinalityEstimator.DATASKETCHES_COMPOSITE, composite(bytes, precision));
-    }
-
-    /** DataSketches' composite estimate of 2^p registers, from one histogram pass. */
-    static double composite(MemorySegment registers, int precision) {
-        long[] histogram = new long[RegisterKernels.HISTOGRAM_LENGTH];
-        RegisterKernels.histogram(registers, 0, 1L << precision, histogram);
-        return DataSketchesHllEstimators.compositeEstimate(
-                precision,
-                kxqHalf(histogram, 0, KXQ0_VALUES)
-                        + kxqHalf(histogram, KXQ0_VALUES, HyperLogLogLayout.DATASKETCHES_MAX_VALUE + 1),
-                0,
-                (int) histogram[0]);
-    }
-
-    /**
-     * The sum of {@code 2^-value} over the registers of values {@code [from, to)} of a histogram, exact
-     * for either half of DataSketches' split (every term of a half is a multiple of its smallest power).
-     */
-    private static double kxqHalf(long[] histogram, int from, int to) {
-        double sum = 0;
-        for (int value = from; value < to; value++) {
-            sum += Math.scalb((double) histogram[value], -value);
-        }
-        return sum;
-    }
-
-    private double composite(double kxqSum, long zeroRegisters) {
-        return DataSketchesHllEstimators.compositeEstimate(precision, kxqSum, 0, (int) zeroRegisters);
-    }
-
-    /** Recounts the sole writer's sums and zeros from the registers. */
-    private void recount() {
-        long[] histogram = new long[RegisterKernels.HISTOGRAM_LENGTH];
-        RegisterKernels.histogram(bytes, 0, registers, histogram);
-        kxq0 = kxqHalf(histogram, 0, KXQ0_VALUES);
-        kxq1 = kxqHalf(histogram, KXQ0_VALUES, HyperLogLogLayout.DATASKETCHES_MAX_VALUE + 1);
-        zeros = histogram[0];
-    }
-
-    /** {@code 2^-value}, exactly. */
-    private static double inversePowerOfTwo(int value) {
-        return Double.longBitsToDouble((1023L - value) << 52);
+        return new ForeignEstimate(
+                CardinalityEstimator.DATASKETCHES_COMPOSITE, DataSketchesHip.composite(bytes, precision));
     }
 }

@@ -34,8 +34,8 @@ import java.util.Objects;
  * estimator, nearly unbiased from 0 to beyond 10^9 keys); Redis's ({@link io.mapsketch.interop.RedisHyperLogLog}),
  * which raises the registers {@code PFADD} raises and answers {@code PFCOUNT}; DataSketches'
  * ({@link io.mapsketch.interop.DataSketchesHll}), which keeps DataSketches' LIST and SET coupons until it
- * promotes them where DataSketches does (its {@code EXCLUSIVE} writer; a {@code SHARED} writer's add or a
- * merge promotes first), raises the registers {@code HllSketch.update} raises and answers its coupon, HIP or
+ * promotes them where DataSketches does (its {@code EXCLUSIVE} writer, whose merges are DataSketches' union's;
+ * a {@code SHARED} writer's add or merge promotes first), raises the registers {@code HllSketch.update} raises and answers its coupon, HIP or
  * composite estimate. Sketches merge only within one scheme and seed.
  *
  * <p>Concurrency: any number of {@code SHARED} writers in any number of processes leave the registers
@@ -153,6 +153,8 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
     /**
      * Merges another sketch into this one by register maximum: afterwards this sketch (and its summary
      * line) is, byte for byte, that of the union of both key sets. For a higher precision, {@link #mergeFolded}.
+     * The {@code EXCLUSIVE} writer of DataSketches' scheme merges as DataSketches' union of two sketches of one
+     * lgK does: coupons stay coupons while the union's would, and its estimate is the union's.
      *
      * <p>Cost: a SIMD scan for the first register that would grow (a merge that raises nothing changes nothing),
      * then the register-max kernel and a summary pass ({@code EXCLUSIVE}) or a compare-and-set per word that grows.
@@ -166,7 +168,7 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
         Objects.requireNonNull(other, "other");
         requireWritable();
         requireCompatible(other, HyperLogLogFormat.SHAPE);
-        registers.merge(other.registers.view());
+        registers.merge(other.registers);
         countItems(other.itemsAdded());
     }
 

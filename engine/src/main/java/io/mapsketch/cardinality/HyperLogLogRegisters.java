@@ -236,6 +236,11 @@ sealed class HyperLogLogRegisters permits DataSketchesRegisters {
         return NOT_RAISED;
     }
 
+    /** Merges another sketch's registers of this precision ({@link #merge(MemorySegment)}); a scheme may merge more. */
+    boolean merge(HyperLogLogRegisters source) {
+        return merge(source.view());
+    }
+
     /**
      * Raises every register to at least the matching one of {@code source}, of the same precision, as one
      * change; returns whether a register grew. A merge that raises nothing leaves the line and the cached

@@ -73,7 +73,7 @@ final class HyperLogLogUnion {
             case IMPROVED -> HyperLogLogEstimates.improved(summary, precision);
             case REDIS_PFCOUNT -> RedisCountEstimator.count(union, 0);
             case DATASKETCHES_HIP, DATASKETCHES_COMPOSITE, DATASKETCHES_COUPON ->
-                DataSketchesRegisters.composite(union, precision);
+                DataSketchesHip.composite(union, precision);
         };
     }
 }

@@ -111,8 +111,9 @@ public final class DataSketchesHll {
         }
         boolean outOfOrder = sketch.estimator() == CardinalityEstimator.DATASKETCHES_COMPOSITE;
         DataSketchesHipState counted = update.state();
+        // DataSketches zeroes the accumulator of a sketch out of order (its copyAs does, and so its image).
         DataSketchesHipState state = new DataSketchesHipState(
-                sketch.hipAccumulator(), counted.kxq0(), counted.kxq1(), 0, counted.numAtCurMin());
+                outOfOrder ? 0 : sketch.hipAccumulator(), counted.kxq0(), counted.kxq1(), 0, counted.numAtCurMin());
         return DataSketchesHllWriter.updatableHll8(new DataSketchesHllImage.Registers(
                 lgK, DataSketchesHllType.HLL_8, false, outOfOrder, registers, state));
     }
