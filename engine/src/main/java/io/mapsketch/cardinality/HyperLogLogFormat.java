@@ -18,24 +18,30 @@ import java.util.List;
  * <p>Hash schemes: XXH3-64 at precisions 4 to 18; Redis's ({@code REDIS_HLL}) at precision 14;
  * DataSketches' ({@code DATASKETCHES_MURMUR3_128}) at precisions 4 to 21.
  *
- * <p>Versions: reads 1 to 5, writes 5 (version 5 keeps the live counters in slots, one per shared writer). A version 1 file has no summary line; from version 2 the
+ * <p>Versions: reads 1 to 6; writes 5, and 6 for a file with DataSketches' coupon area. Version 5 keeps the
+ * live counters in slots, one per shared writer. A version 1 file has no summary line; from version 2 the
  * header's summary line keeps the estimate's inputs ({@link HyperLogLogSummaryLine}); version 3 is
  * version 2 for this kind; version 4 adds the payload checksum, which the header page keeps.
  *
- * <p>DataSketches' coupon modes: a file of {@code DATASKETCHES_MURMUR3_128} that this build creates has, after
- * the registers, a coupon area of {@link DataSketchesCoupons#areaBytes} bytes (64 below precision 8, else
- * {@code 2^(p-1)}), and its summary line's byte 40 the coupon word that says whether the file is in
- * DataSketches' LIST or SET mode ({@link DataSketchesCoupons}); the version stays 5. A file of that scheme
- * without the area (written before it) holds registers only, its coupon word zero, and answers as it did.
- * An earlier build refuses a file with the area (its payload length).
+ * <p>DataSketches' coupon modes (version 6): a file of {@code DATASKETCHES_MURMUR3_128} that this build
+ * creates has, after the registers, a coupon area of {@link DataSketchesCoupons#areaBytes} bytes (64 below
+ * precision 8, else {@code 2^(p-1)}), and its summary line's byte 40 the coupon word that says whether the
+ * file is in DataSketches' LIST or SET mode ({@link DataSketchesCoupons}). A build that reads only to version
+ * 5 refuses such a file as of a newer version. A file of that scheme at version 5 or earlier holds registers
+ * only, its coupon word zero, and answers as it did; one of version 5 with the area (its payload length
+ * says so) is read with it.
  *
  * @param precision p, in [{@value HyperLogLog#MIN_PRECISION}, {@value HyperLogLog#MAX_DATASKETCHES_PRECISION}]
  * @param couponArea whether the payload has DataSketches' coupon area after the registers
  */
 record HyperLogLogFormat(int precision, boolean couponArea) implements HeaderFormat {
 
-    /** The versions read and written. */
+    /** The versions of a file without the coupon area, and the one it is written at. */
     static final FormatVersions VERSIONS = new FormatVersions(1, 5, 5);
+    /** The versions read (of a file with the coupon area, 5 and 6), and the one a file with the area is written at. */
+    static final FormatVersions WITH_COUPON_AREA = new FormatVersions(1, 6, 6);
+    /** The first version whose files of DataSketches' scheme have the coupon area. */
+    private static final int COUPON_AREA_VERSION = 6;
     /** p: slot 0. */
     static final HeaderParameter.Ranged PRECISION =
             HeaderParameter.ranged(0, "precision", HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_DATASKETCHES_PRECISION);
@@ -49,18 +55,28 @@ record HyperLogLogFormat(int precision, boolean couponArea) implements HeaderFor
 
     /** Reads and checks a header: its version, the precision's range and the payload's length. */
     static HyperLogLogFormat read(HeaderReader header) throws SketchFileException {
-        header.requireVersion(VERSIONS);
+        header.requireVersion(WITH_COUPON_AREA);
         int precision = (int) header.read(PRECISION);
         boolean dataSketches = header.header().hashScheme() == HashScheme.DATASKETCHES_MURMUR3_128;
         HyperLogLogFormat withArea = new HyperLogLogFormat(precision, true);
-        boolean couponArea = dataSketches && header.header().payloadLength() == withArea.payloadBytes();
+        boolean areaVersion = header.version() >= COUPON_AREA_VERSION;
+        if (areaVersion && !dataSketches) {
+            throw header.corrupt("header field 'format version' is " + header.version() + ", which only files of "
+                    + HashScheme.DATASKETCHES_MURMUR3_128 + " have, and the hash scheme is "
+                    + header.header().hashScheme());
+        }
+        boolean couponArea =
+                dataSketches && (areaVersion || header.header().payloadLength() == withArea.payloadBytes());
         HyperLogLogFormat format = couponArea ? withArea : new HyperLogLogFormat(precision);
         header.requirePayload(
                 format.payloadBytes(),
-                dataSketches
+                areaVersion
                         ? "2^precision one-byte registers, rounded up to 64 bytes, then the coupon area of "
-                                + DataSketchesCoupons.areaBytes(precision) + " bytes, or the registers alone"
-                        : "2^precision one-byte registers, rounded up to 64 bytes");
+                                + DataSketchesCoupons.areaBytes(precision) + " bytes"
+                        : dataSketches
+                                ? "2^precision one-byte registers, rounded up to 64 bytes, then the coupon area of "
+                                        + DataSketchesCoupons.areaBytes(precision) + " bytes, or the registers alone"
+                                : "2^precision one-byte registers, rounded up to 64 bytes");
         return format;
     }
 
@@ -71,7 +87,7 @@ record HyperLogLogFormat(int precision, boolean couponArea) implements HeaderFor
 
     @Override
     public FormatVersions versions() {
-        return VERSIONS;
+        return couponArea ? WITH_COUPON_AREA : VERSIONS;
     }
 
     @Override

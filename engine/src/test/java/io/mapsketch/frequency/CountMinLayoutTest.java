@@ -33,7 +33,7 @@ class CountMinLayoutTest {
         SketchFileLayout.FIRST_FORMAT_VERSION,
         CountMinFormat.INDEPENDENT_ROWS_VERSION - 1,
         CountMinFormat.INDEPENDENT_ROWS_VERSION,
-        SketchFileLayout.FORMAT_VERSION
+        CountMinFormat.VERSIONS.written()
     };
 
     @TempDir
@@ -47,10 +47,10 @@ class CountMinLayoutTest {
                         .create(dir.resolve("new.cms"), OpenMode.EXCLUSIVE);
                 TopK top = TopK.builder().k(3).epsilon(0.01).delta(0.01).createAnonymous(OpenMode.SHARED)) {
             assertEquals(
-                    SketchFileLayout.FORMAT_VERSION,
+                    CountMinFormat.VERSIONS.written(),
                     SketchInternals.region(cms).header().formatVersion());
             assertEquals(
-                    SketchFileLayout.FORMAT_VERSION,
+                    CountMinFormat.VERSIONS.written(),
                     SketchInternals.region(top).header().formatVersion());
         }
     }
@@ -122,7 +122,7 @@ class CountMinLayoutTest {
             throws IOException {
         CountMinFormat shape = CountMinFormat.of(epsilon, 0.01, bits, conservative);
         Path file = dir.resolve("v" + version + "-" + epsilon + "-" + bits + mode + conservative + ".cms");
-        if (version == SketchFileLayout.FORMAT_VERSION) {
+        if (version == CountMinFormat.VERSIONS.written()) {
             return CountMinSketch.builder()
                     .epsilon(epsilon)
                     .delta(0.01)

@@ -62,12 +62,12 @@ public final class SketchFileLayout {
     public static final long MAGIC = 0x4843544B5350414DL;
     /**
      * The newest format version of the header page; from {@value #PAYLOAD_CHECKSUM_VERSION} on, every
-     * version has the checksum line and chunk digests this module keeps (version 5 changes only what
-     * one kind's parameters may hold). What a version means to the payload and the parameters of each
+     * version has the checksum line and chunk digests this module keeps (versions 5 and 6 change only what
+     * one kind's parameters and payload hold). What a version means to the payload and the parameters of each
      * sketch kind, and which versions of a kind are read and written, is the kind's format
      * description's (the engine's); the table per kind is in {@code docs/file-format.md}.
      */
-    public static final int FORMAT_VERSION = 5;
+    public static final int FORMAT_VERSION = 6;
     /** The oldest format version of the header page. */
     public static final int FIRST_FORMAT_VERSION = 1;
     /** The first format version with a {@linkplain #SUMMARY_OFFSET summary line}. */
