@@ -48,6 +48,8 @@ public final class MapsketchFunctions {
     public static final String COUNT = "mapsketch_count";
     /** The scalar listing a Top-K sketch's heaviest keys. */
     public static final String TOP = "mapsketch_top";
+    /** The scalar turning a DataSketches HLL image (Spark's {@code hll_sketch_agg}) into a HyperLogLog file. */
+    public static final String FROM_DATASKETCHES_HLL = "mapsketch_from_datasketches_hll";
 
     private MapsketchFunctions() {}
 
@@ -72,6 +74,7 @@ public final class MapsketchFunctions {
         spark.udf().register(COUNT, new ScalarFunctions.Count(), DataTypes.LongType);
         spark.udf().register(ESTIMATE, new ScalarFunctions.Estimate(), DataTypes.DoubleType);
         spark.udf().register(TOP, new ScalarFunctions.Top(), ScalarFunctions.Top.TYPE);
+        spark.udf().register(FROM_DATASKETCHES_HLL, new ScalarFunctions.FromDataSketchesHll(), DataTypes.BinaryType);
     }
 
     /**
@@ -216,6 +219,19 @@ public final class MapsketchFunctions {
      */
     public static Column mapsketch_top(Column sketch, int n) {
         return functions.call_function(TOP, sketch, functions.lit(n));
+    }
+
+    /**
+     * The HyperLogLog file of a DataSketches HLL image, such as Spark's {@code hll_sketch_agg(keys, lgK)}
+     * returns: precision lgK, hashing as DataSketches does ({@code HyperLogLog.builder().dataSketchesHashing()}),
+     * {@code mapsketch_estimate} of it DataSketches' estimate of the image (unrounded: Spark's
+     * {@code hll_sketch_estimate} rounds it to a whole number).
+     *
+     * @param image a BINARY column of DataSketches HLL images, of any mode and type
+     * @return the BINARY column of the HyperLogLog's file; null for a null image
+     */
+    public static Column mapsketch_from_datasketches_hll(Column image) {
+        return functions.call_function(FROM_DATASKETCHES_HLL, image);
     }
 
     private static Expression bloom(List<Expression> arguments) {

@@ -1,10 +1,16 @@
 package io.mapsketch.spark;
 
+import io.mapsketch.OpenMode;
+import io.mapsketch.SketchImage;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.frequency.FrequencySketch;
 import io.mapsketch.frequency.HeavyHitter;
 import io.mapsketch.frequency.TopK;
+import io.mapsketch.interop.DataSketchesHll;
 import io.mapsketch.membership.MembershipFilter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -109,6 +115,28 @@ final class ScalarFunctions {
             return top.stream()
                     .map(hitter -> RowFactory.create(hitter.key(), hitter.estimate()))
                     .toList();
+        }
+    }
+
+    /**
+     * {@code mapsketch_from_datasketches_hll(image)}: the bytes of the HyperLogLog file that a DataSketches HLL
+     * image (what Spark's {@code hll_sketch_agg} returns) imports as ({@link DataSketchesHll#importAnonymous}),
+     * hashing as DataSketches does and estimating as it does for the image. Bytes that are not such an image fail
+     * the job with the importer's {@link io.mapsketch.interop.ForeignSketchException}.
+     */
+    static final class FromDataSketchesHll implements UDF1<byte[], byte[]> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public byte[] call(byte[] image) {
+            if (image == null) {
+                return null;
+            }
+            try (HyperLogLog sketch = DataSketchesHll.importAnonymous(image, OpenMode.SHARED)) {
+                return SketchImage.toBytes(sketch, Instant.EPOCH);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 }
