@@ -24,9 +24,10 @@ import scala.jdk.javaapi.CollectionConverters;
  * read. Their parameters must be constants, checked by the engine's builders when the query is analysed. Keys
  * are string (hashed as its UTF-8 bytes, as the command hashes a line), bigint or int (as the engine's long
  * key) or binary (its bytes) columns; null keys are skipped. The bytes depend on the items alone, not on the
- * partitioning or the time of the build (the header's creation time is the epoch).
+ * partitioning or the time of the build (the header's creation time is the epoch); a Top-K sketch's candidates
+ * depend on the order its keys arrive in as well (its counters do not).
  *
- * <p>Scalars read such bytes; a null sketch or key gives null.
+ * <p>Scalars read such bytes; a null sketch, key or count gives null.
  */
 public final class MapsketchFunctions {
 
