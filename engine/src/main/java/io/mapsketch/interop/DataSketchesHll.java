@@ -24,7 +24,7 @@ import java.nio.file.Path;
  *
  * <p>Errors: bytes that are not such an image are a {@link ForeignSketchException} naming the source, the
  * offset and the fault, and nothing is written. Cost: one pass over the image; an import then creates the
- * file as a builder does; an export, one pass over the registers.
+ * file (or the anonymous sketch) as a builder does; an export, one pass over the registers.
  */
 public final class DataSketchesHll {
 
@@ -56,6 +56,22 @@ public final class DataSketchesHll {
     public static HyperLogLog importFrom(byte[] image, Path file, OpenMode mode, CreateOption... options)
             throws IOException {
         return create(DataSketchesHllReader.read(image, null), file, mode, options);
+    }
+
+    /**
+     * Makes an anonymous HyperLogLog (off-heap, backed by no file, freed by {@code close()}) holding a
+     * DataSketches image's registers and HIP state, as {@link #importFrom(byte[], Path, OpenMode, CreateOption...)}
+     * puts them in a file. A {@code SHARED} sketch's {@code SketchImage.toBytes} is then that file's image, HIP
+     * state in order; an image of the {@code EXCLUSIVE} writer, taken while it is open, marks its HIP state out of
+     * order, as for every such writer.
+     *
+     * @param image the bytes of one image
+     * @param mode {@code SHARED} (to take its image) or {@code EXCLUSIVE}
+     * @return the sketch, estimating as DataSketches does for the image
+     * @throws ForeignSketchException if the bytes are not a DataSketches HLL image
+     */
+    public static HyperLogLog importAnonymous(byte[] image, OpenMode mode) throws ForeignSketchException {
+        return builderOf(DataSketchesHllReader.read(image, null)).createAnonymous(mode);
     }
 
     /**
@@ -133,17 +149,22 @@ public final class DataSketchesHll {
 
     private static HyperLogLog create(DataSketchesHllImage image, Path file, OpenMode mode, CreateOption... options)
             throws IOException {
+        return builderOf(image).create(file, mode, options);
+    }
+
+    /** The builder of the sketch an image imports as: its lgK, DataSketches' hashing, its coupons or registers. */
+    private static HyperLogLogBuilder builderOf(DataSketchesHllImage image) {
         HyperLogLogBuilder builder =
                 HyperLogLog.builder().precision(image.lgK()).dataSketchesHashing();
         if (image instanceof DataSketchesHllImage.Coupons coupons) {
-            return builder.dataSketchesCoupons(coupons.table()).create(file, mode, options);
+            return builder.dataSketchesCoupons(coupons.table());
         }
         DataSketchesHllImage.Registers registers = ((DataSketchesHllImage.Registers) image).asHll8();
         builder.registers(registers.registers());
         if (!registers.outOfOrder()) {
             builder.hipAccumulator(registers.state().hipAccumulator());
         }
-        return builder.create(file, mode, options);
+        return builder;
     }
 
     private static void requireDataSketchesHashing(HyperLogLog sketch) {

@@ -32,6 +32,15 @@ final class Arguments {
                 function + ": " + name + " = " + value + ", must be a whole number (" + argument.sql() + ")");
     }
 
+    /** A constant whole number that fits an {@code int}. */
+    static int wholeInt(String function, Expression argument, String name) {
+        long value = wholeNumber(function, argument, name);
+        if (value != (int) value) {
+            throw new IllegalArgumentException(function + ": " + name + " = " + value + ", must be an int");
+        }
+        return (int) value;
+    }
+
     /** A constant number. */
     static double number(String function, Expression argument, String name) {
         Object value = constant(function, argument, name);

@@ -24,9 +24,10 @@ import scala.jdk.javaapi.CollectionConverters;
  * read. Their parameters must be constants, checked by the engine's builders when the query is analysed. Keys
  * are string (hashed as its UTF-8 bytes, as the command hashes a line), bigint or int (as the engine's long
  * key) or binary (its bytes) columns; null keys are skipped. The bytes depend on the items alone, not on the
- * partitioning or the time of the build (the header's creation time is the epoch).
+ * partitioning or the time of the build (the header's creation time is the epoch); a Top-K sketch's candidates
+ * depend on the order its keys arrive in as well (its counters do not).
  *
- * <p>Scalars read such bytes; a null sketch or key gives null.
+ * <p>Scalars read such bytes; a null sketch, key or count gives null.
  */
 public final class MapsketchFunctions {
 
@@ -36,6 +37,8 @@ public final class MapsketchFunctions {
     public static final String HLL_AGG = "mapsketch_hll_agg";
     /** The aggregate building a Count-Min sketch. */
     public static final String CMS_AGG = "mapsketch_cms_agg";
+    /** The aggregate building a Top-K sketch. */
+    public static final String TOPK_AGG = "mapsketch_topk_agg";
     /** The aggregate merging sketches. */
     public static final String MERGE_AGG = "mapsketch_merge_agg";
     /** The scalar asking a membership filter. */
@@ -44,6 +47,10 @@ public final class MapsketchFunctions {
     public static final String ESTIMATE = "mapsketch_estimate";
     /** The scalar estimating a key's count in a frequency sketch. */
     public static final String COUNT = "mapsketch_count";
+    /** The scalar listing a Top-K sketch's heaviest keys. */
+    public static final String TOP = "mapsketch_top";
+    /** The scalar turning a DataSketches HLL image (Spark's {@code hll_sketch_agg}) into a HyperLogLog file. */
+    public static final String FROM_DATASKETCHES_HLL = "mapsketch_from_datasketches_hll";
 
     private MapsketchFunctions() {}
 
@@ -62,10 +69,13 @@ public final class MapsketchFunctions {
         registry.createOrReplaceTempFunction(BLOOM_AGG, builder(MapsketchFunctions::bloom), "java_udf");
         registry.createOrReplaceTempFunction(HLL_AGG, builder(MapsketchFunctions::hll), "java_udf");
         registry.createOrReplaceTempFunction(CMS_AGG, builder(MapsketchFunctions::countMin), "java_udf");
+        registry.createOrReplaceTempFunction(TOPK_AGG, builder(MapsketchFunctions::topK), "java_udf");
         registry.createOrReplaceTempFunction(MERGE_AGG, builder(MapsketchFunctions::merge), "java_udf");
         spark.udf().register(CONTAINS, new ScalarFunctions.Contains(), DataTypes.BooleanType);
         spark.udf().register(COUNT, new ScalarFunctions.Count(), DataTypes.LongType);
         spark.udf().register(ESTIMATE, new ScalarFunctions.Estimate(), DataTypes.DoubleType);
+        spark.udf().register(TOP, new ScalarFunctions.Top(), ScalarFunctions.Top.TYPE);
+        spark.udf().register(FROM_DATASKETCHES_HLL, new ScalarFunctions.FromDataSketchesHll(), DataTypes.BinaryType);
     }
 
     /**
@@ -131,6 +141,33 @@ public final class MapsketchFunctions {
     }
 
     /**
+     * A Top-K sketch of the keys keeping the {@code k} heaviest, over a Count-Min sketch of epsilon 0.001 and
+     * delta 0.01 (as {@code mapsketch topk create}); string and binary keys of at most 64 bytes (a longer one
+     * fails the job with the engine's message).
+     *
+     * @param keys a string, bigint, int or binary column
+     * @param k the heaviest keys kept, as {@code TopK.builder().k} takes it
+     * @return the BINARY column of the sketch's file
+     */
+    public static Column mapsketch_topk_agg(Column keys, int k) {
+        return functions.call_function(TOPK_AGG, keys, functions.lit(k));
+    }
+
+    /**
+     * A Top-K sketch of the keys keeping the {@code k} heaviest, over a Count-Min sketch of {@code epsilon}
+     * and {@code delta}.
+     *
+     * @param keys a string, bigint, int or binary column
+     * @param k the heaviest keys kept
+     * @param epsilon the Count-Min error bound, a fraction of the total count
+     * @param delta the probability that an estimate exceeds it
+     * @return the BINARY column of the sketch's file
+     */
+    public static Column mapsketch_topk_agg(Column keys, int k, double epsilon, double delta) {
+        return functions.call_function(TOPK_AGG, keys, functions.lit(k), functions.lit(epsilon), functions.lit(delta));
+    }
+
+    /**
      * The merge of a column of sketch files of one kind, shape, hash scheme and seed; a mismatch fails the job
      * with the engine's message.
      *
@@ -173,6 +210,31 @@ public final class MapsketchFunctions {
         return functions.call_function(COUNT, sketch, keys);
     }
 
+    /**
+     * A Top-K sketch's heaviest keys, largest count first, equal counts by key bytes.
+     *
+     * @param sketch a BINARY column of Top-K files
+     * @param n how many to list, at least 0 (more than the sketch's k lists all)
+     * @return an ARRAY&lt;STRUCT&lt;item: BINARY, count: BIGINT&gt;&gt; column: each key's bytes (a string's UTF-8
+     *     bytes, a bigint's or int's eight little-endian bytes) and its Count-Min estimate
+     */
+    public static Column mapsketch_top(Column sketch, int n) {
+        return functions.call_function(TOP, sketch, functions.lit(n));
+    }
+
+    /**
+     * The HyperLogLog file of a DataSketches HLL image, such as Spark's {@code hll_sketch_agg(keys, lgK)}
+     * returns: precision lgK, hashing as DataSketches does ({@code HyperLogLog.builder().dataSketchesHashing()}),
+     * {@code mapsketch_estimate} of it DataSketches' estimate of the image (unrounded: Spark's
+     * {@code hll_sketch_estimate} rounds it to a whole number).
+     *
+     * @param image a BINARY column of DataSketches HLL images, of any mode and type
+     * @return the BINARY column of the HyperLogLog's file; null for a null image
+     */
+    public static Column mapsketch_from_datasketches_hll(Column image) {
+        return functions.call_function(FROM_DATASKETCHES_HLL, image);
+    }
+
     private static Expression bloom(List<Expression> arguments) {
         Arguments.requireCount(
                 BLOOM_AGG, arguments, 3, 4, "(keys, expectedItems, falsePositiveRate[, 'blocked' | 'classic'])");
@@ -194,11 +256,8 @@ public final class MapsketchFunctions {
 
     private static Expression hll(List<Expression> arguments) {
         Arguments.requireCount(HLL_AGG, arguments, 2, 2, "(keys, precision)");
-        long precision = Arguments.wholeNumber(HLL_AGG, arguments.get(1), "precision");
-        if (precision != (int) precision) {
-            throw new IllegalArgumentException(HLL_AGG + ": precision = " + precision + ", must be an int");
-        }
-        return build(HLL_AGG, new SketchSpec.Hll((int) precision), arguments.get(0), null);
+        int precision = Arguments.wholeInt(HLL_AGG, arguments.get(1), "precision");
+        return build(HLL_AGG, new SketchSpec.Hll(precision), arguments.get(0), null);
     }
 
     private static Expression countMin(List<Expression> arguments) {
@@ -208,6 +267,21 @@ public final class MapsketchFunctions {
                 Arguments.number(CMS_AGG, arguments.get(at), "epsilon"),
                 Arguments.number(CMS_AGG, arguments.get(at + 1), "delta"));
         return build(CMS_AGG, spec, arguments.get(0), arguments.size() == 4 ? arguments.get(1) : null);
+    }
+
+    private static Expression topK(List<Expression> arguments) {
+        Arguments.requireCount(TOPK_AGG, arguments, 2, 4, "(keys, k[, epsilon, delta])");
+        if (arguments.size() == 3) {
+            throw new IllegalArgumentException(TOPK_AGG + " takes (keys, k[, epsilon, delta]); it was given 3"
+                    + " arguments (epsilon and delta go together)");
+        }
+        int k = Arguments.wholeInt(TOPK_AGG, arguments.get(1), "k");
+        boolean given = arguments.size() == 4;
+        SketchSpec spec = new SketchSpec.TopKeys(
+                k,
+                given ? Arguments.number(TOPK_AGG, arguments.get(2), "epsilon") : SketchSpec.TopKeys.DEFAULT_EPSILON,
+                given ? Arguments.number(TOPK_AGG, arguments.get(3), "delta") : SketchSpec.TopKeys.DEFAULT_DELTA);
+        return build(TOPK_AGG, spec, arguments.get(0), null);
     }
 
     private static Expression merge(List<Expression> arguments) {

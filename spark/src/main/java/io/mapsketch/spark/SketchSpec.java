@@ -6,6 +6,7 @@ import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.cardinality.HyperLogLogBuilder;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.FrequencySketch;
+import io.mapsketch.frequency.TopK;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
 import io.mapsketch.membership.MembershipFilter;
@@ -109,6 +110,40 @@ sealed interface SketchSpec extends Serializable {
 
         private static CountMinSketch.Builder builder(double epsilon, double delta) {
             return CountMinSketch.builder().epsilon(epsilon).delta(delta);
+        }
+    }
+
+    /**
+     * A Top-K sketch: the k heaviest keys, with a Count-Min sketch of {@code epsilon} and {@code delta} (the
+     * defaults of {@code mapsketch topk create}: 0.001 and 0.01), keys of at most
+     * {@value TopK#DEFAULT_MAX_KEY_BYTES} bytes.
+     *
+     * @param k the candidates kept
+     * @param epsilon the Count-Min error bound, a fraction of the total count
+     * @param delta the probability that an estimate exceeds it
+     */
+    record TopKeys(int k, double epsilon, double delta) implements SketchSpec {
+        /** The Count-Min error bound when none is given, as {@code mapsketch topk create} has it. */
+        static final double DEFAULT_EPSILON = 0.001;
+        /** The probability of a larger error when none is given, as {@code mapsketch topk create} has it. */
+        static final double DEFAULT_DELTA = 0.01;
+
+        public TopKeys {
+            builder(k, epsilon, delta);
+        }
+
+        @Override
+        public Sketch create() {
+            return builder(k, epsilon, delta).createAnonymous(OpenMode.EXCLUSIVE);
+        }
+
+        @Override
+        public void add(Sketch sketch, Object key, long weight) {
+            Keys.add((FrequencySketch) sketch, key, weight);
+        }
+
+        private static TopK.Builder builder(int k, double epsilon, double delta) {
+            return TopK.builder().k(k).epsilon(epsilon).delta(delta);
         }
     }
 }

@@ -38,15 +38,7 @@ class BloomRangesTest {
 
     @BeforeAll
     static void start() {
-        spark = SparkSession.builder()
-                .master("local[2]")
-                .appName("mapsketch-spark-ranges-test")
-                .config("spark.ui.enabled", "false")
-                .config("spark.sql.shuffle.partitions", "4")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .getOrCreate();
-        MapsketchFunctions.register(spark);
+        spark = LocalSpark.start("mapsketch-spark-ranges-test");
         Random random = new Random(2222);
         StructType schema = new StructType()
                 .add("id", DataTypes.LongType)

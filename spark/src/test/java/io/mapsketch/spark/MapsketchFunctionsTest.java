@@ -47,15 +47,7 @@ class MapsketchFunctionsTest {
 
     @BeforeAll
     static void start() {
-        spark = SparkSession.builder()
-                .master("local[2]")
-                .appName("mapsketch-spark-test")
-                .config("spark.ui.enabled", "false")
-                .config("spark.sql.shuffle.partitions", "4")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .getOrCreate();
-        MapsketchFunctions.register(spark);
+        spark = LocalSpark.start("mapsketch-spark-test");
         Random random = new Random(22);
         StructType schema = new StructType()
                 .add("id", DataTypes.LongType)
