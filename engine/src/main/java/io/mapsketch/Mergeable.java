@@ -64,6 +64,27 @@ public sealed interface Mergeable<S extends Mergeable<S>> extends Sketch
     }
 
     /**
+     * Checks that {@link #merge} would take {@code other}, without merging: the refusals of its kind, shape,
+     * hash scheme and seed. What depends on the merged state (a frequency sketch's total weight, a table's
+     * room) is checked by {@code merge} alone. Several sources can so be checked before any is merged.
+     * Cost: a comparison of the two headers.
+     *
+     * @param other a sketch of this kind
+     * @throws IncompatibleSketchException as {@link #merge}, naming the first field that differs
+     */
+    void requireMergeable(S other);
+
+    /**
+     * {@link #requireMergeable} of a sketch known only as a {@link Sketch}.
+     *
+     * @param other any sketch
+     * @throws IncompatibleSketchException naming the kind if it is of another kind, or as {@link #requireMergeable}
+     */
+    default void requireMergeableSketch(Sketch other) {
+        requireMergeable(sameKind(other));
+    }
+
+    /**
      * Merges a sketch known only as a {@link Sketch}, such as one {@link Sketch#open} returned: the
      * same as {@link #merge} when it is of this sketch's kind, refused otherwise.
      *
@@ -73,6 +94,11 @@ public sealed interface Mergeable<S extends Mergeable<S>> extends Sketch
      * @throws IllegalStateException as {@link #merge}
      */
     default void mergeSketch(Sketch other) {
+        merge(sameKind(other));
+    }
+
+    /** {@code other} as this sketch's type, refused naming the kinds if it is of another kind. */
+    private S sameKind(Sketch other) {
         Objects.requireNonNull(other, "other");
         if (other.kind() != kind()) {
             throw new IncompatibleSketchException("kind", kind(), other.kind());
@@ -80,6 +106,6 @@ public sealed interface Mergeable<S extends Mergeable<S>> extends Sketch
         // Each kind is stored by one final class, so a sketch of this kind is of this sketch's type.
         @SuppressWarnings("unchecked")
         S sameKind = (S) other;
-        merge(sameKind);
+        return sameKind;
     }
 }

@@ -58,13 +58,15 @@ class MergeableTest {
      * A kind that merges: its builder (sized so that the union of two generated lists fits: one link of a
      * scalable filter, every key a Top-K candidate), how keys are added, and its state after the keys
      * were added: its items counter with its payload's bytes, or with its answers about them where the
-     * payload also holds where things were put (a Top-K candidate table, a scalable filter's manifest).
+     * payload also holds where things were put (a Top-K candidate table, a scalable filter's manifest); and
+     * a builder of another shape, which the merge refuses.
      */
     record Kind<S extends Mergeable<S>>(
             String name,
             Supplier<SketchBuilder<?, S>> builder,
             BiConsumer<S, long[]> add,
-            BiFunction<S, long[], Object> state) {
+            BiFunction<S, long[], Object> state,
+            Supplier<SketchBuilder<?, S>> otherShape) {
 
         S create(OpenMode mode) {
             return builder.get().createAnonymous(mode);
@@ -81,28 +83,33 @@ class MergeableTest {
                     "classic",
                     () -> BloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
                     MembershipFilter::addAll,
-                    MergeableTest::payload),
+                    MergeableTest::payload,
+                    () -> BloomFilter.builder().expectedItems(2_000).falsePositiveRate(0.01)),
             new Kind<>(
                     "blocked",
                     () -> BlockedBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
                     MembershipFilter::addAll,
-                    MergeableTest::payload),
+                    MergeableTest::payload,
+                    () -> BlockedBloomFilter.builder().expectedItems(5_000).falsePositiveRate(0.01)),
             new Kind<>(
                     "counting",
                     () -> CountingBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
                     MembershipFilter::addAll,
-                    MergeableTest::payload),
+                    MergeableTest::payload,
+                    () -> CountingBloomFilter.builder().expectedItems(2_000).falsePositiveRate(0.01)),
             new Kind<>(
                     "scalable",
                     () -> ScalableBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.01),
                     MembershipFilter::addAll,
                     (filter, keys) ->
-                            List.of(filter.itemsAdded(), filter.links(), Arrays.toString(present(filter, keys)))),
+                            List.of(filter.itemsAdded(), filter.links(), Arrays.toString(present(filter, keys))),
+                    () -> ScalableBloomFilter.builder().expectedItems(1_000).falsePositiveRate(0.001)),
             new Kind<>(
                     "countmin",
                     () -> CountMinSketch.builder().epsilon(0.01).delta(0.01),
                     FrequencySketch::addAll,
-                    (sketch, keys) -> List.of(payload(sketch, keys), sketch.totalWeight())),
+                    (sketch, keys) -> List.of(payload(sketch, keys), sketch.totalWeight()),
+                    () -> CountMinSketch.builder().epsilon(0.001).delta(0.01)),
             new Kind<>(
                     "topk",
                     () -> TopK.builder().k(1_000).epsilon(0.01).delta(0.01),
@@ -113,8 +120,14 @@ class MergeableTest {
                             top.top(),
                             Arrays.toString(Arrays.stream(asked(keys))
                                     .map(top::estimate)
-                                    .toArray()))),
-            new Kind<>("hll", () -> HyperLogLog.builder().precision(10), HyperLogLog::addAll, MergeableTest::payload),
+                                    .toArray())),
+                    () -> TopK.builder().k(1_000).epsilon(0.01).delta(0.001)),
+            new Kind<>(
+                    "hll",
+                    () -> HyperLogLog.builder().precision(10),
+                    HyperLogLog::addAll,
+                    MergeableTest::payload,
+                    () -> HyperLogLog.builder().precision(11)),
             new Kind<>(
                     "minhash",
                     () -> MinHash.builder().rows(2).signatureLength(64),
@@ -126,7 +139,8 @@ class MergeableTest {
                                         .filter(key -> (key & 1) == 0)
                                         .toArray());
                     },
-                    MergeableTest::payload));
+                    MergeableTest::payload,
+                    () -> MinHash.builder().rows(2).signatureLength(128)));
 
     @TempDir
     Path dir;
@@ -187,6 +201,52 @@ class MergeableTest {
             assertEquals(kind.state().apply(family, both), kind.state().apply(contract, both), what);
             assertEquals(kind.state().apply(union, both), kind.state().apply(contract, both), what);
             assertEquals(otherBefore, kind.state().apply(other, both), what + ": the other sketch changed");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The check before a merge refuses exactly what the merge refuses, with its message, and changes
+     * nothing: another kind, another seed, another shape, or none of them.
+     */
+    @Test
+    void theCheckBeforeAMergeRefusesWhatTheMergeRefusesAndChangesNothing() {
+        qt().withFixedSeed(20_025L)
+                .withExamples(120)
+                .forAll(
+                        integers().between(0, KINDS.size() - 1),
+                        integers().between(0, 3),
+                        lists().of(longs().all()).ofSizeBetween(0, 100))
+                .checkAssert((index, difference, keys) -> checkRefusals(KINDS.get(index), difference, toArray(keys)));
+    }
+
+    /** {@code difference}: 0 none, 1 the seed, 2 the shape, 3 the kind. */
+    private static <S extends Mergeable<S>> void checkRefusals(Kind<S> kind, int difference, long[] keys) {
+        Kind<?> next = KINDS.get((KINDS.indexOf(kind) + 1) % KINDS.size());
+        try (S into = kind.create(OpenMode.EXCLUSIVE);
+                Sketch other = switch (difference) {
+                    case 0 -> kind.create(OpenMode.EXCLUSIVE);
+                    case 1 -> kind.builder().get().seed(7).createAnonymous(OpenMode.EXCLUSIVE);
+                    case 2 -> kind.otherShape().get().createAnonymous(OpenMode.EXCLUSIVE);
+                    default -> next.create(OpenMode.EXCLUSIVE);
+                }) {
+            kind.add().accept(into, keys);
+            Object before = kind.state().apply(into, keys);
+            String what = kind + ", difference " + difference;
+            if (difference == 0) {
+                into.requireMergeableSketch(other);
+                assertEquals(before, kind.state().apply(into, keys), what);
+                into.mergeSketch(other);
+                return;
+            }
+            String checked = assertThrows(IncompatibleSketchException.class, () -> into.requireMergeableSketch(other))
+                    .getMessage();
+            assertEquals(before, kind.state().apply(into, keys), what);
+            String merged = assertThrows(IncompatibleSketchException.class, () -> into.mergeSketch(other))
+                    .getMessage();
+            assertEquals(merged, checked, what);
+            assertEquals(before, kind.state().apply(into, keys), what);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

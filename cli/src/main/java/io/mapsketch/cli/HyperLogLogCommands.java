@@ -130,7 +130,12 @@ final class HyperLogLogCommands implements SketchFamily {
             @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "HyperLogLog files.")
                     List<Path> sources)
             throws IOException {
-        Merging.merge(destination, sources, HyperLogLog::open, (into, from, source) -> mergeFolding(into, from));
+        Merging.merge(
+                destination,
+                sources,
+                HyperLogLog::open,
+                HyperLogLogCommands::requireFoldingMergeable,
+                (into, from, source) -> mergeFolding(into, from));
         return 0;
     }
 
@@ -148,6 +153,20 @@ final class HyperLogLogCommands implements SketchFamily {
     @Override
     public void mergeStep(Sketch into, Sketch from) {
         mergeFolding((HyperLogLog) into, (HyperLogLog) from);
+    }
+
+    /** A source of a higher precision is checked as folded, as {@code hll merge} merges it. */
+    @Override
+    public void mergeCheck(Sketch into, Sketch from) {
+        requireFoldingMergeable((HyperLogLog) into, (HyperLogLog) from);
+    }
+
+    private static void requireFoldingMergeable(HyperLogLog into, HyperLogLog from) {
+        if (from.precision() == into.precision()) {
+            into.requireMergeable(from);
+        } else {
+            into.requireFoldable(from);
+        }
     }
 
     private static void mergeFolding(HyperLogLog into, HyperLogLog from) {

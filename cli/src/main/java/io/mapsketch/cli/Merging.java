@@ -3,6 +3,7 @@ package io.mapsketch.cli;
 import io.mapsketch.Mergeable;
 import io.mapsketch.OpenMode;
 import io.mapsketch.Sketch;
+import io.mapsketch.TableFullException;
 import io.mapsketch.internal.SketchFacts;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -17,11 +18,24 @@ import java.util.List;
  * first source's shape and seed. All sources must open and have one kind and seed, the destination's,
  * before anything is merged. The destination may be among the sources when merging is idempotent (Bloom
  * filters, HyperLogLog, MinHash: it is then skipped, merging it changes nothing); for sums (Count-Min,
- * Top-K, counting Bloom) it is refused, since its counts would be added again. Then each source is merged
- * in turn; one that the engine refuses (another shape) stops the merge with one line naming both files,
- * and the sources before it stay merged.
+ * Top-K, counting Bloom) it is refused, since its counts would be added again. Every source's shape is
+ * checked against the destination's ({@link Mergeable#requireMergeable}) before anything is merged, so a
+ * mis-shaped source leaves the destination as it was. Then each source is merged in turn; a limit only the
+ * merged state reaches (a Count-Min total weight, a table's room) stops the merge with one line naming both
+ * files and the sources merged before it.
  */
 final class Merging {
+
+    /** Checks, before anything is merged, that a step would take one open source into the open destination. */
+    @FunctionalInterface
+    interface Check<S extends Sketch> {
+        /**
+         * Refuses {@code from} if its shape keeps {@code into} from merging it.
+         *
+         * @throws IllegalArgumentException naming what differs
+         */
+        void check(S into, S from);
+    }
 
     /** Merges one open source into the open destination. */
     @FunctionalInterface
@@ -58,15 +72,28 @@ final class Merging {
                 throw new CommandFailure(shapeFile + ": " + family.mergeRefusal());
             }
         }
-        merge(destination, sources, family::open, (into, from, source) -> family.mergeStep(into, from));
+        merge(
+                destination,
+                sources,
+                family::open,
+                family::mergeCheck,
+                (into, from, source) -> family.mergeStep(into, from));
+    }
+
+    /** A merge verb whose step is an engine merge that {@link Mergeable#requireMergeable} checks. */
+    static <S extends Sketch> void merge(
+            Path destination, List<Path> sources, SketchFiles.Opener<S> opener, Step<S> step) throws IOException {
+        merge(destination, sources, opener, (into, from) -> ((Mergeable<?>) into).requireMergeableSketch(from), step);
     }
 
     /**
      * A merge verb: the destination and the sources open with {@code opener} (a missing destination is
-     * created first, in the first source's shape), merged by {@code step}.
+     * created first, in the first source's shape), every source is checked by {@code check}, then merged by
+     * {@code step}.
      */
     static <S extends Sketch> void merge(
-            Path destination, List<Path> sources, SketchFiles.Opener<S> opener, Step<S> step) throws IOException {
+            Path destination, List<Path> sources, SketchFiles.Opener<S> opener, Check<S> check, Step<S> step)
+            throws IOException {
         boolean exists = Files.exists(destination);
         List<Path> others = new ArrayList<>(sources.size());
         List<Integer> indices = new ArrayList<>(sources.size());
@@ -90,12 +117,13 @@ final class Merging {
                             + " sketch into itself would count its items twice");
                 }
                 requireKindAndSeed(destination, into, others, from.list());
+                requireMergeable(destination, into, others, from.list(), check);
                 for (int i = 0; i < others.size(); i++) {
                     try {
                         step.merge(into, from.list().get(i), indices.get(i));
-                    } catch (IllegalArgumentException e) {
-                        throw new CommandFailure(
-                                others.get(i) + ": cannot be merged into " + destination + ": " + e.getMessage());
+                    } catch (IllegalArgumentException | TableFullException e) {
+                        throw new CommandFailure(others.get(i) + ": cannot be merged into " + destination + ": "
+                                + e.getMessage() + mergedBefore(others.subList(0, i)));
                     }
                 }
             }
@@ -112,6 +140,28 @@ final class Merging {
             // Another process created it first: merge into that one.
         }
         return opener.open(destination, OpenMode.SHARED);
+    }
+
+    /** Refuses a source the destination's merge would refuse (its shape), before anything is merged. */
+    private static <S extends Sketch> void requireMergeable(
+            Path destination, S into, List<Path> files, List<S> sketches, Check<S> check) {
+        for (int i = 0; i < files.size(); i++) {
+            try {
+                check.check(into, sketches.get(i));
+            } catch (IllegalArgumentException e) {
+                throw new CommandFailure(files.get(i) + ": cannot be merged into " + destination + ": " + e.getMessage()
+                        + "; nothing was merged");
+            }
+        }
+    }
+
+    /** What a refusal part-way says of the sources merged before it. */
+    private static String mergedBefore(List<Path> merged) {
+        return merged.isEmpty()
+                ? "; nothing was merged"
+                : "; " + merged.size() + " source" + (merged.size() == 1 ? "" : "s") + " before it "
+                        + (merged.size() == 1 ? "was" : "were") + " merged: "
+                        + String.join(", ", merged.stream().map(Path::toString).toList());
     }
 
     /** Refuses a source of another kind or seed than {@code reference} before anything is merged. */

@@ -55,4 +55,15 @@ interface SketchFamily {
     default void mergeStep(Sketch into, Sketch from) {
         ((io.mapsketch.Mergeable<?>) into).mergeSketch(from);
     }
+
+    /**
+     * Refuses, before anything is merged, a source that {@link #mergeStep} would refuse for its shape.
+     *
+     * @param into the destination, {@link io.mapsketch.Mergeable}
+     * @param from the source, opened by {@link #open}
+     * @throws IllegalArgumentException naming what differs
+     */
+    default void mergeCheck(Sketch into, Sketch from) {
+        ((io.mapsketch.Mergeable<?>) into).requireMergeableSketch(from);
+    }
 }

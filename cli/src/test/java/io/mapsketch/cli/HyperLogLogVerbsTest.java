@@ -70,7 +70,7 @@ class HyperLogLogVerbsTest {
         assertEquals(1, up.status());
         assertEquals(
                 "mapsketch: " + low + ": cannot be merged into " + high + ": cannot fold precision 10 up to 14:"
-                        + " a sketch folds only to an equal or lower precision",
+                        + " a sketch folds only to an equal or lower precision; nothing was merged",
                 up.err().strip());
         InProcess.Result seeds = InProcess.run("hll", "count", high, seeded);
         assertEquals(1, seeds.status());

@@ -86,6 +86,80 @@ class RedisSemanticsEndToEndTest {
     }
 
     @Test
+    void everyMergeableKindCreatesAMissingDestinationAndTakesItAmongTheSourcesOnlyWhereIdempotent() throws Exception {
+        ok("", "bf", "create", file("s.bf"), "--capacity", "100", "--error-rate", "0.01", "--expansion", "2");
+        ok("", "bf", "add", file("s.bf"), "x");
+        ok("", "merge", file("s-week.bf"), file("s.bf"));
+        ok("", "merge", file("s.bf"), file("s.bf"), file("s-week.bf"));
+        assertEquals(
+                List.of("1", "0"),
+                ok("", "bf", "exists", file("s-week.bf"), "x", "never-added").lines());
+
+        ok("", "minhash", "create", file("a.mh"), "--rows", "2", "--standard-error", "0.1");
+        ok("p\nq\n", "minhash", "add", file("a.mh"), "0");
+        ok("", "merge", file("week.mh"), file("a.mh"));
+        ok("", "merge", file("a.mh"), file("a.mh"), file("week.mh"));
+        assertEquals(
+                ok("", "minhash", "similar", file("a.mh"), "0", "--top", "1").lines(),
+                ok("", "minhash", "similar", file("week.mh"), "0", "--top", "1").lines());
+
+        ok("", "table", "create", file("day.table"), "--kind", "hll", "--precision", "10");
+        ok("", "table", "add", file("day.table"), "page", "a", "b");
+        ok("", "table", "merge", file("month.table"), file("day.table"));
+        ok("", "table", "merge", file("day.table"), file("day.table"), file("month.table"));
+        assertEquals(
+                List.of("2"),
+                ok("", "table", "count", file("month.table"), "page").lines());
+        assertEquals(
+                List.of("2"),
+                ok("", "table", "count", file("day.table"), "page").lines());
+
+        ok("", "bf", "create", file("c.bf"), "--capacity", "100", "--error-rate", "0.01", "--layout", "counting");
+        ok("", "bf", "add", file("c.bf"), "x");
+        ok("", "merge", file("c-week.bf"), file("c.bf"));
+        assertEquals(
+                List.of("1"), ok("", "bf", "exists", file("c-week.bf"), "x").lines());
+        assertTrue(refused(1, "", "merge", file("c.bf"), file("c.bf")).err().contains("would count its items twice"));
+
+        ok("", "topk", "create", file("t.topk"), "--k", "2");
+        ok("", "topk", "incrby", file("t.topk"), "a", "5");
+        ok("", "merge", file("t-week.topk"), file("t.topk"));
+        assertEquals(
+                List.of("5"), ok("", "topk", "count", file("t-week.topk"), "a").lines());
+        assertTrue(refused(1, "", "merge", file("t.topk"), file("t.topk"), file("t-week.topk"))
+                .err()
+                .contains("would count its items twice"));
+        assertEquals(List.of("5"), ok("", "topk", "count", file("t.topk"), "a").lines(), "nothing was merged");
+    }
+
+    @Test
+    void aSourceOfAnotherShapeIsRefusedBeforeAnythingIsMerged() throws Exception {
+        for (String name : List.of("a.bf", "b.bf")) {
+            ok("", "bf", "create", file(name), "--capacity", "1000", "--error-rate", "0.01");
+        }
+        ok("", "bf", "create", file("odd.bf"), "--capacity", "5000", "--error-rate", "0.01");
+        ok("", "bf", "add", file("b.bf"), "y");
+        String err = refused(1, "", "merge", file("a.bf"), file("b.bf"), file("odd.bf"))
+                .err();
+        assertTrue(
+                err.contains("mapsketch: " + file("odd.bf") + ": cannot be merged into " + file("a.bf") + ": "), err);
+        assertTrue(err.contains("; nothing was merged"), err);
+        assertEquals(List.of("0"), ok("", "bf", "exists", file("a.bf"), "y").lines(), "b.bf was not merged");
+
+        ok("", "hll", "create", file("p12.hll"), "--precision", "12");
+        ok("", "hll", "create", file("p14.hll"), "--precision", "14");
+        ok("", "hll", "create", file("p10.hll"), "--precision", "10");
+        ok("", "hll", "add", file("p14.hll"), "a", "b");
+        String lower = refused(1, "", "hll", "merge", file("p12.hll"), file("p14.hll"), file("p10.hll"))
+                .err();
+        assertTrue(lower.contains(file("p10.hll") + ": cannot be merged into " + file("p12.hll")), lower);
+        assertTrue(lower.contains("cannot fold precision 10 up to 12"), lower);
+        assertEquals(List.of("0"), ok("", "hll", "count", file("p12.hll")).lines(), "the p14 source was not folded in");
+        ok("", "hll", "merge", file("p12.hll"), file("p14.hll"));
+        assertEquals(List.of("2"), ok("", "hll", "count", file("p12.hll")).lines());
+    }
+
+    @Test
     void addVerbsReplyAsRedisDoes() throws Exception {
         ok("", "bf", "create", file("cl.bf"), "--capacity", "1000", "--error-rate", "0.01", "--layout", "classic");
         assertEquals(

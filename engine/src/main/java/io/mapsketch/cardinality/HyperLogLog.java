@@ -165,11 +165,16 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      */
     @Override
     public void merge(HyperLogLog other) {
-        Objects.requireNonNull(other, "other");
         requireWritable();
-        requireCompatible(other, HyperLogLogFormat.SHAPE);
+        requireMergeable(other);
         registers.merge(other.registers);
         countItems(other.itemsAdded());
+    }
+
+    /** The precision, hash scheme and seed, as {@link #merge} takes them. */
+    @Override
+    public void requireMergeable(HyperLogLog other) {
+        requireCompatible(Objects.requireNonNull(other, "other"), HyperLogLogFormat.SHAPE);
     }
 
     /**
@@ -183,15 +188,29 @@ public final class HyperLogLog extends KeyedSketch implements Mergeable<HyperLog
      * @throws IllegalStateException if this sketch is read-only or either is closed
      */
     public void mergeFolded(HyperLogLog other) {
-        Objects.requireNonNull(other, "other");
         requireWritable();
         requireFoldable(other);
         registers.fold(other.registers);
         countItems(other.itemsAdded());
     }
 
+    /**
+     * Checks that {@link #mergeFolded} would take {@code other}, without merging. Cost: a comparison of headers.
+     *
+     * @param other a HyperLogLog
+     * @throws IncompatibleSketchException if the kind, hash scheme or seed differ
+     * @throws IllegalArgumentException if the other sketch's precision is lower than this one's
+     */
+    public void requireFoldable(HyperLogLog other) {
+        requireSameHashing(Objects.requireNonNull(other, "other"));
+        if (other.precision() < precision()) {
+            throw new IllegalArgumentException("cannot fold precision " + other.precision() + " up to " + precision()
+                    + ": a sketch folds only to an equal or lower precision");
+        }
+    }
+
     /** Refuses {@code other} if its kind, hash scheme or seed differ from this sketch's; its precision may. */
-    void requireFoldable(HyperLogLog other) {
+    void requireSameHashing(HyperLogLog other) {
         requireCompatible(other, List.of());
     }
 

@@ -295,15 +295,9 @@ sealed class HyperLogLogRegisters permits DataSketchesRegisters {
     /**
      * Folds {@code source}, of precision at least this one's, down to this precision and raises the
      * registers to it, as one change: a scalar pass over the source's registers. Returns whether a
-     * register grew.
-     *
-     * @throws IllegalArgumentException if the source's precision is lower than this one's
+     * register grew. The caller has checked the precisions ({@link HyperLogLog#requireFoldable}).
      */
     boolean fold(HyperLogLogRegisters source) {
-        if (source.precision < precision) {
-            throw new IllegalArgumentException("cannot fold precision " + source.precision + " up to " + precision
-                    + ": a sketch folds only to an equal or lower precision");
-        }
         Change change = new Change();
         MemorySegment view = source.view();
         for (long register = 0; register < registers; register++) {

@@ -228,14 +228,19 @@ public final class HyperLogLogTable extends HyperLogLogTableReads implements Mer
      */
     @Override
     public void merge(HyperLogLogTable other) {
-        Objects.requireNonNull(other, "other");
         requireWritable();
-        requireCompatible(other, HyperLogLogTableFormat.SHAPE);
+        requireMergeable(other);
         other.index.forEach(source -> {
             MemorySegment key = other.index.key(source);
             registers.merge(index.findOrInsert(key, 0, key.byteSize()), other.registers, source);
         });
         countItems(other.itemsAdded());
+    }
+
+    /** The precision, hash scheme and seed, as {@link #merge} takes them. */
+    @Override
+    public void requireMergeable(HyperLogLogTable other) {
+        requireCompatible(Objects.requireNonNull(other, "other"), HyperLogLogTableFormat.SHAPE);
     }
 
     /** A maximum of registers per key: merging the same table again changes nothing. */

@@ -31,7 +31,7 @@ final class HyperLogLogUnion {
         }
         HyperLogLogRegisters[] sources = new HyperLogLogRegisters[sketches.length];
         for (int s = 0; s < sketches.length; s++) {
-            sketches[0].requireFoldable(Objects.requireNonNull(sketches[s], "sketch"));
+            sketches[0].requireSameHashing(Objects.requireNonNull(sketches[s], "sketch"));
             sources[s] = sketches[s].registers;
         }
         return estimate(sources, sketches[0].estimator);

@@ -125,6 +125,12 @@ public sealed class CountMinSketch extends FrequencySketch implements Mergeable<
         mergeCounters(other);
     }
 
+    /** The width, depth, counter width, hash scheme, seed and row scheme, as {@link #merge} takes them. */
+    @Override
+    public void requireMergeable(CountMinSketch other) {
+        requireSameCounters(other);
+    }
+
     /**
      * Merges another sketch into this one {@code weight} times over, as if its stream had been added
      * {@code weight} times: every counter, N and the items added grow by {@code weight} times the

@@ -324,6 +324,12 @@ public abstract sealed class FrequencySketch extends FrequencyReads permits Coun
 
     // ---------------------------------------------------------------- merge
 
+    /** Refuses a sketch of other counters: width, depth, counter width, hash scheme, seed or row scheme. */
+    final void requireSameCounters(FrequencySketch other) {
+        requireCompatible(Objects.requireNonNull(other, "other"), CountMinFormat.SHAPE);
+        rows.requireSameScheme(other.rows);
+    }
+
     /**
      * Adds every counter of {@code other} to this sketch's (saturating); N and the items counter add
      * up. Cost: one pass over both payloads: the SIMD saturating-sum kernel in {@code EXCLUSIVE}
@@ -343,8 +349,7 @@ public abstract sealed class FrequencySketch extends FrequencyReads permits Coun
             throw new IllegalArgumentException("weight = " + times + ", must be in [1, " + Long.MAX_VALUE + "]");
         }
         requireWritable();
-        requireCompatible(other, CountMinFormat.SHAPE);
-        rows.requireSameScheme(other.rows);
+        requireSameCounters(other);
         long weight = other.totalWeight();
         long high = Math.multiplyHigh(weight, times);
         long scaled = weight * times;

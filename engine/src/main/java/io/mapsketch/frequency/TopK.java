@@ -242,14 +242,21 @@ public final class TopK extends FrequencySketch implements Mergeable<TopK> {
      */
     @Override
     public void merge(TopK other) {
+        requireMergeable(other);
+        List<HeavyHitter> theirs = other.top();
+        mergeCounters(other);
+        candidates.rerank(theirs);
+    }
+
+    /** The counters as {@link CountMinSketch#requireMergeable} takes them, and keys no longer than this one's. */
+    @Override
+    public void requireMergeable(TopK other) {
         Objects.requireNonNull(other, "other");
         if (other.maxKeyBytes > maxKeyBytes) {
             throw new IncompatibleSketchException(
                     "max key bytes (the other's must not exceed this one's)", maxKeyBytes, other.maxKeyBytes);
         }
-        List<HeavyHitter> theirs = other.top();
-        mergeCounters(other);
-        candidates.rerank(theirs);
+        requireSameCounters(other);
     }
 
     /** k, the longest item, the candidates now, lock recoveries, then the Count-Min figures. */

@@ -11,6 +11,7 @@ import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The cache-line blocked Bloom filter, mapsketch's default for speed: one hash picks a 512-bit
@@ -125,7 +126,14 @@ public final class BlockedBloomFilter extends MembershipFilter implements Mergea
      */
     @Override
     public void merge(BlockedBloomFilter other) {
-        orIn(other, BlockedBloomFormat.SHAPE);
+        requireMergeable(other);
+        orIn(other);
+    }
+
+    /** The blocks, bits per key, hash scheme and seed, as {@link #merge} takes them. */
+    @Override
+    public void requireMergeable(BlockedBloomFilter other) {
+        requireCompatible(Objects.requireNonNull(other, "other"), BlockedBloomFormat.SHAPE);
     }
 
     /** Adds one hash forwarded by the scalable filter this is a link of, and counts it. */

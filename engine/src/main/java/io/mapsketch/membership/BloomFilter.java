@@ -167,8 +167,15 @@ public sealed class BloomFilter extends MembershipFilter implements Mergeable<Bl
      */
     @Override
     public void merge(BloomFilter other) {
+        requireMergeable(other);
+        orIn(other);
+    }
+
+    /** The bits, hashes, hash scheme, seed, probing and probe scheme, as {@link #merge} takes them. */
+    @Override
+    public void requireMergeable(BloomFilter other) {
         probes.requireSameScheme(Objects.requireNonNull(other, "other").probes);
-        orIn(other, BloomFormat.SHAPE);
+        requireCompatible(other, BloomFormat.SHAPE);
     }
 
     /**

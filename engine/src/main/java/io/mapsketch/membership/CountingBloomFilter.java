@@ -242,10 +242,8 @@ public final class CountingBloomFilter extends RemovableFilter implements Mergea
      */
     @Override
     public void merge(CountingBloomFilter other) {
-        Objects.requireNonNull(other, "other");
+        requireMergeable(other);
         requireWritable();
-        requireCompatible(other, CountingBloomFormat.SHAPE);
-        probes.requireSameScheme(other.probes);
         for (long offset = 0; offset < payload.byteSize(); offset += Long.BYTES) {
             long incoming = other.payload.getLongAcquire(offset);
             if (incoming == 0) {
@@ -264,6 +262,13 @@ public final class CountingBloomFilter extends RemovableFilter implements Mergea
             }
         }
         countItems(other.itemsAdded());
+    }
+
+    /** The counters, hashes, hash scheme, seed and probe scheme, as {@link #merge} takes them. */
+    @Override
+    public void requireMergeable(CountingBloomFilter other) {
+        requireCompatible(Objects.requireNonNull(other, "other"), CountingBloomFormat.SHAPE);
+        probes.requireSameScheme(other.probes);
     }
 
     /** Adds the sixteen 4-bit lanes of two words, each sum capped at 15. */

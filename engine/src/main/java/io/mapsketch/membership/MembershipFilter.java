@@ -2,7 +2,6 @@ package io.mapsketch.membership;
 
 import io.mapsketch.IncompatibleSketchFileException;
 import io.mapsketch.OpenMode;
-import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.KeyHasher;
 import io.mapsketch.internal.KeyedSketch;
 import io.mapsketch.internal.SketchOpener;
@@ -11,7 +10,6 @@ import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -245,12 +243,10 @@ public abstract sealed class MembershipFilter extends KeyedSketch
     /**
      * ORs another filter's bits into this one, so that this filter answers for the union of both key
      * sets. Shared writers OR word by word atomically (only words that gain bits); an exclusive writer
-     * uses the SIMD kernel. The other filter must match in kind, seed and the parameters {@code shape}.
+     * uses the SIMD kernel. The caller has checked that the other filter is mergeable.
      */
-    final void orIn(MembershipFilter other, List<HeaderParameter> shape) {
-        Objects.requireNonNull(other, "other");
+    final void orIn(MembershipFilter other) {
         requireWritable();
-        requireCompatible(other, shape);
         long words = payload.byteSize() / Long.BYTES;
         if (sharedWriters) {
             for (long offset = 0; offset < words * Long.BYTES; offset += Long.BYTES) {

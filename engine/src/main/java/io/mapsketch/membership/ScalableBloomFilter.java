@@ -142,11 +142,16 @@ public final class ScalableBloomFilter extends MembershipFilter implements Merge
      */
     @Override
     public void merge(ScalableBloomFilter other) {
-        Objects.requireNonNull(other, "other");
+        requireMergeable(other);
         requireWritable();
-        requireCompatible(other, ScalableBloomFormat.SHAPE);
         chain.merge(other.chain);
         countItems(other.itemsAdded());
+    }
+
+    /** The initial capacity, rate, ratio, growth factor, hash scheme and seed, as {@link #merge} takes them. */
+    @Override
+    public void requireMergeable(ScalableBloomFilter other) {
+        requireCompatible(Objects.requireNonNull(other, "other"), ScalableBloomFormat.SHAPE);
     }
 
     /**

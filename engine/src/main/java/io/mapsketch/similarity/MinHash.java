@@ -114,7 +114,7 @@ public final class MinHash extends MinHashWrites implements Mergeable<MinHash> {
     @Override
     public void merge(MinHash other) {
         requireWritable();
-        requireCompatible(other, MinHashFormat.SHAPE);
+        requireMergeable(other);
         if (sharedWriters) {
             rows.merge(0, other.payload.segment(), 0, MinHashRows.stride(slots), rowCount);
         } else {
@@ -122,6 +122,12 @@ public final class MinHash extends MinHashWrites implements Mergeable<MinHash> {
                     payload.segment(), 0, other.payload.segment(), 0, payload.byteSize() / Long.BYTES);
         }
         countItems(other.itemsAdded());
+    }
+
+    /** The derivation, rows, signature length, hash scheme and seed, as {@link #merge} takes them. */
+    @Override
+    public void requireMergeable(MinHash other) {
+        requireCompatible(other, MinHashFormat.SHAPE);
     }
 
     /**
