@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * Collects {@link MemoryFootprint}'s rows: measures a mapsketch sketch by its file's size (created in
@@ -45,12 +46,26 @@ final class FootprintRecorder {
     <S extends Sketch> void mapsketch(
             String question, String setting, String impl, SketchFactory<S> factory, SketchFiller<S> filler)
             throws IOException {
+        mapsketch(question, setting, impl, factory, filler, sketch -> "");
+    }
+
+    /** As the other {@code mapsketch}, with a note about the filled sketch. */
+    <S extends Sketch> void mapsketch(
+            String question,
+            String setting,
+            String impl,
+            SketchFactory<S> factory,
+            SketchFiller<S> filler,
+            Function<S, String> note)
+            throws IOException {
         Path file = directory.resolve("sketch-" + files++);
         long payload;
+        String noted;
         try (S sketch = factory.create(file)) {
             filler.fill(sketch);
             sketch.force();
             payload = sketch.memoryBytes();
+            noted = note.apply(sketch);
         }
         long size = Files.size(file);
         Files.delete(file);
@@ -65,7 +80,7 @@ final class FootprintRecorder {
                 size,
                 String.format(
                         Locale.ROOT, "file size: header %,d + payload %,d", SketchFileLayout.HEADER_LENGTH, payload),
-                "");
+                noted);
     }
 
     /** Records a peer's row. */

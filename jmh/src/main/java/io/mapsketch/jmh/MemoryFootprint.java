@@ -47,6 +47,8 @@ import java.util.Locale;
  *   <li>similarity ({@link MinHashBenchmark}, {@link SimHashBenchmark}): one MinHash signature of k =
  *       128 and 1,024 64-bit slots of a set of 1,024 keys (a one-row mapsketch table); the searched
  *       table of 4,096 sets of 64 keys; and a table of 1,000,000 SimHash fingerprints.</li>
+ *   <li>tables ({@link TableBenchmark}): a HyperLogLog table of 1,000,000 keys with 100 distinct items each,
+ *       against the same keys in a real {@code redis-server} ({@link TableFootprint}).</li>
  * </ul>
  */
 public final class MemoryFootprint {
@@ -110,6 +112,7 @@ public final class MemoryFootprint {
             FrequencyFootprint.measure(recorder);
             DistinctCountFootprint.measure(recorder);
             SimilarityFootprint.measure(recorder);
+            TableFootprint.measure(recorder);
             return recorder.rows();
         } finally {
             try (var entries = Files.list(directory)) {

@@ -92,6 +92,30 @@ record Question(String title, List<Suite> suites) {
                                         false,
                                         null))),
                 new Question(
+                        "Tables",
+                        List.of(
+                                new Suite(
+                                        "TableBenchmark",
+                                        "Adds to a HyperLogLog table",
+                                        "(key, item) pairs per second into a table of 1,000,000 keys at p = 14, in "
+                                                + "batches of 1,024, keys drawn uniformly, each key holding 100 items; "
+                                                + "target: 5 M pairs per second. No library peer holds a keyspace of "
+                                                + "sketches; Redis's bytes per key are in the memory table.",
+                                        null,
+                                        false,
+                                        null),
+                                new Suite(
+                                        "TableRollUpBenchmark",
+                                        "Rolling 30 day tables into a month",
+                                        "One operation merges one day table of 100,000 keys (10 items each, "
+                                                + "`size` bytes) into the month, key by key; bytes per second is the "
+                                                + "rate the day tables are read at, against memory speed "
+                                                + "(`readSumReference` under Kernels). The month equals, key by key, "
+                                                + "the month built from all items (checked in the setup).",
+                                        null,
+                                        true,
+                                        null))),
+                new Question(
                         "Kernels",
                         List.of(
                                 new Suite(

@@ -53,7 +53,7 @@ final class SuiteTables {
 
     private static String unitInWords(String unit, Suite suite) {
         if (suite.bandwidth()) {
-            return "kernel calls per second, and bytes of each operand per second";
+            return "operations per second, and the bytes each operation covers per second";
         }
         return switch (unit) {
             case "ops/s" -> "operations per second; for batches, keys per second";
