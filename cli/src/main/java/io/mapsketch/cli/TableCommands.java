@@ -45,7 +45,7 @@ final class TableCommands implements SketchFamily {
                 "Creates an empty table of up to N keys. --kind hll: each key a HyperLogLog of 2^P registers"
                         + " (sparse while small); the file takes about N x BYTES.",
                 "--kind bloom: each key a blocked Bloom filter sized for M items at rate R (as mapsketch bf"
-                        + " create --blocked sizes one); the file takes about N x (BYTES + the filter)."
+                        + " create --layout blocked sizes one); the file takes about N x (BYTES + the filter)."
             },
             footer = {
                 "%nExamples:%n  mapsketch table create pages-2026-05-01.hllt --kind hll --precision 14",
