@@ -158,27 +158,65 @@ public abstract class KeyTable extends RegionSketch {
     public boolean addAll(
             byte[] data, int[] keyOffsets, int[] keyLengths, int[] itemOffsets, int[] itemLengths, int count) {
         requireWritable();
-        Objects.checkFromIndexSize(0, count, keyOffsets.length);
-        Objects.checkFromIndexSize(0, count, keyLengths.length);
-        MemorySegment bytes = MemorySegment.ofArray(data);
         int[] done = {0};
         boolean[] changed = {false};
         try {
-            hasher.forEachBatch(data, itemOffsets, itemLengths, count, (hashes, first, n) -> {
-                long record = -1;
-                for (int i = 0; i < n; i++) {
-                    int pair = (int) first + i;
-                    if (record < 0 || !sameKey(data, keyOffsets, keyLengths, pair)) {
-                        record = index.findOrInsert(bytes, keyOffsets[pair], keyLengths[pair]);
-                    }
-                    changed[0] |= addToRecord(record, hashes[i]);
-                    done[0]++;
-                }
+            forEachPair(data, keyOffsets, keyLengths, itemOffsets, itemLengths, count, true, (pair, record, hash) -> {
+                changed[0] |= addToRecord(record, hash);
+                done[0]++;
             });
         } finally {
             countItems(done[0]);
         }
         return changed[0];
+    }
+
+    /** One (key, item) pair of a batch, its key found. */
+    @FunctionalInterface
+    protected interface PairStep {
+        /**
+         * Takes one pair.
+         *
+         * @param pair the pair's index in the batch
+         * @param record its key's record, or -1 for a key not in the table (when not inserting)
+         * @param hash its item's hash
+         */
+        void take(int pair, long record, long hash);
+    }
+
+    /**
+     * Hands {@code count} (key, item) pairs of a batch to {@code step} in order, as {@link #addAll} lays them
+     * out: the items hashed {@value KeyHasher#BATCH} at a time, each key found (or inserted, if
+     * {@code insert}) once per run of pairs of one key.
+     *
+     * @throws IndexOutOfBoundsException if {@code count} exceeds an array (before any step) or a range lies
+     *     outside {@code data} (the pairs before it are taken)
+     * @throws TableFullException if inserting and a new key finds no room (the pairs before it are taken)
+     */
+    protected final void forEachPair(
+            byte[] data,
+            int[] keyOffsets,
+            int[] keyLengths,
+            int[] itemOffsets,
+            int[] itemLengths,
+            int count,
+            boolean insert,
+            PairStep step) {
+        Objects.checkFromIndexSize(0, count, keyOffsets.length);
+        Objects.checkFromIndexSize(0, count, keyLengths.length);
+        MemorySegment bytes = MemorySegment.ofArray(data);
+        hasher.forEachBatch(data, itemOffsets, itemLengths, count, (hashes, first, n) -> {
+            long record = -1;
+            for (int i = 0; i < n; i++) {
+                int pair = (int) first + i;
+                if (i == 0 || !sameKey(data, keyOffsets, keyLengths, pair)) {
+                    record = insert
+                            ? index.findOrInsert(bytes, keyOffsets[pair], keyLengths[pair])
+                            : index.find(bytes, keyOffsets[pair], keyLengths[pair]);
+                }
+                step.take(pair, record, hashes[i]);
+            }
+        });
     }
 
     private static boolean sameKey(byte[] data, int[] offsets, int[] lengths, int pair) {

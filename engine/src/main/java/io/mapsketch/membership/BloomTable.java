@@ -142,6 +142,43 @@ public final class BloomTable extends KeyTable implements Mergeable<BloomTable> 
     }
 
     /**
+     * Looks up {@code count} (key, item) pairs, laid out as {@link #addAll} takes them: {@code results[i]}
+     * becomes {@link #mightContain(byte[], int, int, byte[], int, int)} of pair {@code i}. Cost: the items
+     * are hashed {@value io.mapsketch.internal.KeyHasher#BATCH} at a time, each key found once per run of
+     * pairs of one key, then one block read per pair.
+     *
+     * @param data the bytes of the keys and the items
+     * @param keyOffsets where each pair's key starts
+     * @param keyLengths each pair's key's byte count
+     * @param itemOffsets where each pair's item starts
+     * @param itemLengths each pair's item's byte count
+     * @param count how many pairs, at most the length of every array
+     * @param results receives one answer per pair, at least {@code count} long
+     * @return the number of {@code true} answers
+     * @throws IllegalArgumentException if {@code results} is shorter than {@code count} (nothing is read)
+     * @throws IndexOutOfBoundsException if {@code count} exceeds an array, or a range lies outside {@code data}
+     * @throws IllegalStateException if the table is closed
+     */
+    public int mightContainAll(
+            byte[] data,
+            int[] keyOffsets,
+            int[] keyLengths,
+            int[] itemOffsets,
+            int[] itemLengths,
+            int count,
+            boolean[] results) {
+        if (results.length < count) {
+            throw new IllegalArgumentException("results.length = " + results.length + ", must be >= count = " + count);
+        }
+        int[] found = {0};
+        forEachPair(data, keyOffsets, keyLengths, itemOffsets, itemLengths, count, false, (pair, record, hash) -> {
+            results[pair] = record >= 0 && filters.mightContain(record, hash);
+            found[0] += results[pair] ? 1 : 0;
+        });
+        return found[0];
+    }
+
+    /**
      * Returns a key's filter: its B blocks of eight 64-bit words, word {@code 8 b + w} being word w of
      * block b, as a {@link BlockedBloomFilter} of B blocks and the table's seed holds them for the same
      * items.

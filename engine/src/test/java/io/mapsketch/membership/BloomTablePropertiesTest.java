@@ -138,27 +138,9 @@ class BloomTablePropertiesTest {
     void batchesOfPairsAddAsSinglePairsDo() {
         qt().withFixedSeed(47L).withExamples(40).forAll(pairs(2_000), shapes()).checkAssert((pairs, shape) -> {
             Map<String, BlockedBloomFilter> filters = standalones(pairs, shape);
-            byte[] data = new byte[pairs.size() * 32];
-            int[] keyOffsets = new int[pairs.size()];
-            int[] keyLengths = new int[pairs.size()];
-            int[] itemOffsets = new int[pairs.size()];
-            int[] itemLengths = new int[pairs.size()];
-            int at = 0;
-            for (int i = 0; i < pairs.size(); i++) {
-                byte[] key = key(pairs.get(i)[0]).getBytes(StandardCharsets.UTF_8);
-                keyOffsets[i] = at;
-                keyLengths[i] = key.length;
-                System.arraycopy(key, 0, data, at, key.length);
-                at += key.length;
-                itemOffsets[i] = at;
-                itemLengths[i] = Long.BYTES;
-                ByteBuffer.wrap(data, at, Long.BYTES)
-                        .order(ByteOrder.LITTLE_ENDIAN)
-                        .putLong(pairs.get(i)[1]);
-                at += Long.BYTES;
-            }
+            Batch batch = Batch.of(pairs);
             try (BloomTable table = table(shape, OpenMode.EXCLUSIVE)) {
-                boolean changed = table.addAll(data, keyOffsets, keyLengths, itemOffsets, itemLengths, pairs.size());
+                boolean changed = batch.addTo(table);
                 assertEquals(!pairs.isEmpty(), changed);
                 assertAnswersAsStandalones(table, filters, pairs);
                 assertEquals(pairs.size(), table.itemsAdded());
@@ -167,6 +149,73 @@ class BloomTablePropertiesTest {
             }
             closeAll(filters.values());
         });
+    }
+
+    /** Pairs laid out as {@link BloomTable#addAll} takes them: each key's UTF-8 bytes, then its item's 8 bytes. */
+    private record Batch(byte[] data, int[] keyOffsets, int[] keyLengths, int[] itemOffsets, int[] itemLengths) {
+
+        static Batch of(List<long[]> pairs) {
+            Batch batch = new Batch(
+                    new byte[pairs.size() * 32],
+                    new int[pairs.size()],
+                    new int[pairs.size()],
+                    new int[pairs.size()],
+                    new int[pairs.size()]);
+            int at = 0;
+            for (int i = 0; i < pairs.size(); i++) {
+                byte[] key = key(pairs.get(i)[0]).getBytes(StandardCharsets.UTF_8);
+                batch.keyOffsets[i] = at;
+                batch.keyLengths[i] = key.length;
+                System.arraycopy(key, 0, batch.data, at, key.length);
+                at += key.length;
+                batch.itemOffsets[i] = at;
+                batch.itemLengths[i] = Long.BYTES;
+                ByteBuffer.wrap(batch.data, at, Long.BYTES)
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .putLong(pairs.get(i)[1]);
+                at += Long.BYTES;
+            }
+            return batch;
+        }
+
+        int count() {
+            return keyOffsets.length;
+        }
+
+        boolean addTo(BloomTable table) {
+            return table.addAll(data, keyOffsets, keyLengths, itemOffsets, itemLengths, count());
+        }
+
+        int lookUpIn(BloomTable table, boolean[] results) {
+            return table.mightContainAll(data, keyOffsets, keyLengths, itemOffsets, itemLengths, count(), results);
+        }
+    }
+
+    /** A batch lookup of pairs, some added and some not, some of keys not in the table, answers as single lookups. */
+    @Test
+    void batchLookupsAnswerAsSingleLookups() {
+        qt().withFixedSeed(59L)
+                .withExamples(40)
+                .forAll(pairs(1_500), pairs(1_500), shapes())
+                .checkAssert((added, asked, shape) -> {
+                    try (BloomTable table = table(shape, OpenMode.SHARED)) {
+                        added.stream().filter(pair -> pair[0] < 8).forEach(pair -> table.add(key(pair[0]), pair[1]));
+                        List<long[]> all = new ArrayList<>(asked);
+                        all.addAll(added);
+                        boolean[] results = new boolean[all.size() + 3];
+                        int found = Batch.of(all).lookUpIn(table, results);
+                        int expected = 0;
+                        for (int i = 0; i < all.size(); i++) {
+                            boolean single = table.mightContain(key(all.get(i)[0]), all.get(i)[1]);
+                            assertEquals(single, results[i], Arrays.toString(all.get(i)));
+                            expected += single ? 1 : 0;
+                        }
+                        assertEquals(expected, found);
+                        assertFalse(results[all.size()]);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
     }
 
     @Test

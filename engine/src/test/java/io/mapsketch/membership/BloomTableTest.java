@@ -242,6 +242,20 @@ class BloomTableTest {
             assertTrue(table.mightContain(key, 0, key.length, item, 0, item.length));
             assertTrue(table.contains(key, 0, key.length));
             assertArrayEquals(key, table.keys().getFirst());
+            byte[] pair = "clé".getBytes(StandardCharsets.UTF_8);
+            boolean[] none = new boolean[0];
+            assertTrue(assertThrows(
+                            IllegalArgumentException.class,
+                            () -> table.mightContainAll(
+                                    pair,
+                                    new int[] {0},
+                                    new int[] {pair.length},
+                                    new int[] {0},
+                                    new int[] {1},
+                                    1,
+                                    none))
+                    .getMessage()
+                    .startsWith("results.length = 0, must be >= count = 1"));
         }
     }
 
