@@ -6,6 +6,7 @@ import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.TopK;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.BloomTable;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.ScalableBloomFilter;
 import io.mapsketch.similarity.MinHash;
@@ -13,7 +14,8 @@ import java.util.Objects;
 
 /**
  * A sketch that merges with another of its kind: Bloom filters (classic, blocked, counting,
- * scalable), Count-Min and Top-K, HyperLogLog and MinHash. Cuckoo filters and SimHash tables do
+ * scalable), Count-Min and Top-K, HyperLogLog and MinHash, and the tables of HyperLogLogs and of
+ * blocked Bloom filters (key by key). Cuckoo filters and SimHash tables do
  * not merge. Each family's {@code merge} states its own algebra (OR, counter sum, register max,
  * slot min, re-ranked candidates) and cost; every one of them keeps this contract.
  *
@@ -28,6 +30,7 @@ public sealed interface Mergeable<S extends Mergeable<S>> extends Sketch
                 TopK,
                 HyperLogLog,
                 HyperLogLogTable,
+                BloomTable,
                 MinHash {
 
     /**

@@ -1,9 +1,9 @@
 package io.mapsketch;
 
 import io.mapsketch.cardinality.HyperLogLogBuilder;
-import io.mapsketch.cardinality.HyperLogLogTableBuilder;
 import io.mapsketch.frequency.CountMinBuilder;
 import io.mapsketch.internal.HeaderFormat;
+import io.mapsketch.internal.KeyTableBuilder;
 import io.mapsketch.internal.Regions;
 import io.mapsketch.membership.FilterBuilder;
 import io.mapsketch.memory.HashScheme;
@@ -26,12 +26,7 @@ import java.nio.file.Path;
 // not API, since the hierarchy is sealed to this module's builders.
 @SuppressWarnings("exports")
 public abstract sealed class SketchBuilder<B extends SketchBuilder<B, S>, S extends Sketch>
-        permits FilterBuilder,
-                CountMinBuilder,
-                HyperLogLogBuilder,
-                HyperLogLogTableBuilder,
-                MinHash.Builder,
-                SimHash.Builder {
+        permits FilterBuilder, CountMinBuilder, HyperLogLogBuilder, KeyTableBuilder, MinHash.Builder, SimHash.Builder {
 
     /** The seed used when none is set; documented so that the same items give the same file. */
     public static final long DEFAULT_SEED = 0;

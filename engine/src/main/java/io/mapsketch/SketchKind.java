@@ -26,7 +26,9 @@ public enum SketchKind {
     /** SimHash fingerprints. */
     SIMHASH(10),
     /** A table of HyperLogLogs, one per key, in one file. */
-    HYPERLOGLOG_TABLE(11);
+    HYPERLOGLOG_TABLE(11),
+    /** A table of blocked Bloom filters, one per key, in one file. */
+    BLOOM_TABLE(12);
 
     private final int id;
 

@@ -70,8 +70,26 @@ final class DocumentedRanges {
                 within(header, 0, 1, 1L << 40);
                 oneOf(header, 1, 1);
             }
+            case HYPERLOGLOG_TABLE -> {
+                within(header, 0, 4, 18);
+                table(header);
+            }
+            case BLOOM_TABLE -> {
+                within(header, 0, 1, 1L << 24);
+                table(header);
+                oneOf(header, 3, 8, 16);
+                within(header, 4, 1, Long.MAX_VALUE);
+                rate(header, 5, 0, 1);
+            }
             default -> throw new AssertionError("no documented ranges for " + Regions.kind(header));
         }
+    }
+
+    /** The key capacity N in [1, 2^32] and the heap H, a multiple of 64 in [64, 2^43]. */
+    private static void table(SketchHeader header) {
+        within(header, 1, 1, 1L << 32);
+        within(header, 2, 64, 1L << 43);
+        assertEquals(0, header.parameter(2) % 64, "the heap is a multiple of 64: " + header);
     }
 
     private static void probed(SketchHeader header, long maxCells) {

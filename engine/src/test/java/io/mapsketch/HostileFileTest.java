@@ -12,6 +12,7 @@ import io.mapsketch.frequency.FrequencySketch;
 import io.mapsketch.frequency.TopK;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.BloomTable;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.membership.MembershipFilter;
@@ -186,7 +187,31 @@ class HostileFileTest {
                     hll.add(42L);
                     hll.estimate();
                 }
-            }));
+            }),
+            new Kind(
+                    "bloomtable",
+                    file -> create(
+                            file,
+                            BloomTable.builder()
+                                    .capacity(8)
+                                    .expectedItemsPerKey(20)
+                                    .falsePositiveRate(0.01)),
+                    BloomTable::open,
+                    sketch -> {
+                        BloomTable table = (BloomTable) sketch;
+                        table.mightContain("a", 10L);
+                        table.keys();
+                        table.filterWords("b");
+                        if (sketch.mode() != OpenMode.READ_ONLY) {
+                            try {
+                                table.add("a", 42L);
+                                table.add("new key", 7L);
+                            } catch (TableFullException full) {
+                                // A file may say its capacity is reached: the refusal is the contract.
+                            }
+                            table.mightContain("a", 42L);
+                        }
+                    }));
 
     private static final long[] INTERESTING = {
         0,
@@ -243,6 +268,10 @@ class HostileFileTest {
                 minHash.addAll(0, new long[] {10, 20, 30});
             } else if (sketch instanceof SimHash table) {
                 table.append(123L);
+            } else if (sketch instanceof BloomTable table) {
+                table.add("a", 10L);
+                table.add("b", 20L);
+                table.add("a", 30L);
             }
             return sketch;
         } catch (IOException e) {

@@ -20,6 +20,7 @@ import io.mapsketch.internal.SketchFacts;
 import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.BloomTable;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.membership.MembershipFilter;
@@ -264,6 +265,7 @@ class MergeableTest {
                         TopK.class,
                         HyperLogLog.class,
                         HyperLogLogTable.class,
+                        BloomTable.class,
                         MinHash.class),
                 Set.of(Mergeable.class.getPermittedSubclasses()));
         try (Sketch cuckoo = CuckooFilter.builder()

@@ -1,26 +1,20 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.cardinality.HyperLogLogTable;
+import io.mapsketch.internal.KeyTable;
 import java.nio.file.Path;
 
 /**
  * Lines {@code KEY<TAB>ITEM} of standard input as (key, item) pairs of a table: each batch of lines goes
- * to {@link HyperLogLogTable#addAll} as one batch of pairs; a line without a tab stops the verb, the lines
+ * to {@link KeyTable#addAll} as one batch of pairs; a line without a tab stops the verb, the lines
  * before it added.
  */
 final class TableLines {
 
     private TableLines() {}
 
-    /** Adds the lines {@code data[offsets[i], offsets[i] + lengths[i])}; sets {@code changed[0]} if a register grew. */
+    /** Adds the lines {@code data[offsets[i], offsets[i] + lengths[i])}; sets {@code changed[0]} if a key's sketch changed. */
     static void add(
-            Path file,
-            HyperLogLogTable table,
-            byte[] data,
-            int[] offsets,
-            int[] lengths,
-            int count,
-            boolean[] changed) {
+            Path file, KeyTable table, byte[] data, int[] offsets, int[] lengths, int count, boolean[] changed) {
         int[] itemOffsets = new int[count];
         int[] itemLengths = new int[count];
         int[] keyLengths = new int[count];
@@ -41,7 +35,7 @@ final class TableLines {
     }
 
     private static void addPairs(
-            HyperLogLogTable table,
+            KeyTable table,
             byte[] data,
             int[] keyOffsets,
             int[] keyLengths,

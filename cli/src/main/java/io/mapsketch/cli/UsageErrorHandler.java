@@ -19,8 +19,13 @@ import picocli.CommandLine.ParameterException;
 final class UsageErrorHandler implements IParameterExceptionHandler {
 
     /** The engine's parameters whose option is not their name in kebab case. */
-    private static final Map<String, String> RENAMED_OPTIONS =
-            Map.of("expectedItems", "--capacity", "falsePositiveRate", "--error-rate");
+    private static final Map<String, String> RENAMED_OPTIONS = Map.of(
+            "expectedItems",
+            "--capacity",
+            "falsePositiveRate",
+            "--error-rate",
+            "expectedItemsPerKey",
+            "--items-per-key");
 
     /** The engine's refusals start with the parameter's name: {@code name = value, must be ...}. */
     private static final Pattern PARAMETER = Pattern.compile("^(\\p{Alpha}\\w*) = ");

@@ -1,56 +1,38 @@
 package io.mapsketch.cardinality;
 
-import io.mapsketch.CorruptSketchFileException;
-import io.mapsketch.internal.KeyIndex;
-import io.mapsketch.internal.RegionSketch;
-import io.mapsketch.internal.TableHeap;
+import io.mapsketch.SketchFileException;
+import io.mapsketch.internal.KeyTable;
 import io.mapsketch.internal.Utf8;
-import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The read side of a {@link HyperLogLogTable}, its package-private base: the views of its payload (the key
- * index, the heap, the keys' registers), the checks on open, the estimates, the keys and the figures.
+ * The read side of a {@link HyperLogLogTable}, its package-private base: the keys' registers, the checks
+ * of their storage on open, the estimates and the figures; the key index and the heap are the
+ * {@link KeyTable}'s.
  */
 // The mechanics every sketch shares sit in the unexported package; their public methods are the table's.
 @SuppressWarnings("exports")
-abstract sealed class HyperLogLogTableReads extends RegionSketch permits HyperLogLogTable {
+abstract sealed class HyperLogLogTableReads extends KeyTable permits HyperLogLogTable {
 
     final HyperLogLogTableFormat format;
     final int precision;
-    final TableHeap heap;
-    final KeyIndex index;
     final TableRegisters registers;
 
     HyperLogLogTableReads(SketchRegion region, HyperLogLogTableFormat format) {
-        super(region);
+        super(region, format.table(), TableRegisters.VALUE_BYTES);
         this.format = format;
         this.precision = format.precision();
-        MemorySegment bytes = payload.segment();
-        AtomicSegment line = new AtomicSegment(bytes.asSlice(0, HyperLogLogTableFormat.LINE_BYTES));
-        AtomicSegment slots =
-                new AtomicSegment(bytes.asSlice(HyperLogLogTableFormat.LINE_BYTES, format.slots() * Long.BYTES));
-        this.heap = new TableHeap(
-                line, new AtomicSegment(bytes.asSlice(format.heapOffset(), format.heapBytes())), describe());
-        this.index = new KeyIndex(line, slots, format.capacity(), heap, TableRegisters.VALUE_BYTES, hasher, describe());
         this.registers = new TableRegisters(heap, precision, sharedWriters);
     }
 
-    final void validate() throws CorruptSketchFileException {
+    final void validate() throws SketchFileException {
         Path file = region.file().orElse(null);
-        index.validate(file);
         byte[] seen = new byte[1 << precision];
-        List<Long> records = new ArrayList<>();
-        index.forEach(records::add);
-        for (long record : records) {
-            registers.validate(record, seen, file, "at heap offset " + record);
-        }
+        validate(record -> registers.validate(record, seen, file, "at heap offset " + record));
     }
 
     @Override
@@ -78,7 +60,7 @@ abstract sealed class HyperLogLogTableReads extends RegionSketch permits HyperLo
      * @return the estimate, 0 for a key not in the table
      */
     public double estimate(byte[] key, int offset, int length) {
-        long record = index.find(MemorySegment.ofArray(key), offset, length);
+        long record = find(key, offset, length);
         return record < 0 ? 0 : registers.estimate(record, describe());
     }
 
@@ -108,23 +90,12 @@ abstract sealed class HyperLogLogTableReads extends RegionSketch permits HyperLo
         }
         MemorySegment union = MemorySegment.ofArray(new byte[1 << precision]);
         for (byte[] key : keys) {
-            long record = index.find(MemorySegment.ofArray(key), 0, key.length);
+            long record = find(key, 0, key.length);
             if (record >= 0) {
                 registers.gather(record, union);
             }
         }
         return registers.estimate(HyperLogLogEstimates.summary(union, precision, registers.top()), describe());
-    }
-
-    /**
-     * Tells whether a key is in the table (an item was added to it, or a merge brought it).
-     *
-     * @param key the key, as its UTF-8 bytes
-     * @return {@code true} if it is
-     */
-    public boolean contains(CharSequence key) {
-        byte[] bytes = Utf8.bytes(key);
-        return index.find(MemorySegment.ofArray(bytes), 0, bytes.length) >= 0;
     }
 
     /**
@@ -135,20 +106,8 @@ abstract sealed class HyperLogLogTableReads extends RegionSketch permits HyperLo
      * @return a new array, all zero for a key not in the table
      */
     public byte[] registers(CharSequence key) {
-        byte[] bytes = Utf8.bytes(key);
-        long record = index.find(MemorySegment.ofArray(bytes), 0, bytes.length);
+        long record = find(key);
         return record < 0 ? new byte[1 << precision] : registers.registers(record);
-    }
-
-    /**
-     * Returns every key's bytes, in the index's order (not sorted). Cost: a walk of the index.
-     *
-     * @return new arrays, one per key
-     */
-    public List<byte[]> keys() {
-        List<byte[]> keys = new ArrayList<>();
-        index.forEach(record -> keys.add(index.key(record).toArray(ValueLayout.JAVA_BYTE)));
-        return keys;
     }
 
     /**
@@ -177,33 +136,6 @@ abstract sealed class HyperLogLogTableReads extends RegionSketch permits HyperLo
     }
 
     /**
-     * Returns the most keys the table holds.
-     *
-     * @return N
-     */
-    public long capacity() {
-        return format.capacity();
-    }
-
-    /**
-     * Returns the heap's size: the bytes the keys and their registers are stored in.
-     *
-     * @return H
-     */
-    public long heapBytes() {
-        return heap.size();
-    }
-
-    /**
-     * Returns the heap's bytes in use.
-     *
-     * @return bytes, at most {@link #heapBytes()}
-     */
-    public long heapBytesUsed() {
-        return heap.used();
-    }
-
-    /**
      * Returns the relative standard error of every key's estimate, {@code 1.04 / sqrt(2^p)}.
      *
      * @return the relative standard error
@@ -217,13 +149,12 @@ abstract sealed class HyperLogLogTableReads extends RegionSketch permits HyperLo
     protected void putFigures(Map<String, Object> figures) {
         HyperLogLogTable.KeyCounts counts = keyCounts();
         figures.put("precision", precision);
-        figures.put("key capacity", capacity());
+        putCapacity(figures);
         figures.put("keys", counts.keys());
         figures.put("sparse keys", counts.sparse());
         figures.put("dense keys", counts.dense());
         super.putFigures(figures);
-        figures.put("heap bytes", heapBytes());
-        figures.put("heap bytes used", heapBytesUsed());
+        putHeap(figures);
         figures.put("relative standard error", relativeStandardError());
     }
 }

@@ -198,15 +198,28 @@ public final class KeyIndex {
         }
     }
 
+    /** A table kind's check of the storage of one key, given its record. */
+    @FunctionalInterface
+    public interface RecordCheck {
+        /**
+         * Checks one key's storage.
+         *
+         * @param record the key's record, in the heap
+         * @throws CorruptSketchFileException naming the fault
+         */
+        void check(long record) throws CorruptSketchFileException;
+    }
+
     /**
      * Refuses an index a lookup could misread: a reserved count above N; a slot whose record lies outside
      * the heap, whose key is longer than {@value #MAX_KEY_BYTES} bytes, whose tag is not its key's, or that a
-     * lookup of its key would not reach.
+     * lookup of its key would not reach. Hands each key's record, once its slot is checked, to {@code check}.
      *
      * @param file the table's file, for the refusal
+     * @param check the kind's check of the key's storage
      * @throws CorruptSketchFileException naming the fault
      */
-    public void validate(Path file) throws CorruptSketchFileException {
+    public void validate(Path file, RecordCheck check) throws CorruptSketchFileException {
         long reserved = reserved();
         if (reserved < 0 || reserved > capacity) {
             throw new CorruptSketchFileException(file, "reserved keys = " + reserved + ", expected 0.." + capacity);
@@ -220,6 +233,7 @@ public final class KeyIndex {
             long word = slots.getLongAcquire(slot * Long.BYTES);
             if (word != 0) {
                 validateSlot(file, slot, word);
+                check.check(TableHeap.offset(word & REFERENCE_MASK));
             }
         }
     }

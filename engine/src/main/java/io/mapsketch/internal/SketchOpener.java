@@ -10,6 +10,7 @@ import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.TopK;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
+import io.mapsketch.membership.BloomTable;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.CuckooFilter;
 import io.mapsketch.membership.ScalableBloomFilter;
@@ -101,6 +102,7 @@ public final class SketchOpener {
             case MINHASH -> new Stored(MinHash.class, MinHash::open);
             case SIMHASH -> new Stored(SimHash.class, SimHash::open);
             case HYPERLOGLOG_TABLE -> new Stored(HyperLogLogTable.class, HyperLogLogTable::open);
+            case BLOOM_TABLE -> new Stored(BloomTable.class, BloomTable::open);
         };
     }
 }

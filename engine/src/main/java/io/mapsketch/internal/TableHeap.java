@@ -18,22 +18,42 @@ public final class TableHeap {
     static final long CURSOR = 8;
 
     private final AtomicSegment line;
+    private final long cursor;
     private final AtomicSegment bytes;
     private final long size;
     private final String table;
+    private final String area;
+    private final String remedy;
 
     /**
-     * Views the heap.
+     * Views the heap of the key records, its cursor at word {@link #CURSOR} of the table line.
      *
-     * @param line the table line, whose word {@link #CURSOR} is the cursor
+     * @param line the table line
      * @param bytes the heap's bytes, 64-byte aligned
      * @param table what to call the table in a refusal ("sketch table file t.hllt")
      */
     public TableHeap(AtomicSegment line, AtomicSegment bytes, String table) {
+        this(line, CURSOR, bytes, table, "heap", "more bytes per key");
+    }
+
+    /**
+     * Views an area of a table handed out as a heap is, with its cursor at another word of the table line.
+     *
+     * @param line the table line
+     * @param cursor the cursor's offset in the line, a multiple of 8
+     * @param bytes the area's bytes, 64-byte aligned
+     * @param table what to call the table in a refusal
+     * @param area what to call the area in a refusal ("heap")
+     * @param remedy what a larger table needs more of, for the refusal ("more bytes per key")
+     */
+    public TableHeap(AtomicSegment line, long cursor, AtomicSegment bytes, String table, String area, String remedy) {
         this.line = line;
+        this.cursor = cursor;
         this.bytes = bytes;
         this.size = bytes.byteSize();
         this.table = table;
+        this.area = area;
+        this.remedy = remedy;
     }
 
     /** The heap's bytes. */
@@ -48,7 +68,7 @@ public final class TableHeap {
 
     /** Bytes handed out so far. */
     public long used() {
-        return line.getLongAcquire(CURSOR);
+        return line.getLongAcquire(cursor);
     }
 
     /**
@@ -61,13 +81,13 @@ public final class TableHeap {
      */
     public long allocate(long length, long alignment) {
         while (true) {
-            long cursor = line.getLongAcquire(CURSOR);
-            long start = (cursor + alignment - 1) & -alignment;
+            long handedOut = line.getLongAcquire(cursor);
+            long start = (handedOut + alignment - 1) & -alignment;
             if (start + length > size || start + length < 0) {
-                throw new TableFullException(table + " has no room for " + length + " more bytes: its heap of " + size
-                        + " bytes holds " + cursor + "; create a larger table (more bytes per key)");
+                throw new TableFullException(table + " has no room for " + length + " more bytes: its " + area + " of "
+                        + size + " bytes holds " + handedOut + "; create a larger table (" + remedy + ")");
             }
-            if (line.compareAndSetLong(CURSOR, cursor, start + length)) {
+            if (line.compareAndSetLong(cursor, handedOut, start + length)) {
                 return start;
             }
         }
@@ -79,10 +99,11 @@ public final class TableHeap {
      *
      * @param offset the piece's heap offset
      * @param length its length
+     * @return whether the cursor moved back over it (else it stays unused, zero)
      */
-    public void giveBack(long offset, long length) {
+    public boolean giveBack(long offset, long length) {
         bytes.segment().asSlice(offset, length).fill((byte) 0);
-        line.compareAndSetLong(CURSOR, offset + length, offset);
+        return line.compareAndSetLong(cursor, offset + length, offset);
     }
 
     /** Encodes a heap offset, a multiple of 8, as the non-zero 40-bit reference the table's words store. */

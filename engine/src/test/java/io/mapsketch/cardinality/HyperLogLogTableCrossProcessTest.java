@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.mapsketch.OpenMode;
+import io.mapsketch.enginetesting.KeyTableWorker;
 import io.mapsketch.testing.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +43,7 @@ class HyperLogLogTableCrossProcessTest {
             for (int w = 0; w < WORKERS; w++) {
                 ChildJvm child = ChildJvm.start(
                         dir,
-                        HyperLogLogTableWorker.class,
+                        KeyTableWorker.class,
                         file.toString(),
                         Integer.toString(KEYS),
                         Integer.toString(ITEMS),
@@ -74,8 +75,8 @@ class HyperLogLogTableCrossProcessTest {
                     }
                     assertArrayEquals(
                             HyperLogLogTablePropertiesTest.registersOf(hll),
-                            table.registers(HyperLogLogTableWorker.key(k)),
-                            HyperLogLogTableWorker.key(k));
+                            table.registers(KeyTableWorker.key(k)),
+                            KeyTableWorker.key(k));
                 }
             }
         }

@@ -10,6 +10,7 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 import io.mapsketch.internal.HeaderFormatChecks;
+import io.mapsketch.internal.TableParameters;
 import io.mapsketch.memory.SketchFileLayout;
 import java.util.List;
 import java.util.Map;
@@ -101,6 +102,37 @@ class MembershipFormatsTest {
                         "bits per key",
                         List.of(0L, 7L, 9L, 12L, 15L, 17L, 32L),
                         "expected items",
+                        BELOW_ONE,
+                        "false-positive rate",
+                        OUTSIDE_UNIT));
+    }
+
+    @Test
+    void bloomTables() {
+        Gen<TableParameters> tables = longs().between(1, TableParameters.MAX_CAPACITY)
+                .zip(
+                        longs().between(1, TableParameters.MAX_HEAP_BYTES / 64),
+                        (n, units) -> new TableParameters(n, 64 * units));
+        HeaderFormatChecks.check(
+                longs().between(1, BloomTableFormat.MAX_BLOCKS_PER_KEY)
+                        .zip(
+                                arbitrary().pick(8, 16),
+                                items(),
+                                rates(),
+                                tables,
+                                (blocks, bits, items, rate, table) ->
+                                        new BloomTableFormat(blocks, bits, items, rate, table)),
+                BloomTableFormat::read,
+                Map.of(
+                        "blocks per key",
+                        List.of(0L, -1L, (1L << 24) + 1, Long.MAX_VALUE),
+                        "key capacity",
+                        List.of(0L, -1L, (1L << 32) + 1, Long.MAX_VALUE),
+                        "heap bytes",
+                        List.of(0L, 32L, 65L, (1L << 43) + 64, -64L),
+                        "bits per key",
+                        List.of(0L, 7L, 9L, 12L, 15L, 17L, 32L),
+                        "expected items per key",
                         BELOW_ONE,
                         "false-positive rate",
                         OUTSIDE_UNIT));

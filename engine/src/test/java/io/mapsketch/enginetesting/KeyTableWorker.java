@@ -1,17 +1,19 @@
-package io.mapsketch.cardinality;
+package io.mapsketch.enginetesting;
 
 import io.mapsketch.OpenMode;
+import io.mapsketch.Sketch;
+import io.mapsketch.internal.KeyTable;
 import java.nio.file.Path;
 
 /**
- * Main class of the child JVMs of {@link HyperLogLogTableCrossProcessTest}: {@code PATH KEYS ITEMS WORKER
- * WORKERS} opens the table SHARED, says {@code ready}, waits for a line on standard input, then adds to
- * every key {@code k < KEYS}, in an order of its own, the items {@code k * ITEMS * WORKERS + i * WORKERS +
- * WORKER} for {@code i < ITEMS}, and says {@code done}.
+ * Main class of the child JVMs of the tables' cross-process tests: {@code PATH KEYS ITEMS WORKER WORKERS}
+ * opens the table (of either kind) SHARED, says {@code ready}, waits for a line on standard input, then
+ * adds to every key {@code k < KEYS}, in an order of its own, the items {@code k * ITEMS * WORKERS + i *
+ * WORKERS + WORKER} for {@code i < ITEMS}, and says {@code done}.
  */
-public final class HyperLogLogTableWorker {
+public final class KeyTableWorker {
 
-    private HyperLogLogTableWorker() {}
+    private KeyTableWorker() {}
 
     public static void main(String[] args) throws Exception {
         Path file = Path.of(args[0]);
@@ -19,7 +21,7 @@ public final class HyperLogLogTableWorker {
         int items = Integer.parseInt(args[2]);
         int worker = Integer.parseInt(args[3]);
         int workers = Integer.parseInt(args[4]);
-        try (HyperLogLogTable table = HyperLogLogTable.open(file, OpenMode.SHARED)) {
+        try (KeyTable table = (KeyTable) Sketch.open(file, OpenMode.SHARED)) {
             System.out.println("ready");
             if (System.in.read() < 0) {
                 return;
@@ -34,7 +36,8 @@ public final class HyperLogLogTableWorker {
         }
     }
 
-    static String key(int k) {
-        return "page-" + k;
+    /** The key {@code k} the workers add to. */
+    public static String key(int k) {
+        return "key-" + k;
     }
 }
