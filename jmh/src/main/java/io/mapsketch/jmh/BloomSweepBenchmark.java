@@ -51,7 +51,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * {@code sweep-bloom}. <b>Adds</b> ({@link #add}): fresh keys (indices from 2^40 on), {@value #BATCH}
  * per call; once the filter reaches its design count it is put back to half of it, from a copy of its
  * words (filled by adds) or by drawing the pattern again, in the score (about 2.4 bytes written per key
- * added).
+ * added). Before either state is made, the setup adds 2^18 keys one at a time and clears the filter
+ * again, so that {@code add} is compiled before JMH's warm-up begins (the lookups' setup check
+ * compiles {@code mightContain} the same way).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -74,6 +76,8 @@ public class BloomSweepBenchmark {
     private static final long PATTERN_SEED = 0x51_2E_5EEDL;
     private static final long FIRST_ADD_INDEX = 1L << 40;
     private static final int CHECK_EVERY = 64;
+    private static final int COMPILE_ADDS = 1 << 18;
+    private static final long COMPILE_FIRST_INDEX = 1L << 56;
 
     /**
      * Implementation: {@code mapsketch-blocked}, {@code mapsketch-classic}, {@code guava} or
@@ -128,6 +132,7 @@ public class BloomSweepBenchmark {
             default -> throw new IllegalArgumentException("fill = " + fill + ", must be auto, adds or pattern");
         };
         if (params.getBenchmark().endsWith(".add")) {
+            compileAdd();
             prepareAdds(byAdds);
         } else {
             prepareLookups(byAdds);
@@ -178,10 +183,24 @@ public class BloomSweepBenchmark {
         KeyStreams.shuffle(probes, random);
     }
 
+    /**
+     * Adds {@value #COMPILE_ADDS} keys one at a time, so that the JIT has compiled {@code add} before
+     * JMH's warm-up (a short warm-up would otherwise time its compilation); the state made next
+     * overwrites their bits.
+     */
+    private void compileAdd() {
+        for (int i = 0; i < COMPILE_ADDS; i++) {
+            filter.add(KeyStreams.key(COMPILE_FIRST_INDEX + i));
+        }
+    }
+
     private void prepareAdds(boolean byAdds) {
         long half = items / 2;
         room = items - half;
         if (byAdds) {
+            for (long i = 0; i < words.count(); i++) {
+                words.set(i, 0);
+            }
             FilterBenchmark.fill(filter, half);
             snapshot = new long[Math.toIntExact(words.count())];
             for (int i = 0; i < snapshot.length; i++) {

@@ -44,7 +44,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * probes (half stream positions, half keys never added), {@value #BATCH} per call, the answers
  * stored. A Count-Min sketch has no fill that changes its cost: every add and estimate touches one
  * counter per row. The setup prints each sketch's shape and counter bytes, as a line starting with
- * {@code sweep-countmin}.
+ * {@code sweep-countmin}. So that a short warm-up does not time the JIT, the setup adds the stream's
+ * first 2^18 keys one at a time (the rest in batches) and estimates 2^18 probes one at a time.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -60,6 +61,8 @@ public class CountMinSweepBenchmark {
     static final int BATCH = CountMinBenchmark.BATCH;
 
     private static final int ROW_LINE_COUNTERS = 16;
+    /** Single-key calls the setup makes, so that the JIT has compiled them before JMH's warm-up. */
+    private static final int COMPILE_CALLS = 1 << 18;
 
     /** Implementation: {@code mapsketch}, {@code datasketches}, {@code streamlib} or {@code spark}. */
     @Param({"mapsketch", "datasketches", "streamlib", "spark"})
@@ -88,8 +91,11 @@ public class CountMinSweepBenchmark {
         double epsilon = epsilon(size);
         sketch = CountMinImplementations.create(impl, epsilon);
         long[] stream = frequencyStream(FREQUENCY_STREAM_KEYS);
+        for (int i = 0; i < COMPILE_CALLS; i++) {
+            sketch.add(stream[i]);
+        }
         long[] chunk = new long[BATCH];
-        for (int from = 0; from < stream.length; from += BATCH) {
+        for (int from = COMPILE_CALLS; from < stream.length; from += BATCH) {
             System.arraycopy(stream, from, chunk, 0, BATCH);
             sketch.addAll(chunk);
         }
@@ -103,6 +109,13 @@ public class CountMinSweepBenchmark {
         SplittableRandom random = new SplittableRandom(CountMinBenchmark.PROBE_SEED);
         long[] probes = CountMinBenchmark.probes(stream, random);
         KeyStreams.shuffle(probes, random);
+        long sum = 0;
+        for (int i = 0; i < COMPILE_CALLS; i++) {
+            sum += sketch.estimate(probes[i]);
+        }
+        if (sum < 0) {
+            throw new IllegalStateException(impl + " estimates below 0");
+        }
         keys = new KeyChunks(probes, BATCH);
     }
 

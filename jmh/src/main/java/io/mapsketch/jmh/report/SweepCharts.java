@@ -6,11 +6,15 @@ import java.awt.Font;
 import java.io.IOException;
 import java.io.Serial;
 import java.nio.file.Path;
+import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
 import java.text.FieldPosition;
 import java.text.NumberFormat;
 import java.text.ParsePosition;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberTickUnit;
@@ -62,7 +66,7 @@ final class SweepCharts {
             return;
         }
         int[] heights = new int[charts.size()];
-        java.util.Arrays.fill(heights, PANEL_HEIGHT);
+        Arrays.fill(heights, PANEL_HEIGHT);
         Charts.write(charts, heights, file);
     }
 
@@ -115,6 +119,7 @@ final class SweepCharts {
         LogAxis nanos = new LogAxis("nanoseconds per key (log scale), lower is better");
         nanos.setRange(Math.pow(10, Math.floor(Math.log10(low))), Math.pow(10, Math.ceil(Math.log10(high * 1.01))));
         nanos.setTickUnit(new NumberTickUnit(1));
+        nanos.setNumberFormatOverride(new DecimalFormat("#,##0.###", DecimalFormatSymbols.getInstance(Locale.ROOT)));
         nanos.setMinorTickCount(9);
         nanos.setMinorTickMarksVisible(true);
         nanos.setTickLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
