@@ -38,11 +38,12 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * keys are added ({@code fill=adds}). Above, adding them would take minutes per fork (1.7 billion keys
  * at 2 GiB), so the filter's bits are drawn instead ({@code fill=pattern}, {@link DesignFill}): each bit
  * set independently with the probability that the same implementation reaches with the same share of
- * its keys added (measured on a 2^20-key filter, about 0.55 for the blocked filters and 0.5 for the
- * classic ones), written straight into the bit array: mapsketch's payload, Guava's
+ * its keys added (measured on a 2^20-key filter: about 0.55 for mapsketch's blocked filter, 0.52 for
+ * the classic ones, 0.30 for fastfilter's, which sets fewer bits per key), written straight into the bit array: mapsketch's payload, Guava's
  * {@code AtomicLongArray} and fastfilter's {@code long[]} (by reflection; neither peer has a bulk
  * path). Then the present half of the probes is added for real, so that present keys are found; the
- * pattern's fill counts them. {@code -p fill=adds} or {@code -p fill=pattern} forces either way at
+ * pattern's fill leaves room for them. At 32 MiB, where both are possible, the lookups of the two
+ * fills agreed within JMH's error for every implementation ({@code -p fill=adds,pattern}). {@code -p fill=adds} or {@code -p fill=pattern} forces either way at
  * every size, to compare the two at one size.
  *
  * <p><b>Lookups</b> ({@link #mightContain}): {@link LookupProbes}' 2^24 probes, half present, half
@@ -160,7 +161,9 @@ public class BloomSweepBenchmark {
         if (byAdds) {
             FilterBenchmark.fill(filter, items);
         } else {
-            patternFill = DesignFill.measure(impl, Math.max(0, 1 - (double) present / items));
+            // The present probes, drawn with replacement, hold items * (1 - e^(-present / items)) distinct keys:
+            // the pattern stands for the rest.
+            patternFill = DesignFill.measure(impl, Math.exp(-(double) present / items));
             DesignFill.draw(words, patternFill, PATTERN_SEED);
             filter.addAll(probes, present);
         }

@@ -39,8 +39,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *       word per key and does not branch on it.
  * </ul>
  *
- * <p>Setup: the chase's cycle takes one random swap per line (about 5 s at 2 GiB, 20 s at 8 GiB); the
- * independent loads need none.
+ * <p>Setup: the chase's cycle takes one random swap per line, two cache misses each once the buffer
+ * is out of cache, so its time grows with the size; the independent loads need none.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
