@@ -42,8 +42,12 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * the classic ones, 0.30 for fastfilter's, which sets fewer bits per key), written straight into the bit array: mapsketch's payload, Guava's
  * {@code AtomicLongArray} and fastfilter's {@code long[]} (by reflection; neither peer has a bulk
  * path). Then the present half of the probes is added for real, so that present keys are found; the
- * pattern's fill leaves room for them. At 32 MiB, where both are possible, the lookups of the two
- * fills agreed within JMH's error for every implementation ({@code -p fill=adds,pattern}). {@code -p fill=adds} or {@code -p fill=pattern} forces either way at
+ * pattern's fill leaves room for them. At 32 MiB, where both are possible ({@code -p fill=adds,pattern},
+ * three runs on a loaded 2-core machine), the two fills set the same fraction of bits to three
+ * decimals, and the lookups on them differed by less than the runs' spread for mapsketch's filters
+ * and fastfilter's; Guava's, which allocates 176 bytes per lookup, varied from run to run more than
+ * the fills did (drawn over added: 1.6x, 2.4x and 0.88x), so its points above 32 MiB are the least
+ * certain. {@code -p fill=adds} or {@code -p fill=pattern} forces either way at
  * every size, to compare the two at one size.
  *
  * <p><b>Lookups</b> ({@link #mightContain}): {@link LookupProbes}' 2^24 probes, half present, half

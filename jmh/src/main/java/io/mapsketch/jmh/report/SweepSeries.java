@@ -40,10 +40,13 @@ record SweepSeries(String benchmark, List<Score> scores) {
         return scores.isEmpty();
     }
 
-    /** The implementations that ran {@code method}, in the order JMH ran them. */
+    /** The implementations that ran {@code method}: mapsketch's first, each group in the order read. */
     SequencedSet<String> impls(String method) {
         SequencedSet<String> impls = new LinkedHashSet<>();
-        scores.stream().filter(s -> s.method().equals(method)).forEach(s -> impls.add(s.impl()));
+        scores.stream()
+                .filter(s -> s.method().equals(method))
+                .sorted(Comparator.comparing(s -> !s.isMapsketch()))
+                .forEach(s -> impls.add(s.impl()));
         return impls;
     }
 
