@@ -31,9 +31,10 @@ final class BloomImplementations {
      * @param placement where mapsketch's filter is created
      * @return the filter
      * @throws IllegalArgumentException if {@code impl} names no implementation
+     * @throws ArithmeticException if {@code items} passes 2^31 - 1 for fastfilter, whose sizes are {@code int}
      * @throws java.io.UncheckedIOException if mapsketch's file cannot be created
      */
-    static Filter create(String impl, int items, SketchPlacement placement) {
+    static Filter create(String impl, long items, SketchPlacement placement) {
         return switch (impl) {
             case "mapsketch-blocked" -> blocked(items, OpenMode.EXCLUSIVE, placement);
             case "mapsketch-blocked-shared" -> blocked(items, OpenMode.SHARED, placement);
@@ -47,7 +48,26 @@ final class BloomImplementations {
         };
     }
 
-    private static Filter blocked(int items, OpenMode mode, SketchPlacement placement) {
+    /**
+     * The words of a filter's bit array ({@link FilterWords}), for mapsketch's filters, Guava's and
+     * fastfilter's.
+     *
+     * @param filter a filter made by {@link #create}
+     * @return its words
+     * @throws IllegalArgumentException if the filter is DataSketches' or Spark's
+     */
+    static FilterWords words(Filter filter) {
+        return switch (filter) {
+            case MapsketchFilter mapsketch -> FilterWords.of(mapsketch.membership());
+            case Guava guava -> FilterWords.of(guava.filter);
+            case FastFilter fastFilter -> FilterWords.of(fastFilter.filter);
+            default ->
+                throw new IllegalArgumentException(
+                        "no word access to " + filter.getClass().getSimpleName());
+        };
+    }
+
+    private static Filter blocked(long items, OpenMode mode, SketchPlacement placement) {
         return new MapsketchFilter(placement.create(
                 BlockedBloomFilter.builder()
                         .expectedItems(items)
@@ -56,7 +76,7 @@ final class BloomImplementations {
                 mode));
     }
 
-    private static Filter classic(int items, OpenMode mode, SketchPlacement placement) {
+    private static Filter classic(long items, OpenMode mode, SketchPlacement placement) {
         return new MapsketchFilter(placement.create(
                 BloomFilter.builder()
                         .expectedItems(items)
@@ -69,7 +89,7 @@ final class BloomImplementations {
 
         private final com.google.common.hash.BloomFilter<Long> filter;
 
-        Guava(int items) {
+        Guava(long items) {
             filter = com.google.common.hash.BloomFilter.create(Funnels.longFunnel(), items, BLOOM_FALSE_POSITIVE_RATE);
         }
 
@@ -88,7 +108,7 @@ final class BloomImplementations {
 
         private final org.apache.datasketches.filters.bloomfilter.BloomFilter filter;
 
-        DataSketches(int items) {
+        DataSketches(long items) {
             filter = BloomFilterBuilder.createByAccuracy(items, BLOOM_FALSE_POSITIVE_RATE, SKETCH_SEED);
         }
 
@@ -107,8 +127,8 @@ final class BloomImplementations {
 
         private final BlockedBloom filter;
 
-        FastFilter(int items) {
-            filter = PeerConstructors.fastfilterBlockedBloom(items);
+        FastFilter(long items) {
+            filter = PeerConstructors.fastfilterBlockedBloom(Math.toIntExact(items));
         }
 
         @Override
@@ -126,7 +146,7 @@ final class BloomImplementations {
 
         private final org.apache.spark.util.sketch.BloomFilter filter;
 
-        Spark(int items) {
+        Spark(long items) {
             filter = org.apache.spark.util.sketch.BloomFilter.create(items, BLOOM_FALSE_POSITIVE_RATE);
         }
 

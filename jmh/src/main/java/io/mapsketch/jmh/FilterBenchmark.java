@@ -207,6 +207,11 @@ public abstract class FilterBenchmark {
             this.filter = filter;
         }
 
+        /** The filter under test. */
+        MembershipFilter membership() {
+            return filter;
+        }
+
         @Override
         public void add(long key) {
             filter.add(key);

@@ -38,9 +38,12 @@ import org.jfree.data.category.DefaultCategoryDataset;
  */
 final class Charts {
 
-    private static final int WIDTH = 900;
+    /** Every chart's width in pixels. */
+    static final int WIDTH = 900;
+
     private static final int BAR_HEIGHT = 11;
-    private static final Color[] OURS = {
+    /** mapsketch's colours, in the order its implementations appear. */
+    static final Color[] OURS = {
         new Color(0x08519c),
         new Color(0x3182bd),
         new Color(0x6baed6),
@@ -48,7 +51,8 @@ final class Charts {
         new Color(0x2171b5),
         new Color(0xc6dbef)
     };
-    private static final Color[] PEERS = {
+    /** The peers' colours, in the order they appear. */
+    static final Color[] PEERS = {
         new Color(0xe6550d),
         new Color(0x31a354),
         new Color(0x756bb1),
@@ -177,7 +181,11 @@ final class Charts {
 
     /** Draws panels one above the other, each as tall as its bars need, into one PNG file. */
     private static void write(List<JFreeChart> panels, Path file) throws IOException {
-        int[] heights = panels.stream().mapToInt(Charts::height).toArray();
+        write(panels, panels.stream().mapToInt(Charts::height).toArray(), file);
+    }
+
+    /** Draws panels one above the other, each {@code heights[i]} pixels tall, into one PNG file. */
+    static void write(List<JFreeChart> panels, int[] heights, Path file) throws IOException {
         BufferedImage image = new BufferedImage(WIDTH, Arrays.stream(heights).sum(), BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         int y = 0;

@@ -158,6 +158,7 @@ public final class PerformanceReport {
                 .append("![In cache and out of cache](")
                 .append(imageLink("bench-cache.png"))
                 .append(")\n\n");
+        out.append(SizeSweep.render(scores, images, this::imageLink, this::provenance));
         out.append("## Memory\n\n");
         Optional<String> memory = MemoryTable.render(results);
         out.append(memory.map(table -> "Bytes of each sketch's state at the settings of the speed tables "

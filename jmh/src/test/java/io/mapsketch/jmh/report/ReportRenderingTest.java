@@ -200,6 +200,10 @@ class ReportRenderingTest {
         assertTrue(text.startsWith(PerformanceReport.INTRODUCTION), text);
         assertTrue(text.endsWith(PerformanceReport.FOOTER), text);
         assertTrue(text.contains("| mapsketch-blocked | 30.0 M ± 1.50 M |"), text);
+        assertTrue(
+                text.contains("## Cost as the work grows\n\n" + SizeSweep.INTRODUCTION
+                        + "_The floors were not measured in this run._\n"),
+                text);
         assertTrue(!text.contains("hand-kept text") && !text.contains("performance-report:"), text);
         assertTrue(PerformanceReport.FOOTER.contains("](design/membership.md)"), PerformanceReport.FOOTER);
         assertTrue(Files.readString(readme).endsWith("<!-- performance-report:end -->\n# Kept\n"));
