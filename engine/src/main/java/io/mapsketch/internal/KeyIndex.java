@@ -32,6 +32,9 @@ public final class KeyIndex {
     /** Where a record's value area starts. */
     public static final long VALUE = 8;
 
+    /** How long a new key refused at capacity waits for a writer inserting the same key. */
+    private static final long RACE_WAIT_NANOS = 20_000_000;
+
     private static final int TAG_SHIFT = 40;
     private static final long REFERENCE_MASK = (1L << TAG_SHIFT) - 1;
 
@@ -114,7 +117,8 @@ public final class KeyIndex {
      *
      * @return the record's heap offset
      * @throws IllegalArgumentException if the key is longer than {@value #MAX_KEY_BYTES} bytes
-     * @throws TableFullException if the key is new and the table holds N keys, or its heap has no room
+     * @throws TableFullException if the key is new and the table holds N keys (after waiting up to 20 ms for a
+     *     writer inserting this key at the same moment), or its heap has no room
      */
     public long findOrInsert(MemorySegment key, long offset, long length) {
         long hash = hasher.hash(key, offset, length);
@@ -126,7 +130,12 @@ public final class KeyIndex {
             throw new IllegalArgumentException(
                     "key length = " + length + " bytes, must be at most " + MAX_KEY_BYTES + " in a table");
         }
-        reserve();
+        if (!reserve()) {
+            long raced = awaitRacingInsert(key, offset, length, hash);
+            if (raced >= 0) {
+                return raced;
+            }
+        }
         long bytes = recordBytes(length);
         long record;
         try {
@@ -156,17 +165,42 @@ public final class KeyIndex {
         }
     }
 
-    /** Takes one of the N keys' places, or refuses: the table holds N keys. */
-    private void reserve() {
+    /** Takes one of the N keys' places; {@code false} if all N are taken. */
+    private boolean reserve() {
         while (true) {
             long reserved = line.getLongAcquire(RESERVED);
             if (reserved >= capacity) {
+                return false;
+            }
+            if (line.compareAndSetLong(RESERVED, reserved, reserved + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * At capacity, a place may be held only for a moment by a writer inserting this very key (it inserts the
+     * key, or gives the place back when another inserted it first): for up to {@value #RACE_WAIT_NANOS} ns,
+     * looks for the key and retries the reservation, yielding between tries.
+     *
+     * @return the key's record if another writer inserted it, or -1 once a place is reserved
+     * @throws TableFullException if neither happens in that time: the table holds N keys
+     */
+    private long awaitRacingInsert(MemorySegment key, long offset, long length, long hash) {
+        long deadline = System.nanoTime() + RACE_WAIT_NANOS;
+        while (true) {
+            long found = find(key, offset, length, hash);
+            if (found >= 0) {
+                return found;
+            }
+            if (reserve()) {
+                return -1;
+            }
+            if (System.nanoTime() - deadline > 0) {
                 throw new TableFullException(table + " holds its capacity of " + capacity
                         + " keys; a new key is refused (create a table of a larger --capacity)");
             }
-            if (line.compareAndSetLong(RESERVED, reserved, reserved + 1)) {
-                return;
-            }
+            Thread.yield();
         }
     }
 
