@@ -103,7 +103,8 @@ public final class HyperLogLogTable extends HyperLogLogTableReads implements Mer
     public void merge(HyperLogLogTable other) {
         requireWritable();
         requireMergeable(other);
-        mergeKeys(other, (record, source) -> registers.merge(record, other.registers, source));
+        TableRegisters.MergeScratch scratch = registers.mergeScratch();
+        mergeKeys(other, (record, source) -> registers.merge(record, other.registers, source, scratch));
     }
 
     /** The precision, hash scheme and seed, as {@link #merge} takes them. */

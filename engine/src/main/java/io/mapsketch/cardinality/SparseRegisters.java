@@ -93,6 +93,88 @@ final class SparseRegisters {
         }
     }
 
+    /**
+     * Raises the register of each of {@code count} entries {@code (register << 8) | value} to its value in one
+     * walk of the chain at {@code chunk}, as {@link #raise} of each would: at its register's entry, else at an
+     * empty entry, claimed only after every entry before it was seen not to hold that register (so a register
+     * keeps at most one entry whatever other writers do meanwhile). {@code pending} is 2^p bytes of zeros,
+     * handed back so. Cost: one walk of this chain up to its first empty entry, against a walk per entry.
+     *
+     * @return {@code false} if some register has no entry and the chain cannot grow (those stay unraised)
+     * @throws io.mapsketch.TableFullException if the heap has no room for a chunk more
+     */
+    boolean raiseAll(long chunk, int[] entries, int count, byte[] pending) {
+        int remaining = 0;
+        for (int e = 0; e < count; e++) {
+            int register = entries[e] >>> Byte.SIZE;
+            int value = entries[e] & 0xFF;
+            if ((pending[register] & 0xFF) < value) {
+                remaining += pending[register] == 0 ? 1 : 0;
+                pending[register] = (byte) value;
+            }
+        }
+        try {
+            int claim = 0;
+            for (int k = 0; remaining > 0; k++) {
+                int length = FIRST_ENTRIES << k;
+                for (int i = 0; i < length && remaining > 0; i++) {
+                    long at = chunk + ENTRIES + (long) Integer.BYTES * i;
+                    int entry = words.getIntAcquire(at);
+                    while (true) {
+                        int register;
+                        if (entry == 0) {
+                            while (pending[entries[claim] >>> Byte.SIZE] == 0) {
+                                claim++;
+                            }
+                            register = entries[claim] >>> Byte.SIZE;
+                        } else {
+                            register = entry >>> Byte.SIZE;
+                        }
+                        int value = pending[register] & 0xFF;
+                        if (value == 0) {
+                            break;
+                        }
+                        if ((entry != 0 && (entry & 0xFF) >= value)
+                                || words.compareAndSetInt(at, entry, register << Byte.SIZE | value)) {
+                            pending[register] = 0;
+                            remaining--;
+                            break;
+                        }
+                        entry = words.getIntAcquire(at);
+                    }
+                }
+                if (remaining == 0) {
+                    return true;
+                }
+                long next = words.getLongAcquire(chunk);
+                if (next == 0) {
+                    if (k + 1 == chunks) {
+                        return false;
+                    }
+                    next = link(chunk, k + 1);
+                }
+                chunk = TableHeap.offset(next);
+            }
+            return true;
+        } finally {
+            for (int e = 0; e < count; e++) {
+                pending[entries[e] >>> Byte.SIZE] = 0;
+            }
+        }
+    }
+
+    /** Copies the chain's entries into {@code into}, in order; returns how many (at most its length). */
+    int copyEntries(long chunk, int[] into) {
+        int[] count = {0};
+        forEach(chunk, (register, value) -> into[count[0]++] = register << Byte.SIZE | value);
+        return count[0];
+    }
+
+    /** The most entries a chain holds at precision p. */
+    static int maxEntries(int precision) {
+        return FIRST_ENTRIES * ((1 << chainLength(precision)) - 1);
+    }
+
     /** Links chunk k after {@code chunk}, or finds the one another writer linked first; returns its reference. */
     private long link(long chunk, int k) {
         long length = chunkBytes(k);

@@ -112,14 +112,28 @@ final class TableRegisters {
         return HyperLogLogLayout.maxRank(precision);
     }
 
+    /** The scratch of a table merge: a sparse source key's entries, and 2^p bytes of zeros. */
+    record MergeScratch(int[] entries, byte[] pending) {}
+
+    /** A scratch for merging keys of a table of this precision, one merging thread at a time. */
+    MergeScratch mergeScratch() {
+        return new MergeScratch(new int[SparseRegisters.maxEntries(precision)], new byte[1 << precision]);
+    }
+
     /**
-     * Merges the key of {@code sourceRecord} in {@code source} into the key of {@code record}: entry by
-     * entry from a sparse source; a dense one gathered and merged into this key's dense block (made dense
-     * first) with the register-max kernel.
+     * Merges the key of {@code sourceRecord} in {@code source} into the key of {@code record}: a sparse
+     * source's entries in one walk of this key's chain ({@link SparseRegisters#raiseAll}), or into its dense
+     * block where it has one or the chain is full; a dense source gathered and merged into this key's dense
+     * block (made dense first) with the register-max kernel.
      */
-    void merge(long record, TableRegisters source, long sourceRecord) {
+    void merge(long record, TableRegisters source, long sourceRecord, MergeScratch scratch) {
         if (!source.isDense(sourceRecord)) {
-            source.sparse.forEach(sourceRecord + CHUNK, (register, value) -> raise(record, register, value));
+            int count = source.sparse.copyEntries(sourceRecord + CHUNK, scratch.entries);
+            if (isDense(record) || !sparse.raiseAll(record + CHUNK, scratch.entries, count, scratch.pending)) {
+                for (int e = 0; e < count; e++) {
+                    raise(record, scratch.entries[e] >>> Byte.SIZE, scratch.entries[e] & 0xFF);
+                }
+            }
             return;
         }
         long dense = words.getLongAcquire(record + DENSE);

@@ -243,6 +243,79 @@ class HyperLogLogTablePropertiesTest {
         }
     }
 
+    /**
+     * Two threads merge tables into one shared table while two others add to the same keys: every key then
+     * has the registers of one HyperLogLog of all their items, as if each had been added alone.
+     */
+    @Test
+    void concurrentMergesAndAddsGiveTheUnionOfEveryKey() throws Exception {
+        int precision = 12;
+        int keys = 300;
+        int itemsPerWriter = 150;
+        int writers = 4;
+        try (HyperLogLogTable into = HyperLogLogTable.builder()
+                        .precision(precision)
+                        .capacity(keys)
+                        .bytesPerKey(3 << precision)
+                        .seed(SEED)
+                        .createAnonymous(OpenMode.SHARED);
+                HyperLogLogTable first = HyperLogLogTable.builder()
+                        .precision(precision)
+                        .capacity(keys)
+                        .bytesPerKey(3 << precision)
+                        .seed(SEED)
+                        .createAnonymous(OpenMode.EXCLUSIVE);
+                HyperLogLogTable second = HyperLogLogTable.builder()
+                        .precision(precision)
+                        .capacity(keys)
+                        .bytesPerKey(3 << precision)
+                        .seed(SEED)
+                        .createAnonymous(OpenMode.EXCLUSIVE);
+                ExecutorService pool = Executors.newFixedThreadPool(writers)) {
+            List<HyperLogLogTable> sources = List.of(first, second);
+            for (int w = 0; w < sources.size(); w++) {
+                for (int k = 0; k < keys; k++) {
+                    for (int i = 0; i < itemsPerWriter; i++) {
+                        sources.get(w).add(key(k), item(k, i, w, writers));
+                    }
+                }
+            }
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                int writer = w;
+                done.add(pool.submit(() -> {
+                    if (writer < sources.size()) {
+                        into.merge(sources.get(writer));
+                        return;
+                    }
+                    for (int k = 0; k < keys; k++) {
+                        for (int i = 0; i < itemsPerWriter; i++) {
+                            into.add(key(k), item(k, i, writer, writers));
+                        }
+                    }
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+            for (int k = 0; k < keys; k++) {
+                try (HyperLogLog hll = standalone(precision)) {
+                    for (int w = 0; w < writers; w++) {
+                        for (int i = 0; i < itemsPerWriter; i++) {
+                            hll.add(item(k, i, w, writers));
+                        }
+                    }
+                    assertArrayEquals(registersOf(hll), into.registers(key(k)), key(k));
+                }
+            }
+        }
+    }
+
+    /** Item {@code i} of key {@code k} of writer {@code w}: the writers' items of a key differ. */
+    private static long item(int k, int i, int w, int writers) {
+        return ((long) k << 32) + (long) i * writers + w;
+    }
+
     static byte[] registersOf(HyperLogLog hll) {
         byte[] registers = new byte[hll.registerCount()];
         hll.registers.bytes().asByteBuffer().get(registers);
