@@ -16,6 +16,7 @@ import io.mapsketch.cardinality.HyperLogLogTable;
 import io.mapsketch.frequency.CountMinSketch;
 import io.mapsketch.frequency.FrequencySketch;
 import io.mapsketch.frequency.TopK;
+import io.mapsketch.internal.KeyTable;
 import io.mapsketch.internal.SketchFacts;
 import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.membership.BlockedBloomFilter;
@@ -79,6 +80,9 @@ class MergeableTest {
         }
     }
 
+    /** The keys of a table kind: a key's number is a generated key's low bits. */
+    private static final int TABLE_KEYS = 8;
+
     private static final List<Kind<?>> KINDS = List.of(
             new Kind<>(
                     "classic",
@@ -141,7 +145,37 @@ class MergeableTest {
                                         .toArray());
                     },
                     MergeableTest::payload,
-                    () -> MinHash.builder().rows(2).signatureLength(128)));
+                    () -> MinHash.builder().rows(2).signatureLength(128)),
+            new Kind<>(
+                    "hll-table",
+                    () -> HyperLogLogTable.builder()
+                            .precision(8)
+                            .capacity(TABLE_KEYS)
+                            .bytesPerKey(1_024),
+                    MergeableTest::addToKeys,
+                    (table, keys) -> List.of(
+                            table.itemsAdded(),
+                            table.keyCount(),
+                            tableAnswers(key -> Arrays.toString(table.registers(key)))),
+                    () -> HyperLogLogTable.builder()
+                            .precision(9)
+                            .capacity(TABLE_KEYS)
+                            .bytesPerKey(1_024)),
+            new Kind<>(
+                    "bloom-table",
+                    () -> BloomTable.builder()
+                            .capacity(TABLE_KEYS)
+                            .expectedItemsPerKey(100)
+                            .falsePositiveRate(0.01),
+                    MergeableTest::addToKeys,
+                    (table, keys) -> List.of(
+                            table.itemsAdded(),
+                            table.keyCount(),
+                            tableAnswers(key -> Arrays.toString(table.filterWords(key)))),
+                    () -> BloomTable.builder()
+                            .capacity(TABLE_KEYS)
+                            .expectedItemsPerKey(200)
+                            .falsePositiveRate(0.01)));
 
     @TempDir
     Path dir;
@@ -150,6 +184,26 @@ class MergeableTest {
         return List.of(
                 sketch.itemsAdded(),
                 ByteBuffer.wrap(SketchInternals.payload(sketch).segment().toArray(ValueLayout.JAVA_BYTE)));
+    }
+
+    /** Adds each generated key as an item of the table key its low bits name. */
+    private static void addToKeys(KeyTable table, long[] keys) {
+        for (long key : keys) {
+            table.add(tableKey((int) (key & (TABLE_KEYS - 1))), key);
+        }
+    }
+
+    private static String tableKey(int k) {
+        return "key-" + k;
+    }
+
+    /** What a table answers of each of its possible keys: nothing for an absent one. */
+    private static String tableAnswers(java.util.function.Function<String, String> answer) {
+        StringBuilder answers = new StringBuilder();
+        for (int k = 0; k < TABLE_KEYS; k++) {
+            answers.append(answer.apply(tableKey(k))).append('\n');
+        }
+        return answers.toString();
     }
 
     private static long[] asked(long[] keys) {
@@ -373,7 +427,7 @@ class MergeableTest {
     @Test
     void exactlyTheOrMaxAndMinMergesAreIdempotent() {
         long[] keys = LongStream.range(0, 300).toArray();
-        Set<String> idempotent = Set.of("classic", "blocked", "scalable", "hll", "minhash");
+        Set<String> idempotent = Set.of("classic", "blocked", "scalable", "hll", "minhash", "hll-table", "bloom-table");
         for (Kind<?> kind : KINDS) {
             assertEquals(idempotent.contains(kind.name()), mergedTwiceIsMergedOnce(kind, keys), kind.name());
         }
