@@ -263,12 +263,19 @@ public final class KeyIndex {
             throw new CorruptSketchFileException(
                     file, "heap cursor = " + used + ", expected a multiple of 8 in 0.." + heap.size());
         }
+        long keys = 0;
         for (long slot = 0; slot <= slotMask; slot++) {
             long word = slots.getLongAcquire(slot * Long.BYTES);
             if (word != 0) {
                 validateSlot(file, slot, word);
                 check.check(TableHeap.offset(word & REFERENCE_MASK));
+                keys++;
             }
+        }
+        // A key is reserved before its slot is set, so (read again after the walk) never fewer reserved than set.
+        if (keys > reserved()) {
+            throw new CorruptSketchFileException(
+                    file, "key index slots set: " + keys + ", more than the keys reserved: " + reserved());
         }
     }
 
@@ -285,6 +292,13 @@ public final class KeyIndex {
                     slot,
                     "has a key of " + length + " bytes at heap offset " + record + ", longer than " + MAX_KEY_BYTES
                             + " or past the heap");
+        }
+        // A record is handed out before its slot is set, and the cursor only grows past a published one.
+        if (record + recordBytes(length) > heap.used()) {
+            throw slotFault(
+                    file,
+                    slot,
+                    "refers to a record at heap offset " + record + ", past the heap cursor " + heap.used());
         }
         MemorySegment key = key(record);
         long hash = hasher.hash(key, 0, length);

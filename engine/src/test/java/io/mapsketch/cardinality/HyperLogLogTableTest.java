@@ -234,6 +234,11 @@ class HyperLogLogTableTest {
                 "sparse chunk at heap offset",
                 f -> write(f, heapStart() + 16, b -> b.putLong(1L << 30), 8));
         assertRefused("dense.hllt", "dense block at heap offset", f -> write(f, heapStart() + 8, b -> b.putLong(2), 8));
+        assertRefused("unhanded.hllt", "past the heap cursor 8", f -> write(f, PAYLOAD + 8, b -> b.putLong(8), 8));
+        assertRefused(
+                "unreserved.hllt",
+                "key index slots set: 1, more than the keys reserved: 0",
+                f -> write(f, PAYLOAD, b -> b.putLong(0), 8));
     }
 
     @Test
