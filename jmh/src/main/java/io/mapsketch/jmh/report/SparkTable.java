@@ -1,6 +1,7 @@
 package io.mapsketch.jmh.report;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +12,7 @@ import java.util.Optional;
  * against Spark's own sketches, from the JMH results of the spark module's {@code SparkAggregationBenchmark}
  * ({@code jmh-spark.json}). Each score is the seconds of one aggregation ({@code SingleShotTime}); the table
  * shows keys per second per core, {@code items / seconds / cores}, and each mapsketch row's ratio to Spark's
- * own at the same key type and size.
+ * own at the same key type and size, mapsketch's row first of each pair.
  */
 final class SparkTable {
 
@@ -47,7 +48,11 @@ final class SparkTable {
      * @return the Markdown table
      */
     static Optional<String> render(ResultSet scores) {
-        List<Score> runs = scores.of(BENCHMARK);
+        List<Score> runs = scores.of(BENCHMARK).stream()
+                .sorted(Comparator.comparing(Score::method)
+                        .thenComparing(run -> run.setting().getOrDefault("keys", ""))
+                        .thenComparing(run -> run.isMapsketch() ? 0 : 1))
+                .toList();
         if (runs.isEmpty()) {
             return Optional.empty();
         }
