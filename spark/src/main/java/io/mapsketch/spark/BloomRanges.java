@@ -27,11 +27,12 @@ import scala.Tuple2;
  * <p>Why the driver writes: the ranges are persisted where the tasks built them (on the executors' disks) and
  * the driver brings them over one at a time ({@code toLocalIterator}), so the file is written by the engine's
  * crash-safe creation on one machine, with no file system shared by the executors and no part of the file
- * written by a task that may be retried or speculated. The driver holds one range at a time; the cost is the
+ * written by a task that may be retried or speculated. The driver receives one range at a time; the cost is the
  * filter's bytes crossing the network once and written once by the driver.
  *
- * <p>Memory: a task holds its range, {@code filter bytes / ranges} (plus the copy Spark serializes when it
- * stores the range); the shuffle moves a key's range and hash, not the key.
+ * <p>Memory: a task holds its range, {@code filter bytes / ranges}; bringing it to the driver holds its copies in
+ * Spark's result serialization and the driver's, about six ranges of heap measured with the driver in the task's
+ * JVM ({@code BloomRangeMemory}); the shuffle moves a key's range and hash, not the key.
  */
 final class BloomRanges {
 

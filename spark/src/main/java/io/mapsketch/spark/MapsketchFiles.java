@@ -75,8 +75,9 @@ public final class MapsketchFiles {
      * that no task holds the whole filter: the file is byte for byte what {@code mapsketch_bloom_agg(keyColumn,
      * expectedItems, fpr)} gives over the same rows, written as {@link #write} writes it, and
      * {@link io.mapsketch.membership.BlockedBloomFilter#open} maps it. Each of {@code ranges} tasks builds one
-     * range, about {@code filter bytes / ranges} of heap (a 10^10-key 1% filter is about 12.6 GB: 64 ranges take
-     * about 200 MB a task); the driver brings the ranges over one at a time and writes the file with the
+     * range, {@code filter bytes / ranges} (a 10^10-key 1% filter is about 12.6 GB: 64 ranges of about 200 MB), and
+     * bringing a range to the driver holds about six ranges of heap, task and driver together (measured in
+     * {@code docs/spark.md}); the driver brings the ranges over one at a time and writes the file with the
      * engine's crash-safe creation, so it appears complete or not at all ({@code BloomRanges} says why the
      * driver writes). Cost: one shuffle of a (range, hash) pair per key, and the filter's bytes once to the driver's disk.
      *

@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /**
  * Renders the performance report from a results folder: the whole of {@code docs/performance.md} (one
- * section per question, mapsketch and the peers side by side, the memory table, the run's machine and
+ * section per question, mapsketch and the peers side by side, Spark's aggregations, the memory table, the run's machine and
  * settings, and a footer that points to the design notes), the charts in {@code docs/img/}, and the
  * headline ratios in the generated region of the README. Run by the benchmark script after the suites; can be run again on committed
  * results to re-render them.
@@ -151,6 +151,16 @@ public final class PerformanceReport {
                 .append(WRITERS_INTRODUCTION)
                 .append(WritersTable.render(results).orElse("_Not measured in this run._\n"))
                 .append('\n');
+        out.append("## Spark aggregations (")
+                .append(SparkTable.SOURCE_LINK)
+                .append(")\n\n")
+                .append(SparkTable.INTRODUCTION);
+        Optional<String> spark = SparkTable.render(scores);
+        if (spark.isPresent()) {
+            provenance(out, SparkTable.BENCHMARK);
+            out.append('\n');
+        }
+        out.append(spark.orElse("_Not measured in this run._\n")).append('\n');
         Charts.cache(all, images.resolve("bench-cache.png"));
         out.append("## In cache and out of cache\n\n")
                 .append("The same lookups or estimates against a structure that fits in the caches and "
