@@ -130,9 +130,11 @@ final class TableCommands implements SketchFamily {
             name = "add",
             description = {
                 "Adds the ITEMs to KEY's sketch, inserting the key if it is new, and prints 1 if the sketch"
-                        + " changed (a register grew, a bit was set), else 0 (PFADD or BF.MADD KEY ITEM...)."
-                        + " Any number of processes may add at once.",
-                "With no KEY, adds each line KEY<TAB>ITEM of standard input and prints 1 or 0 once."
+                        + " changed, else 0: for a HyperLogLog table once, if a register grew (PFADD KEY ITEM...);"
+                        + " for a Bloom table once per ITEM, if it set a bit (BF.MADD KEY ITEM...). Any number of"
+                        + " processes may add at once.",
+                "With no KEY, adds each line KEY<TAB>ITEM of standard input and prints 1 or 0 once, whether"
+                        + " any sketch changed."
             },
             footer = {
                 "%nExamples:%n  mapsketch table add pages.hllt /home alice bob",
@@ -158,8 +160,16 @@ final class TableCommands implements SketchFamily {
                 if (items == null || items.isEmpty()) {
                     throw new CommandFailure(file + ": KEY " + key + " needs at least one ITEM");
                 }
+                boolean perItem = table instanceof BloomTable;
                 for (String item : items) {
-                    changed[0] |= table.add(key, item);
+                    boolean added = table.add(key, item);
+                    if (perItem) {
+                        root.io().out().println(added ? 1 : 0);
+                    }
+                    changed[0] |= added;
+                }
+                if (perItem) {
+                    return 0;
                 }
             }
         }
