@@ -14,8 +14,8 @@ import java.util.stream.Stream;
 
 /**
  * {@code mapsketch demo}: builds every kind of sketch as real files in a temporary directory and prints
- * what was measured next to what the formulas say (membership, frequency, distinct counts, similarity:
- * one class each), has a second JVM open one of the files, lists the files and prints
+ * what was measured next to what the formulas say (membership, frequency, distinct counts, sketch
+ * tables, similarity: one class each), has a second JVM open one of the files, lists the files and prints
  * {@code mapsketch info} of one of them; then removes the directory, unless asked to keep it. Seeded:
  * the same figures on every run.
  */
@@ -62,6 +62,10 @@ final class Demo {
         out.flush();
         new CardinalityDemo(out).hyperLogLog(dir);
         out.flush();
+        TableDemo tables = new TableDemo(out);
+        tables.visitorsPerPage(dir);
+        tables.seenPerUser(dir);
+        out.flush();
         SimilarityDemo similarity = new SimilarityDemo(out);
         similarity.minHash(dir.resolve("pages.mh"));
         similarity.simHash(dir.resolve("docs.sh"));
@@ -75,7 +79,11 @@ final class Demo {
                         "  %-18s %,10d bytes%s%n",
                         file.getFileName() + (directory ? "/" : ""),
                         directory ? treeSize(file) : Files.size(file),
-                        directory ? " (a scalable filter: a manifest and one file per link)" : "");
+                        !directory
+                                ? ""
+                                : file.getFileName().toString().equals(TableDemo.DAYS)
+                                        ? " (30 HyperLogLog day tables)"
+                                        : " (a scalable filter: a manifest and one file per link)");
             }
         }
         out.println();

@@ -99,6 +99,66 @@ class EveryVerbEndToEndTest {
     }
 
     @Test
+    void hyperLogLogTableVerbs() throws Exception {
+        ok("", "table", "create", file("d1.hllt"), "--kind", "hll", "--precision", "12", "--capacity", "10");
+        ok("", "table", "create", file("d2.hllt"), "--kind", "hll", "--precision", "12", "--capacity", "10");
+        assertEquals(
+                List.of("1"),
+                ok("", "table", "add", file("d1.hllt"), "/home", "a", "b").lines());
+        assertEquals(
+                List.of("1"),
+                ok("/home\tc\n/about\ta\n", "table", "add", file("d1.hllt")).lines());
+        ok("/home\td\n/shop\tz\n", "table", "add", file("d2.hllt"));
+        assertEquals(
+                List.of("3"), ok("", "table", "count", file("d1.hllt"), "/home").lines());
+        assertEquals(
+                List.of("3"),
+                ok("", "table", "count", file("d1.hllt"), "/home", "/about").lines());
+        ok("", "table", "merge", file("month.hllt"), file("d1.hllt"), file("d2.hllt"));
+        assertEquals(
+                List.of("4"),
+                ok("", "table", "count", file("month.hllt"), "/home").lines());
+        assertEquals(
+                List.of("/about", "/home", "/shop"),
+                ok("", "table", "keys", file("month.hllt")).lines().stream()
+                        .sorted()
+                        .toList());
+        String info = ok("", "table", "info", file("month.hllt"), "--json").out();
+        assertTrue(info.contains("\"kind\": \"HYPERLOGLOG_TABLE\"") && info.contains("\"keys\": 3"), info);
+        assertTrue(ok("", "info", file("month.hllt")).out().contains("sparse keys:"));
+    }
+
+    @Test
+    void bloomTableVerbs() throws Exception {
+        ok("", "table", "create", file("d1.bft"), "--kind", "bloom", "--capacity", "10", "--error-rate", "0.01");
+        ok("", "table", "create", file("d2.bft"), "--kind", "bloom", "--capacity", "10", "--error-rate", "0.01");
+        assertEquals(
+                List.of("1"),
+                ok("", "table", "add", file("d1.bft"), "user7", "clip42").lines());
+        ok("user7\tclip43\nuser2\tclip1\n", "table", "add", file("d1.bft"));
+        ok("user3\tclip9\n", "table", "add", file("d2.bft"));
+        assertEquals(
+                List.of("1", "1", "0"),
+                ok("", "table", "exists", file("d1.bft"), "user7", "clip42", "clip43", "clip44")
+                        .lines());
+        ok("", "table", "merge", file("month.bft"), file("d1.bft"), file("d2.bft"));
+        assertEquals(
+                List.of("1"),
+                ok("", "table", "exists", file("month.bft"), "user3", "clip9").lines());
+        assertEquals(
+                List.of("1"),
+                ok("", "table", "exists", file("month.bft"), "user7", "clip43").lines());
+        assertEquals(
+                List.of("user2", "user3", "user7"),
+                ok("", "table", "keys", file("month.bft")).lines().stream()
+                        .sorted()
+                        .toList());
+        String info = ok("", "table", "info", file("month.bft"), "--json").out();
+        assertTrue(info.contains("\"kind\": \"BLOOM_TABLE\"") && info.contains("\"keys\": 3"), info);
+        assertTrue(ok("", "info", file("month.bft")).out().contains("blocks per key:"));
+    }
+
+    @Test
     void usageErrorsAndKindMismatchesExitWithTheirStatus() throws Exception {
         assertEquals(2, ChildCommand.run(dir, "", "bf", "create", file("x.bf")).status(), "missing options");
         ok("", "hll", "create", file("h.hll"), "--precision", "10");

@@ -80,6 +80,21 @@ class ModulePathTest {
                 text);
         assertTrue(text.contains("Cuckoo filter, 10,000 items at 1%"), text);
         assertTrue(text.contains("Scalable Bloom filter, first link for 1,000 items"), text);
+        assertTrue(
+                text.contains("30 day tables pages-days/pages-DD.hllt: a HyperLogLog (p = 14) per page, 10 pages of"
+                        + " 300 visitors a day"),
+                text);
+        Matcher month = Pattern.compile("mapsketch table merge pages-month.hllt pages-days/pages-\\*.hllt\n"
+                        + " +/page-0 month visitors ([0-9,]+) \\(truth 3,200\\); all 10 pages ([0-9,]+) \\(truth"
+                        + " 32,000\\); 10 keys, 0 sparse, 10 dense\n")
+                .matcher(text);
+        assertTrue(month.find(), text);
+        assertEquals(3_200, Double.parseDouble(month.group(1).replace(",", "")), 3 * 0.0081 * 3_200);
+        assertEquals(32_000, Double.parseDouble(month.group(2).replace(",", "")), 3 * 0.0081 * 32_000);
+        Matcher seen = Pattern.compile("user-7 seen clip-49 1, clip-4242 0; unseen clips reported ([0-9.]+)%")
+                .matcher(text);
+        assertTrue(seen.find(), text);
+        assertEquals(1.0, Double.parseDouble(seen.group(1)), 0.3, "unseen clips reported, in percent");
         assertTrue(text.contains("MinHash, 2,500 slots per signature"), text);
         assertTrue(text.contains("SimHash, 64-bit fingerprints of 4 documents"), text);
         assertTrue(text.contains("within 20 bits of document 0: [0, 2]"), text);
@@ -98,6 +113,9 @@ class ModulePathTest {
         Path folder = Path.of(kept.group(1));
         assertTrue(Files.isRegularFile(folder.resolve("members.cf")), folder.toString());
         assertTrue(Files.isDirectory(folder.resolve("members.sbf")), folder.toString());
+        assertTrue(Files.isRegularFile(folder.resolve("pages-days/pages-30.hllt")), folder.toString());
+        assertTrue(Files.isRegularFile(folder.resolve("pages-month.hllt")), folder.toString());
+        assertTrue(Files.isRegularFile(folder.resolve("seen.bft")), folder.toString());
         try (Stream<Path> paths = Files.walk(folder)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(path);

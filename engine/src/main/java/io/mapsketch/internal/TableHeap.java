@@ -10,7 +10,8 @@ import io.mapsketch.memory.AtomicSegment;
  * last one handed out. Heap bytes are zero until a writer fills them. The layout is drawn in
  * {@code docs/design/tables.md}.
  *
- * <p>Cost: an allocation is a load and a compare-and-set, retried under contention.
+ * <p>Cost: an allocation is a load and a compare-and-set, retried under contention, and a fill of the piece
+ * with zeros.
  */
 public final class TableHeap {
 
@@ -88,6 +89,9 @@ public final class TableHeap {
                         + size + " bytes holds " + handedOut + "; create a larger table (" + remedy + ")");
             }
             if (line.compareAndSetLong(cursor, handedOut, start + length)) {
+                // The bytes past the cursor are zero in every file this heap wrote, but a file's are not checked
+                // on open: a piece is zeroed before anyone can see it, so that garbage is never read as a record.
+                bytes.segment().asSlice(start, length).fill((byte) 0);
                 return start;
             }
         }
