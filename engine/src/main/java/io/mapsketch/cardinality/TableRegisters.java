@@ -159,8 +159,8 @@ final class TableRegisters {
 
     /**
      * Refuses the storage of the key of {@code record} where a reader could misread it: its sparse chain
-     * ({@link SparseRegisters#validate}), a dense block outside the heap or not 64-byte aligned, a dense
-     * register above 65 - p. {@code seen} is 2^p bytes of zeros, handed back so.
+     * ({@link SparseRegisters#validate}), a dense block outside the heap, past its cursor or not 64-byte
+     * aligned, a dense register above 65 - p. {@code seen} is 2^p bytes of zeros, handed back so.
      */
     void validate(long record, byte[] seen, Path file, String key) throws CorruptSketchFileException {
         sparse.validate(record + CHUNK, precision, seen, file, key);
@@ -174,6 +174,13 @@ final class TableRegisters {
                     file,
                     "key " + key + " has a dense block at heap offset " + offset
                             + ", expected a multiple of 64 within the heap of " + heap.size() + " bytes");
+        }
+        // A block is handed out before its reference is published, and the cursor only grows past it.
+        if (offset + denseBytes > heap.used()) {
+            throw new CorruptSketchFileException(
+                    file,
+                    "key " + key + " has a dense block at heap offset " + offset + ", past the heap cursor "
+                            + heap.used());
         }
         long[] summary = HyperLogLogEstimates.summary(bytes.asSlice(offset, denseBytes), precision, top());
         if (summary[RegisterKernels.ABOVE_TOP] != 0) {

@@ -236,6 +236,10 @@ class HyperLogLogTableTest {
         assertRefused("dense.hllt", "dense block at heap offset", f -> write(f, heapStart() + 8, b -> b.putLong(2), 8));
         assertRefused("unhanded.hllt", "past the heap cursor 8", f -> write(f, PAYLOAD + 8, b -> b.putLong(8), 8));
         assertRefused(
+                "unhanded-dense.hllt",
+                "dense block at heap offset 2048, past the heap cursor",
+                f -> write(f, heapStart() + 8, b -> b.putLong(2048 / 8 + 1), 8));
+        assertRefused(
                 "unreserved.hllt",
                 "key index slots set: 1, more than the keys reserved: 0",
                 f -> write(f, PAYLOAD, b -> b.putLong(0), 8));
