@@ -21,7 +21,7 @@ public final class KilledInserter {
      *
      * @param dir where the child's stderr goes
      * @param file the table
-     * @param acknowledged the pairs acknowledged before this round
+     * @param acknowledged how many pairs the earlier rounds acknowledged: where this child starts
      * @param random what draws the moment of the kill
      * @return the pairs acknowledged once the child is killed
      */
