@@ -32,9 +32,6 @@ public final class KeyIndex {
     /** Where a record's value area starts. */
     public static final long VALUE = 8;
 
-    /** How long a new key refused at capacity waits for a writer inserting the same key. */
-    private static final long RACE_WAIT_NANOS = 20_000_000;
-
     private static final int TAG_SHIFT = 40;
     private static final long REFERENCE_MASK = (1L << TAG_SHIFT) - 1;
 
@@ -180,28 +177,22 @@ public final class KeyIndex {
 
     /**
      * At capacity, a place may be held only for a moment by a writer inserting this very key (it inserts the
-     * key, or gives the place back when another inserted it first): for up to {@value #RACE_WAIT_NANOS} ns,
-     * looks for the key and retries the reservation, yielding between tries.
+     * key, or gives the place back when another inserted it first): for up to {@link RacingWriters#WAIT_NANOS}
+     * ns, looks for the key and retries the reservation.
      *
      * @return the key's record if another writer inserted it, or -1 once a place is reserved
      * @throws TableFullException if neither happens in that time: the table holds N keys
      */
     private long awaitRacingInsert(MemorySegment key, long offset, long length, long hash) {
-        long deadline = System.nanoTime() + RACE_WAIT_NANOS;
-        while (true) {
-            long found = find(key, offset, length, hash);
-            if (found >= 0) {
-                return found;
-            }
-            if (reserve()) {
-                return -1;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new TableFullException(table + " holds its capacity of " + capacity
-                        + " keys; a new key is refused (create a table of a larger --capacity)");
-            }
-            Thread.yield();
-        }
+        long reserved = Long.MAX_VALUE; // no record's offset
+        long answer = RacingWriters.await(
+                () -> {
+                    long found = find(key, offset, length, hash);
+                    return found >= 0 ? found : reserve() ? reserved : -1;
+                },
+                () -> new TableFullException(table + " holds its capacity of " + capacity
+                        + " keys; a new key is refused (create a table of a larger --capacity)"));
+        return answer == reserved ? -1 : answer;
     }
 
     /** The bytes of a record with a key of {@code length} bytes. */

@@ -1,7 +1,9 @@
 package io.mapsketch.membership;
 
 import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.TableFullException;
 import io.mapsketch.internal.KeyIndex;
+import io.mapsketch.internal.RacingWriters;
 import io.mapsketch.internal.TableHeap;
 import io.mapsketch.kernels.BitSetKernels;
 import io.mapsketch.kernels.BlockedBloomKernels;
@@ -141,14 +143,25 @@ final class TableFilters {
 
     /**
      * The key's filter, published if it has none: a spare filter if a word of the table line holds one,
-     * else one handed out from the area. Returns its offset.
+     * else one handed out from the area. Returns its offset. With the area used up, a writer racing this
+     * one for the same key may hold the key's filter, or one it gives back, for a moment: this writer waits
+     * for either ({@link RacingWriters}).
      *
-     * @throws io.mapsketch.TableFullException if the area has no room (only once races lost filters)
+     * @throws io.mapsketch.TableFullException if the area has no room once that wait is over (only once
+     *     writers killed in flight, or more than five racing at once, lost filters)
      */
     private long makeFilter(long record) {
         long filter = takeSpare();
         if (filter < 0) {
-            filter = area.allocate(filterBytes, BlockedBloomKernels.BLOCK_BYTES);
+            try {
+                filter = area.allocate(filterBytes, BlockedBloomKernels.BLOCK_BYTES);
+            } catch (TableFullException full) {
+                long published = Long.MAX_VALUE; // no filter's offset
+                filter = RacingWriters.await(() -> filterOf(record) >= 0 ? published : takeSpare(), () -> full);
+                if (filter == published) {
+                    return filterOf(record);
+                }
+            }
         }
         if (records.compareAndSetLong(record + FILTER, 0, TableHeap.reference(filter))) {
             return filter;
