@@ -3,17 +3,25 @@
 
 mapsketch_required_java=25
 
-# Prints the feature version (25 for "25.0.3") of the JDK at $1, or nothing if it is not a JDK.
+# Sets mapsketch_version to the feature version (25 for "25.0.3") of the JDK at $1, or fails if it is
+# not a JDK. Reads the JDK's release file in the shell (the command runs this on every call, and a
+# process started per candidate would be most of the launcher's own time).
 mapsketch_jdk_version() {
-    local home=$1 version
+    local home=$1 version="" line
+    mapsketch_version=
     [ -x "$home/bin/java" ] && [ -x "$home/bin/javac" ] || return 1
     if [ -r "$home/release" ]; then
-        version=$(sed -n 's/^JAVA_VERSION="\([0-9][0-9]*\).*/\1/p' "$home/release")
+        while IFS= read -r line; do
+            if [[ $line =~ ^JAVA_VERSION=\"([0-9]+) ]]; then
+                version=${BASH_REMATCH[1]}
+                break
+            fi
+        done <"$home/release"
     fi
     if [ -z "$version" ]; then
         version=$("$home/bin/java" -version 2>&1 | sed -n '1s/.*version "\([0-9][0-9]*\).*/\1/p')
     fi
-    [ -n "$version" ] && echo "$version"
+    [ -n "$version" ] && mapsketch_version=$version
 }
 
 mapsketch_find_jdk() {
@@ -26,11 +34,13 @@ mapsketch_find_jdk() {
         [ -d "$candidate" ] && candidates+=("$candidate")
     done
     if path_java=$(command -v java 2>/dev/null); then
-        candidates+=("$(dirname "$(dirname "$(readlink -f "$path_java")")")")
+        path_java=$(readlink -f "$path_java")
+        candidates+=("${path_java%/bin/java}")
     fi
     # JAVA_HOME wins when it is new enough; otherwise the newest JDK found.
     for candidate in "${candidates[@]}"; do
-        version=$(mapsketch_jdk_version "$candidate") || continue
+        mapsketch_jdk_version "$candidate" || continue
+        version=$mapsketch_version
         if [ "$version" -ge "$mapsketch_required_java" ]; then
             if [ "$candidate" = "${JAVA_HOME:-}" ]; then
                 best=$candidate

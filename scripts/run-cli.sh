@@ -34,34 +34,36 @@ mapsketch_cli_options() {
         -XX:+UseSerialGC -Xlog:aot*=off -Xlog:cds*=off "-Dmapsketch.terminal=$terminal")
 }
 
-# Prints scalar for a command line that the CLI answers with the scalar kernels (FastVerbs.fewKeys: bf
-# exists, cf exists, bf add, cms query or hll add with a file and 1 to 64 ITEM arguments, none an
-# option), else vector.
+# Sets mapsketch_kernels_chosen to scalar for a command line that the CLI answers with the scalar kernels
+# (FastVerbs.fewKeys: bf exists, cf exists, bf add, cms query or hll add with a file and 1 to 64 ITEM
+# arguments, none an option), else to vector. (The launcher's functions set variables rather than print:
+# a command substitution starts a process, and the launcher runs on every command.)
 mapsketch_kernels() {
     local arg
+    mapsketch_kernels_chosen=vector
     case "${1:-} ${2:-}" in
         "bf exists" | "cf exists" | "bf add" | "cms query" | "hll add") ;;
-        *) echo vector; return ;;
+        *) return 0 ;;
     esac
     if [ $# -lt 4 ] || [ $# -gt 67 ]; then
-        echo vector
-        return
+        return 0
     fi
     for arg in "${@:3}"; do
         case $arg in
-            -* | @*) echo vector; return ;;
+            -* | @*) return 0 ;;
         esac
     done
-    echo scalar
+    mapsketch_kernels_chosen=scalar
 }
 
-# Prints the cache of KERNELS beside BASE.aot: BASE.aot itself for vector, BASE-scalar.aot for scalar.
+# Sets mapsketch_cache to the cache of KERNELS beside BASE.aot: BASE.aot itself for vector,
+# BASE-scalar.aot for scalar.
 mapsketch_cache_path() {
     local base=$1 kernels=$2
     if [ "$kernels" = scalar ]; then
-        echo "$base-scalar.aot"
+        mapsketch_cache=$base-scalar.aot
     else
-        echo "$base.aot"
+        mapsketch_cache=$base.aot
     fi
 }
 
@@ -79,11 +81,17 @@ mapsketch_drop_incubator_notice() {
 # Succeeds if AOT_CACHE was made (or its making failed, leaving it empty) after every jar of
 # MODULE_PATH (jars and folders of jars) was built.
 mapsketch_aot_cache_current() {
-    local module_path=$1 cache=$2 entry
+    local module_path=$1 cache=$2 entry jar
     [ -e "$cache" ] || return 1
     local IFS=:
     for entry in $module_path; do
-        [ -z "$(find "$entry" -name '*.jar' -newer "$cache" -print -quit 2>/dev/null)" ] || return 1
+        if [ -d "$entry" ]; then
+            for jar in "$entry"/*.jar; do
+                [ ! "$jar" -nt "$cache" ] || return 1
+            done
+        elif [ "$entry" -nt "$cache" ]; then
+            return 1
+        fi
     done
 }
 
@@ -106,13 +114,20 @@ mapsketch_make_aot_cache() {
 }
 
 # Runs the CLI with the options of its command line's kernels (mapsketch_kernels); AOT_CACHE should be
-# the cache of those kernels (mapsketch_cache_path), or the JVM runs without it.
+# the cache of those kernels (mapsketch_cache_path), or the JVM runs without it. Without the Vector API
+# module the JVM prints no notice, and its standard error goes straight to the caller's.
 mapsketch_run_cli() {
     local java_home=$1 module_path=$2 cache=$3 terminal=$4
     shift 4
-    mapsketch_cli_options "$terminal" "$(mapsketch_kernels "$@")"
+    mapsketch_kernels "$@"
+    mapsketch_cli_options "$terminal" "$mapsketch_kernels_chosen"
     if [ -n "$cache" ] && [ -s "$cache" ] && mapsketch_aot_cache_current "$module_path" "$cache"; then
         mapsketch_options+=("-XX:AOTCache=$cache")
+    fi
+    if [ "$mapsketch_kernels_chosen" = scalar ]; then
+        "$java_home/bin/java" "${mapsketch_options[@]}" --module-path "$module_path" \
+            --module io.mapsketch.cli/io.mapsketch.cli.Main "$@"
+        return
     fi
     # Standard error through the filter (the pipe), standard output to the caller's (descriptor 3).
     { "$java_home/bin/java" "${mapsketch_options[@]}" --module-path "$module_path" \

@@ -60,13 +60,8 @@ public final class Main {
             if (fast != FastVerbs.NOT_FAST) {
                 return fast;
             }
-            return MapsketchCommand.commandLine(io, args)
-                    .setOut(io.out())
-                    .setErr(io.err())
-                    .setCaseInsensitiveEnumValuesAllowed(true)
-                    .setParameterExceptionHandler(new UsageErrorHandler())
-                    .setExecutionExceptionHandler(new FaultHandler())
-                    .execute(args);
+            // Through another class: the linking of this one then loads none of picocli's classes.
+            return MapsketchCommand.execute(io, args);
         } finally {
             io.out().flush();
             io.err().flush();

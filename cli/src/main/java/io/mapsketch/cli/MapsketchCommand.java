@@ -95,6 +95,22 @@ final class MapsketchCommand {
         return command;
     }
 
+    /**
+     * Runs one command line through picocli on the streams of the run, with the command's handlers of
+     * usage errors and faults.
+     *
+     * @return the exit status
+     */
+    static int execute(CommandIo io, String... args) {
+        return commandLine(io, args)
+                .setOut(io.out())
+                .setErr(io.err())
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .setParameterExceptionHandler(new UsageErrorHandler())
+                .setExecutionExceptionHandler(new FaultHandler())
+                .execute(args);
+    }
+
     /** The streams of this run of the command. */
     CommandIo io() {
         return io;

@@ -1,5 +1,6 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.kernels.Kernels;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -29,6 +30,12 @@ public final class StartupTraining {
      * @throws IOException if the temporary directory cannot be made or removed
      */
     public static void main(String[] args) throws IOException {
+        // The cache of a JVM without the Vector API serves the command lines that Main runs with the scalar
+        // kernels forced (FastVerbs.fewKeys): the training forces them too, so that the call sites of that
+        // choice are the ones linked in the cache.
+        if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+            System.setProperty(Kernels.IMPLEMENTATION_PROPERTY, "scalar");
+        }
         Path dir = Files.createTempDirectory("mapsketch-training");
         try {
             String bloom = dir.resolve("t.bf").toString();

@@ -53,6 +53,20 @@ class FindJdkScriptTest {
     }
 
     @Test
+    void readsTheFeatureVersionFromTheReleaseFile() throws Exception {
+        Path fake = dir.resolve("jdk-999");
+        Files.createDirectories(fake.resolve("bin"));
+        for (String tool : new String[] {"java", "javac"}) {
+            Path script = fake.resolve("bin").resolve(tool);
+            Files.writeString(script, "#!/bin/sh\nexit 1\n");
+            assertTrue(script.toFile().setExecutable(true));
+        }
+        Files.writeString(fake.resolve("release"), "IMPLEMENTOR=\"x\"\nJAVA_VERSION=\"999.0.1\"\n");
+        Result result = run(fake.toString(), "999");
+        assertEquals(new Result(0, fake.toString(), ""), result);
+    }
+
+    @Test
     void saysWhatToInstallWhenNoJdkIsNewEnough() throws Exception {
         Result result = run(dir.toString(), "999");
         assertEquals(1, result.status());

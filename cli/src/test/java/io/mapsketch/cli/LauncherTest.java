@@ -121,7 +121,7 @@ class LauncherTest {
 
     @Test
     void aFewKeysRunWithoutTheVectorModuleAndManyWithIt() throws Exception {
-        String kernels = "mapsketch_kernels \"$@\"";
+        String kernels = "mapsketch_kernels \"$@\"; echo \"$mapsketch_kernels_chosen\"";
         assertEquals(new Result(0, "scalar\n", ""), shell("", kernels, "bf", "exists", "f.bf", "x"));
         assertEquals(new Result(0, "scalar\n", ""), shell("", kernels, "hll", "add", "f.hll", "a", "b"));
         assertEquals(new Result(0, "vector\n", ""), shell("", kernels, "bf", "exists", "f.bf"), "items from stdin");
@@ -145,7 +145,10 @@ class LauncherTest {
         assertTrue(scalar.out().contains("--enable-native-access=io.mapsketch.memory\n"), scalar.out());
         assertEquals(
                 new Result(0, "cli-scalar.aot\ncli.aot\n", ""),
-                shell("", "mapsketch_cache_path cli scalar; mapsketch_cache_path cli vector"));
+                shell(
+                        "",
+                        "mapsketch_cache_path cli scalar; echo \"$mapsketch_cache\";"
+                                + " mapsketch_cache_path cli vector; echo \"$mapsketch_cache\""));
         // The answers do not depend on the kernels the launcher chose.
         assertEquals(
                 new Result(0, "", ""),

@@ -18,4 +18,19 @@ record FileIdentity(long deviceMajor, long deviceMinor, long inode) {
         long minor = (stDev & 0xff) | ((stDev >>> 12) & 0xffffff00L);
         return new FileIdentity(major, minor, inode);
     }
+
+    // Written out, not the record's own: those are bootstrapped at run time, milliseconds of a single
+    // command's start-up (docs/cli.md, "Start-up of a single command").
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof FileIdentity that
+                && deviceMajor == that.deviceMajor
+                && deviceMinor == that.deviceMinor
+                && inode == that.inode;
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(inode) * 31 + Long.hashCode(deviceMajor << 32 | deviceMinor);
+    }
 }

@@ -1,6 +1,5 @@
 package io.mapsketch.memory;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
@@ -12,9 +11,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
-import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -22,20 +19,19 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Locale;
-import java.util.Set;
 
 /**
- * The Linux system calls behind sketch files' writer locks and block reservations, as
- * {@code java.lang.foreign} downcalls: {@code open(2)}, {@code close(2)}, {@code statx(2)},
- * {@code fcntl(2)} with open-file-description locks ({@code F_OFD_SETLK}) and {@code fallocate(2)}.
- * Every call captures {@code errno}; a failure is an {@link IOException} naming the file, the call
- * and the errno ({@link Errno}).
+ * The Linux system calls behind sketch files' writer locks and block reservations, as one
+ * {@code java.lang.foreign} downcall of the C library's {@code syscall(2)}: {@code openat(2)},
+ * {@code close(2)}, {@code statx(2)}, {@code fcntl(2)} with open-file-description locks
+ * ({@code F_OFD_SETLK}) and {@code fallocate(2)}. Every call captures {@code errno}; a failure is an
+ * {@link IOException} naming the file, the call and the errno ({@link Errno}).
  *
- * <p>The constants and struct layouts are those of Linux on x86-64 and AArch64, the platforms
- * {@link #load()} accepts. The handles are made once, those of writers' calls on first use (a reader
- * needs only {@code open}, {@code statx} and {@code close}); a call costs a few hundred nanoseconds.
+ * <p>The constants, system call numbers and struct layouts are those of Linux on x86-64 and AArch64,
+ * the platforms {@link #load()} accepts. One downcall serves every call because each downcall shape
+ * costs a single command's start-up several milliseconds of classes made at run time
+ * ({@code docs/cli.md}, "Start-up of a single command"); a call costs a few hundred nanoseconds.
  */
 final class NativeFiles {
 
@@ -61,75 +57,61 @@ final class NativeFiles {
     private static final long STX_BLOCKS = 48;
     private static final long STX_DEV_MAJOR = 136;
     private static final long STX_DEV_MINOR = 140;
-    /** {@code struct flock} of 64-bit Linux: type, whence, start, length, pid. */
-    private static final StructLayout FLOCK = MemoryLayout.structLayout(
-            JAVA_SHORT.withName("l_type"),
-            JAVA_SHORT.withName("l_whence"),
-            MemoryLayout.paddingLayout(4),
-            JAVA_LONG.withName("l_start"),
-            JAVA_LONG.withName("l_len"),
-            JAVA_INT.withName("l_pid"),
-            MemoryLayout.paddingLayout(4));
+    /** {@code struct flock} of 64-bit Linux: short type, short whence, 4 bytes of padding, start, length, pid. */
+    private static final long FLOCK_SIZE = 32;
 
-    private static final Set<String> ARCHITECTURES = Set.of("amd64", "x86_64", "aarch64");
+    private static final long L_TYPE = 0;
+    private static final long L_START = 8;
+    private static final long L_LEN = 16;
+
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final long ERRNO = CALL_STATE.byteOffset(MemoryLayout.PathElement.groupElement("errno"));
+    /** {@code long syscall(long number, ...)}, given the number and six arguments (unused ones 0). */
+    private static final FunctionDescriptor SYSCALL = FunctionDescriptor.of(
+            JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG);
 
-    private final MethodHandle open;
-    private final MethodHandle close;
-    private final MethodHandle statx;
+    private final MethodHandle syscall;
+    private final SystemCalls numbers;
     private final Charset pathEncoding;
 
-    private NativeFiles() {
+    /** The system call numbers of one architecture. */
+    private enum SystemCalls {
+        X86_64(257, 3, 332, 72, 285),
+        AARCH64(56, 57, 291, 25, 47);
+
+        final long openat;
+        final long close;
+        final long statx;
+        final long fcntl;
+        final long fallocate;
+
+        SystemCalls(long openat, long close, long statx, long fcntl, long fallocate) {
+            this.openat = openat;
+            this.close = close;
+            this.statx = statx;
+            this.fcntl = fcntl;
+            this.fallocate = fallocate;
+        }
+
+        static SystemCalls of(String arch) {
+            return switch (arch) {
+                case "amd64", "x86_64" -> X86_64;
+                case "aarch64" -> AARCH64;
+                default -> null;
+            };
+        }
+    }
+
+    @SuppressWarnings("restricted") // a downcall needs this module to have native access (README, "Using it")
+    private NativeFiles(SystemCalls numbers) {
         Linker linker = Linker.nativeLinker();
-        SymbolLookup libc = linker.defaultLookup();
-        Linker.Option errno = Linker.Option.captureCallState("errno");
-        open = downcall(linker, libc, "open", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), errno);
-        close = downcall(linker, libc, "close", FunctionDescriptor.of(JAVA_INT, JAVA_INT), errno);
-        statx = downcall(
-                linker,
-                libc,
-                "statx",
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS),
-                errno);
-        // Locks and block reservations are for writers: their handles are made on first use.
-        symbol(libc, "fcntl");
-        symbol(libc, "fallocate");
+        MemorySegment symbol = linker.defaultLookup()
+                .find("syscall")
+                .orElseThrow(() -> new UnsupportedOperationException("the C library has no syscall()"));
+        syscall = linker.downcallHandle(
+                symbol, SYSCALL, Linker.Option.captureCallState("errno"), Linker.Option.firstVariadicArg(1));
+        this.numbers = numbers;
         pathEncoding = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"), StandardCharsets.UTF_8);
-    }
-
-    /** A downcall: a restricted method, which needs this module to have native access (README, "Using it"). */
-    @SuppressWarnings("restricted")
-    private static MethodHandle downcall(
-            Linker linker, SymbolLookup libc, String name, FunctionDescriptor type, Linker.Option... options) {
-        return linker.downcallHandle(symbol(libc, name), type, options);
-    }
-
-    private static MemorySegment symbol(SymbolLookup libc, String name) {
-        return libc.find(name)
-                .orElseThrow(() -> new UnsupportedOperationException("the C library has no " + name + "()"));
-    }
-
-    /** A downcall made when a writer first needs it (a reader never does). */
-    private static MethodHandle writerDowncall(String name, FunctionDescriptor type, Linker.Option... options) {
-        Linker linker = Linker.nativeLinker();
-        Linker.Option[] all = Arrays.copyOf(options, options.length + 1);
-        all[options.length] = Linker.Option.captureCallState("errno");
-        return downcall(linker, linker.defaultLookup(), name, type, all);
-    }
-
-    /** Lazy holder: {@code fcntl(2)}, for writer locks. */
-    private static final class Fcntl {
-        static final MethodHandle HANDLE = writerDowncall(
-                "fcntl",
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS),
-                Linker.Option.firstVariadicArg(2));
-    }
-
-    /** Lazy holder: {@code fallocate(2)}, for the blocks of a new file. */
-    private static final class Fallocate {
-        static final MethodHandle HANDLE =
-                writerDowncall("fallocate", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG));
     }
 
     /**
@@ -143,14 +125,26 @@ final class NativeFiles {
     static NativeFiles load() {
         String os = System.getProperty("os.name", "");
         String arch = System.getProperty("os.arch", "");
-        if (!os.equals("Linux") || !ARCHITECTURES.contains(arch)) {
+        SystemCalls numbers = SystemCalls.of(arch);
+        if (!os.equals("Linux") || numbers == null) {
             throw new UnsupportedOperationException(
                     "the operating system is " + os + " on " + arch + ", not Linux on x86-64 or AArch64");
         }
         if (!Files.isDirectory(Path.of("/proc/self/fd"))) {
             throw new UnsupportedOperationException("/proc/self/fd is missing (is /proc mounted?)");
         }
-        return new NativeFiles();
+        return new NativeFiles(numbers);
+    }
+
+    /** One system call: its result, or -1 with {@code errno} in {@code state}. */
+    private long call(MemorySegment state, long number, long a, long b, long c, long d, long e) {
+        try {
+            return (long) syscall.invokeExact(state, number, a, b, c, d, e, 0L);
+        } catch (RuntimeException | Error fault) {
+            throw fault;
+        } catch (Throwable impossible) {
+            throw new AssertionError(impossible);
+        }
     }
 
     /**
@@ -168,19 +162,15 @@ final class NativeFiles {
             MemorySegment state = arena.allocate(CALL_STATE);
             MemorySegment path = arena.allocateFrom(file.toString(), pathEncoding);
             while (true) {
-                int fd = (int) open.invokeExact(state, path, flags);
+                long fd = call(state, numbers.openat, AT_FDCWD, path.address(), flags, 0, 0);
                 if (fd >= 0) {
-                    return fd;
+                    return (int) fd;
                 }
                 int errno = errno(state);
                 if (errno != Errno.EINTR) {
                     throw failure(file, "open(2)", errno);
                 }
             }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new AssertionError(e);
         }
     }
 
@@ -188,13 +178,9 @@ final class NativeFiles {
     void close(int fd, Path file) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(CALL_STATE);
-            if ((int) close.invokeExact(state, fd) != 0) {
+            if (call(state, numbers.close, fd, 0, 0, 0, 0) != 0) {
                 throw failure(file, "close(2)", errno(state));
             }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new AssertionError(e);
         }
     }
 
@@ -213,7 +199,15 @@ final class NativeFiles {
             MemorySegment state = arena.allocate(CALL_STATE);
             MemorySegment name = arena.allocateFrom(path, pathEncoding);
             MemorySegment buffer = arena.allocate(STATX_SIZE, 8);
-            while ((int) statx.invokeExact(state, directory, name, flags, STATX_TYPE_INO_SIZE_BLOCKS, buffer) != 0) {
+            while (call(
+                            state,
+                            numbers.statx,
+                            directory,
+                            name.address(),
+                            flags,
+                            STATX_TYPE_INO_SIZE_BLOCKS,
+                            buffer.address())
+                    != 0) {
                 int errno = errno(state);
                 if (errno != Errno.EINTR) {
                     throw failure(file, "statx(2)", errno);
@@ -228,10 +222,6 @@ final class NativeFiles {
                     identity,
                     buffer.get(JAVA_LONG, STX_SIZE),
                     512 * buffer.get(JAVA_LONG, STX_BLOCKS));
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new AssertionError(e);
         }
     }
 
@@ -245,11 +235,11 @@ final class NativeFiles {
     boolean setLock(int fd, Path file, LockType type, long start, long length) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(CALL_STATE);
-            MemorySegment lock = arena.allocate(FLOCK);
-            lock.set(JAVA_SHORT, FLOCK.byteOffset(MemoryLayout.PathElement.groupElement("l_type")), type.code);
-            lock.set(JAVA_LONG, FLOCK.byteOffset(MemoryLayout.PathElement.groupElement("l_start")), start);
-            lock.set(JAVA_LONG, FLOCK.byteOffset(MemoryLayout.PathElement.groupElement("l_len")), length);
-            while ((int) Fcntl.HANDLE.invokeExact(state, fd, F_OFD_SETLK, lock) != 0) {
+            MemorySegment lock = arena.allocate(FLOCK_SIZE, 8);
+            lock.set(JAVA_SHORT, L_TYPE, type.code);
+            lock.set(JAVA_LONG, L_START, start);
+            lock.set(JAVA_LONG, L_LEN, length);
+            while (call(state, numbers.fcntl, fd, F_OFD_SETLK, lock.address(), 0, 0) != 0) {
                 int errno = errno(state);
                 if (errno == Errno.EAGAIN || errno == Errno.EACCES) {
                     return false;
@@ -267,10 +257,6 @@ final class NativeFiles {
                 }
             }
             return true;
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new AssertionError(e);
         }
     }
 
@@ -283,22 +269,18 @@ final class NativeFiles {
     int allocate(int fd, long length) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(CALL_STATE);
-            while ((int) Fallocate.HANDLE.invokeExact(state, fd, 0, 0L, length) != 0) {
+            while (call(state, numbers.fallocate, fd, 0, 0, length, 0) != 0) {
                 int errno = errno(state);
                 if (errno != Errno.EINTR) {
                     return errno;
                 }
             }
             return 0;
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new AssertionError(e);
         }
     }
 
     private static int errno(MemorySegment state) {
-        return (int) ERRNO.get(state, 0L);
+        return state.get(JAVA_INT, ERRNO);
     }
 
     /** The exception Java's own file API throws for the errno, naming the file, the call and the errno. */
