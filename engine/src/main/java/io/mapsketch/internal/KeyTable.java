@@ -362,10 +362,11 @@ public abstract class KeyTable extends RegionSketch {
      * is hashed. Cost: one walk of the index.
      *
      * @param check the kind's check of one key's storage
+     * @param areas the maps of the kind's areas beside the heap that {@code check} marks
      * @throws CorruptSketchFileException naming the fault
      * @throws IncompatibleSketchFileException if the kind cannot run the header's hash scheme
      */
-    protected final void validate(KeyIndex.RecordCheck check) throws SketchFileException {
+    protected final void validate(KeyIndex.RecordCheck check, HeapPieces... areas) throws SketchFileException {
         String refusal = format().schemeRefusal(region.header().hashScheme());
         if (refusal != null) {
             throw new IncompatibleSketchFileException(
@@ -373,7 +374,7 @@ public abstract class KeyTable extends RegionSketch {
                     "header field 'hash scheme' is " + region.header().hashScheme() + ", which a " + kind()
                             + " cannot run: " + refusal);
         }
-        index.validate(file().orElse(null), check);
+        index.validate(file().orElse(null), check, areas);
     }
 
     /** The key capacity, as {@code info} shows it first of the table's own figures. */
