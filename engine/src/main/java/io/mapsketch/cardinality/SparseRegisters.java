@@ -33,8 +33,6 @@ final class SparseRegisters {
     static final int UNCHANGED = 0;
     /** What {@link #raise} returns when the register has no entry and the chain is at its end. */
     static final int FULL = -1;
-    /** A key's pieces' holder in a refusal, followed by its record's heap offset. */
-    static final String KEY = "the key at heap offset";
 
     private final AtomicSegment words;
     private final TableHeap heap;
@@ -268,7 +266,7 @@ final class SparseRegisters {
             }
         }
         if (fault != null) {
-            throw new CorruptSketchFileException(file, KEY + " " + record + " has " + fault);
+            throw new CorruptSketchFileException(file, HeapPieces.KEY + " " + record + " has " + fault);
         }
     }
 
@@ -312,7 +310,7 @@ final class SparseRegisters {
                 return "a sparse chunk at heap offset " + offset + ", past the heap of " + heap.size() + " bytes";
             }
             // A chunk is handed out before it is linked, and the cursor never moves back past it.
-            pieces.mark(offset, chunkBytes(k + 1), "sparse chunk", KEY, record);
+            pieces.mark(offset, chunkBytes(k + 1), "sparse chunk", HeapPieces.KEY, record);
             chunk = offset;
         }
     }

@@ -174,16 +174,16 @@ final class TableRegisters {
         if (offset % 64 != 0 || offset < 0 || offset > heap.size() - denseBytes) {
             throw new CorruptSketchFileException(
                     file,
-                    SparseRegisters.KEY + " " + record + " has a dense block at heap offset " + offset
+                    HeapPieces.KEY + " " + record + " has a dense block at heap offset " + offset
                             + ", expected a multiple of 64 within the heap of " + heap.size() + " bytes");
         }
         // A block is handed out before its reference is published, and the cursor never moves back past it.
-        pieces.mark(offset, denseBytes, "dense block", SparseRegisters.KEY, record);
+        pieces.mark(offset, denseBytes, "dense block", HeapPieces.KEY, record);
         long[] summary = HyperLogLogEstimates.summary(bytes.asSlice(offset, denseBytes), precision, top());
         if (summary[RegisterKernels.ABOVE_TOP] != 0) {
             throw new CorruptSketchFileException(
                     file,
-                    SparseRegisters.KEY + " " + record + " has " + summary[RegisterKernels.ABOVE_TOP]
+                    HeapPieces.KEY + " " + record + " has " + summary[RegisterKernels.ABOVE_TOP]
                             + " dense registers above the largest rank " + top());
         }
     }

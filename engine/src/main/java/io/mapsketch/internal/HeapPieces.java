@@ -19,6 +19,9 @@ import java.util.List;
  */
 public final class HeapPieces implements AutoCloseable {
 
+    /** The holder of a key's pieces in a refusal, followed by its record's heap offset. */
+    public static final String KEY = "the key at heap offset";
+
     /** A walk of an open that marks pieces, run again to name the first holder of a byte two pieces share. */
     @FunctionalInterface
     public interface Walk {
@@ -49,20 +52,21 @@ public final class HeapPieces implements AutoCloseable {
     private String secondHolder;
 
     /**
-     * Maps the bytes of an area handed out so far (its cursor, checked a multiple of {@code unit} by the
-     * caller); a piece handed out while the walk runs lies past them and is checked against the cursor only.
+     * Maps the bytes of an area handed out so far; a piece handed out while the walk runs lies past them and
+     * is checked against the cursor only.
      *
      * @param area the area
+     * @param used its cursor, checked by the caller: a multiple of {@code unit} within the area
      * @param unit the bytes of one bit: 8 for the heap, a filter's bytes for a filter area
      * @param name what to call the area in a refusal ("heap")
      * @param file the table's file, for a refusal
      */
-    public HeapPieces(TableHeap area, long unit, String name, Path file) {
+    public HeapPieces(TableHeap area, long used, long unit, String name, Path file) {
         this.area = area;
         this.unit = unit;
         this.name = name;
         this.file = file;
-        this.covered = area.used();
+        this.covered = used;
         this.bits = arena.allocate(Math.ceilDiv(covered / unit, Long.SIZE) * Long.BYTES, Long.BYTES);
     }
 
@@ -120,7 +124,7 @@ public final class HeapPieces implements AutoCloseable {
         }
         long first = offset / unit;
         long end = Math.min(offset + length, covered) / unit;
-        for (long word = first >>> 6; word << 6 < end; word++) {
+        for (long word = first >>> 6; first < end && word << 6 < end; word++) {
             long from = Math.max(first, word << 6);
             long to = Math.min(end, (word + 1) << 6);
             long mask = (-1L >>> (Long.SIZE - (to - from))) << (from & 63);

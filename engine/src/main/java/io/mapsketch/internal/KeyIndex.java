@@ -271,7 +271,7 @@ public final class KeyIndex {
                     file, "heap cursor = " + used + ", expected a multiple of 8 in 0.." + heap.size());
         }
         long[] keys = {0};
-        try (HeapPieces pieces = new HeapPieces(heap, Long.BYTES, "heap", file)) {
+        try (HeapPieces pieces = new HeapPieces(heap, used, Long.BYTES, "heap", file)) {
             List<HeapPieces> maps = new ArrayList<>(List.of(areas));
             maps.add(pieces);
             HeapPieces.walk(maps, () -> keys[0] = walk(file, check, pieces));

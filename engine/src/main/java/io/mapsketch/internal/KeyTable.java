@@ -359,7 +359,8 @@ public abstract class KeyTable extends RegionSketch {
     /**
      * Checks the index on open ({@link KeyIndex#validate}) and hands every key's record to {@code check}, for
      * the kind to check the storage of each; first refuses a hash scheme the kind cannot run, before a key
-     * is hashed. Cost: one walk of the index.
+     * is hashed. Cost: one walk of the index, and a bitmap of 1/64 of the heap's bytes in use
+     * ({@link HeapPieces}).
      *
      * @param check the kind's check of one key's storage
      * @param areas the maps of the kind's areas beside the heap that {@code check} marks

@@ -207,7 +207,7 @@ final class TableFilters {
                     file,
                     "filter cursor = " + used + ", expected a multiple of " + filterBytes + " in 0.." + area.size());
         }
-        return new HeapPieces(area, filterBytes, "filter area", file);
+        return new HeapPieces(area, used, filterBytes, "filter area", file);
     }
 
     /**
@@ -237,7 +237,7 @@ final class TableFilters {
             public void check(long record, HeapPieces heap) throws CorruptSketchFileException {
                 long word = records.getLongAcquire(record + FILTER);
                 if (word != 0) {
-                    handedOut.mark(TableHeap.offset(word), filterBytes, FILTER_PIECE, "the key at heap offset", record);
+                    handedOut.mark(TableHeap.offset(word), filterBytes, FILTER_PIECE, HeapPieces.KEY, record);
                 }
             }
         };

@@ -219,6 +219,33 @@ class HyperLogLogTableOverlapTest {
     }
 
     @Test
+    void opensWhileAWriterHandsOutPiecesAreAccepted() throws Exception {
+        Path file = dir.resolve("live.hllt");
+        try (HyperLogLogTable table = tableOf(8, 2_000).create(file, OpenMode.SHARED)) {
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<?> writer = pool.submit(() -> {
+                    for (int k = 0; k < 2_000; k++) {
+                        for (int i = 0; i <= k % 70; i++) {
+                            table.add("key-" + k, (long) i);
+                        }
+                    }
+                });
+                int opens = 0;
+                while (!writer.isDone() || opens == 0) {
+                    try (HyperLogLogTable opened = HyperLogLogTable.open(file, OpenMode.READ_ONLY)) {
+                        opened.keyCounts();
+                    }
+                    opens++;
+                }
+                writer.get();
+            } finally {
+                pool.shutdown();
+            }
+        }
+    }
+
+    @Test
     void everyTableWrittenByAddsMergesAndRacingWritersOpens() {
         qt().withFixedSeed(2_026L)
                 .withExamples(40)

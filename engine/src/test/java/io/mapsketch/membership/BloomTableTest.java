@@ -23,6 +23,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -356,6 +359,35 @@ class BloomTableTest {
             write(f, PAYLOAD + 32, b -> b.putLong(filterBytes / 8 + 1), 8);
             write(f, FILTERS + filterBytes, b -> b.putLong(1), 8);
         });
+    }
+
+    @Test
+    void opensWhileAWriterHandsOutFiltersAreAccepted() throws Exception {
+        Path file = dir.resolve("live.bft");
+        try (BloomTable table = BloomTable.builder()
+                .capacity(20_000)
+                .expectedItemsPerKey(10)
+                .falsePositiveRate(0.01)
+                .create(file, OpenMode.SHARED)) {
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<?> writer = pool.submit(() -> {
+                    for (int k = 0; k < 20_000; k++) {
+                        table.add("key-" + k, (long) k);
+                    }
+                });
+                int opens = 0;
+                while (!writer.isDone() || opens == 0) {
+                    try (BloomTable opened = BloomTable.open(file, OpenMode.READ_ONLY)) {
+                        opened.keyCount();
+                    }
+                    opens++;
+                }
+                writer.get();
+            } finally {
+                pool.shutdown();
+            }
+        }
     }
 
     @Test
