@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A HyperLogLog table whose heap pieces (records, sparse chunks, dense blocks) share a byte, of one key or
  * of two, is refused on open naming both pieces and their keys; every table written by real adds, merges
- * and racing writers opens.
+ * and racing writers opens, also while a writer adds to it.
  */
 class HyperLogLogTableOverlapTest {
 
@@ -221,11 +221,16 @@ class HyperLogLogTableOverlapTest {
     @Test
     void opensWhileAWriterHandsOutPiecesAreAccepted() throws Exception {
         Path file = dir.resolve("live.hllt");
-        try (HyperLogLogTable table = tableOf(8, 2_000).create(file, OpenMode.SHARED)) {
+        int keys = 20_000;
+        try (HyperLogLogTable table = HyperLogLogTable.builder()
+                .precision(8)
+                .capacity(keys)
+                .bytesPerKey(1_024)
+                .create(file, OpenMode.SHARED)) {
             ExecutorService pool = Executors.newSingleThreadExecutor();
             try {
                 Future<?> writer = pool.submit(() -> {
-                    for (int k = 0; k < 2_000; k++) {
+                    for (int k = 0; k < keys; k++) {
                         for (int i = 0; i <= k % 70; i++) {
                             table.add("key-" + k, (long) i);
                         }
