@@ -10,12 +10,12 @@ import java.util.List;
 /**
  * The pieces an open of a table finds handed out from one of its areas (a {@link TableHeap}: the heap's
  * records, chunks and blocks, or a Bloom table's filters), marked in a bitmap of one bit per unit of the
- * bytes handed out, so that the open refuses a piece past the area's cursor, off its unit, or sharing a
- * byte with another piece: two holders of one byte would have a writer write one's data over the other's.
- * A refusal of an overlap names both pieces and their holders ({@link #walk}).
+ * bytes handed out, so that the open refuses a piece past the area's cursor, not at a multiple of the
+ * unit, or sharing a byte with another piece: two holders of one byte would have a writer write one's
+ * data over the other's. A refusal of an overlap names both pieces and their holders ({@link #walk}).
  *
- * <p>Cost: {@code used / unit / 8} bytes of bitmap (1/64 of the heap's bytes in use, one bit per filter)
- * and, per piece, one test-and-set of the bitmap words it covers.
+ * <p>Cost: {@code used / unit / 8} bytes of bitmap off the Java heap until {@link #close} (1/64 of the
+ * heap's bytes in use, one bit per filter) and, per piece, one test-and-set of the bitmap words it covers.
  */
 public final class HeapPieces implements AutoCloseable {
 
@@ -49,7 +49,7 @@ public final class HeapPieces implements AutoCloseable {
     private Mode mode = Mode.MARKING;
     private CorruptSketchFileException refusal;
     private long sharedUnit;
-    private String secondHolder;
+    private String laterPiece;
 
     /**
      * Maps the bytes of an area handed out so far; a piece handed out while the walk runs lies past them and
@@ -106,7 +106,7 @@ public final class HeapPieces implements AutoCloseable {
         if (mode == Mode.FINDING) {
             if (offset <= sharedUnit * unit && sharedUnit * unit < offset + length) {
                 throw new CorruptSketchFileException(
-                        file, secondHolder + " overlaps " + describe(offset, length, piece, holder, id));
+                        file, laterPiece + " overlaps " + describe(offset, length, piece, holder, id));
             }
             return;
         }
@@ -131,11 +131,10 @@ public final class HeapPieces implements AutoCloseable {
             long held = bits.getAtIndex(ValueLayout.JAVA_LONG, word);
             if ((held & mask) != 0) {
                 sharedUnit = (word << 6) + Long.numberOfTrailingZeros(held & mask);
-                secondHolder = describe(offset, length, piece, holder, id);
+                laterPiece = describe(offset, length, piece, holder, id);
                 refusal = new CorruptSketchFileException(
                         file,
-                        secondHolder + " overlaps a piece found before it, at " + name + " offset "
-                                + sharedUnit * unit);
+                        laterPiece + " overlaps a piece found before it, at " + name + " offset " + sharedUnit * unit);
                 throw refusal;
             }
             bits.setAtIndex(ValueLayout.JAVA_LONG, word, held | mask);
