@@ -1,5 +1,6 @@
 package io.mapsketch;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.quicktheories.QuickTheory.qt;
@@ -358,9 +359,29 @@ class HostileFileTest {
                 shared);
     }
 
-    /** Writes a fresh valid file of this kind, applies the mutation, and judges the open. */
-    private void check(Kind kind, Target target, int position, long value, boolean shared) {
-        String mutation = kind.name() + " " + target + "[" + position + "] = " + value + " (shared " + shared + ")";
+    /**
+     * Mutations that a writer would act on wrongly if the open accepted them (a dense block over another
+     * piece of the heap, so that one key's registers would be written over another's bytes), kept in
+     * {@code hostile-refusals.csv}: each open must be refused, naming the file and the fault.
+     */
+    @ParameterizedTest(name = "{0} {1}[{2}] = {3}, shared {4}: {5}")
+    @CsvFileSource(resources = "/hostile-refusals.csv", numLinesToSkip = 1)
+    void mutationsAWriterWouldMisuseAreRefused(
+            String kind, Target target, int position, long value, boolean shared, String fault) {
+        Kind named =
+                KINDS.stream().filter(k -> k.name().equals(kind)).findFirst().orElseThrow();
+        Path file = mutated(named, target, position, value);
+        OpenMode mode = shared ? OpenMode.SHARED : OpenMode.READ_ONLY;
+        CorruptSketchFileException refused = assertThrows(
+                CorruptSketchFileException.class, () -> named.opener().open(file, mode));
+        assertTrue(
+                refused.getMessage().contains(file.getFileName().toString())
+                        && refused.getMessage().contains(fault),
+                refused.getMessage());
+    }
+
+    /** Writes a fresh valid file of this kind and applies the mutation. */
+    private Path mutated(Kind kind, Target target, int position, long value) {
         Path file = dir.resolve(kind.name() + "-" + System.nanoTime() + ".sketch");
         try {
             try (Sketch valid = kind.creator().apply(file)) {
@@ -371,6 +392,13 @@ class HostileFileTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return file;
+    }
+
+    /** Writes a fresh valid file of this kind, applies the mutation, and judges the open. */
+    private void check(Kind kind, Target target, int position, long value, boolean shared) {
+        String mutation = kind.name() + " " + target + "[" + position + "] = " + value + " (shared " + shared + ")";
+        Path file = mutated(kind, target, position, value);
         OpenMode mode = shared ? OpenMode.SHARED : OpenMode.READ_ONLY;
         try (Sketch sketch = kind.opener().open(file, mode)) {
             kind.use().exercise(sketch);

@@ -32,7 +32,7 @@ abstract sealed class HyperLogLogTableReads extends KeyTable permits HyperLogLog
     final void validate() throws SketchFileException {
         Path file = region.file().orElse(null);
         byte[] seen = new byte[1 << precision];
-        validate(record -> registers.validate(record, seen, file, "at heap offset " + record));
+        validate((record, heap) -> registers.validate(record, seen, heap, file));
     }
 
     @Override

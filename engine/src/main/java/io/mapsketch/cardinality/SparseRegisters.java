@@ -1,6 +1,7 @@
 package io.mapsketch.cardinality;
 
 import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.internal.HeapPieces;
 import io.mapsketch.internal.TableHeap;
 import io.mapsketch.kernels.RegisterKernels;
 import io.mapsketch.memory.AtomicSegment;
@@ -242,15 +243,20 @@ final class SparseRegisters {
     }
 
     /**
-     * Refuses a chain a reader could misread: a chunk outside the heap, a chain longer than
+     * Refuses a chain a reader could misread or a writer write over another piece: a chunk outside the heap,
+     * past its cursor or sharing a byte with another piece ({@link HeapPieces#mark}), a chain longer than
      * {@link #chainLength}, an entry after an empty one, an entry of a register {@code >= 2^p} or a value
      * outside [1, 65 - p], a register with two entries. Entries that writers fill while it runs are
      * accepted. {@code seen} is 2^p bytes of zeros, handed back so.
+     *
+     * @param record the key's record, which holds chunk 0 and names the key in a refusal
+     * @param chunk chunk 0
      */
-    void validate(long chunk, int precision, byte[] seen, Path file, String key) throws CorruptSketchFileException {
+    void validate(long record, long chunk, int precision, byte[] seen, HeapPieces pieces, Path file)
+            throws CorruptSketchFileException {
         String fault = null;
         try {
-            fault = check(chunk, precision, seen);
+            fault = check(record, chunk, precision, seen, pieces);
         } finally {
             try {
                 forEach(chunk, (register, value) -> seen[Math.min(register, seen.length - 1)] = 0);
@@ -260,12 +266,13 @@ final class SparseRegisters {
             }
         }
         if (fault != null) {
-            throw new CorruptSketchFileException(file, "key " + key + " has " + fault);
+            throw new CorruptSketchFileException(file, HeapPieces.KEY + " " + record + " has " + fault);
         }
     }
 
     /** The first fault of the chain at {@code chunk}, or {@code null}; marks each register in {@code seen}. */
-    private String check(long chunk, int precision, byte[] seen) {
+    private String check(long record, long chunk, int precision, byte[] seen, HeapPieces pieces)
+            throws CorruptSketchFileException {
         int top = HyperLogLogLayout.maxRank(precision);
         long emptyAt = -1;
         for (int k = 0; ; k++) {
@@ -302,6 +309,8 @@ final class SparseRegisters {
             if (offset < 0 || offset > heap.size() - chunkBytes(k + 1)) {
                 return "a sparse chunk at heap offset " + offset + ", past the heap of " + heap.size() + " bytes";
             }
+            // A chunk is handed out before it is linked, and the cursor never moves back past it.
+            pieces.mark(offset, chunkBytes(k + 1), "sparse chunk", HeapPieces.KEY, record);
             chunk = offset;
         }
     }

@@ -1,6 +1,7 @@
 package io.mapsketch.cardinality;
 
 import io.mapsketch.CorruptSketchFileException;
+import io.mapsketch.internal.HeapPieces;
 import io.mapsketch.internal.KeyIndex;
 import io.mapsketch.internal.TableHeap;
 import io.mapsketch.kernels.RegisterKernels;
@@ -158,12 +159,13 @@ final class TableRegisters {
     }
 
     /**
-     * Refuses the storage of the key of {@code record} where a reader could misread it: its sparse chain
-     * ({@link SparseRegisters#validate}), a dense block outside the heap, past its cursor or not 64-byte
-     * aligned, a dense register above 65 - p. {@code seen} is 2^p bytes of zeros, handed back so.
+     * Refuses the storage of the key of {@code record} where a reader could misread it or a writer write over
+     * another piece: its sparse chain ({@link SparseRegisters#validate}), a dense block outside the heap or
+     * not 64-byte aligned, past the cursor or sharing a byte with another piece ({@link HeapPieces#mark}), a
+     * dense register above 65 - p. {@code seen} is 2^p bytes of zeros, handed back so.
      */
-    void validate(long record, byte[] seen, Path file, String key) throws CorruptSketchFileException {
-        sparse.validate(record + CHUNK, precision, seen, file, key);
+    void validate(long record, byte[] seen, HeapPieces pieces, Path file) throws CorruptSketchFileException {
+        sparse.validate(record, record + CHUNK, precision, seen, pieces, file);
         long dense = words.getLongAcquire(record + DENSE);
         if (dense == 0) {
             return;
@@ -172,21 +174,16 @@ final class TableRegisters {
         if (offset % 64 != 0 || offset < 0 || offset > heap.size() - denseBytes) {
             throw new CorruptSketchFileException(
                     file,
-                    "key " + key + " has a dense block at heap offset " + offset
+                    HeapPieces.KEY + " " + record + " has a dense block at heap offset " + offset
                             + ", expected a multiple of 64 within the heap of " + heap.size() + " bytes");
         }
-        // A block is handed out before its reference is published, and the cursor only grows past it.
-        if (offset + denseBytes > heap.used()) {
-            throw new CorruptSketchFileException(
-                    file,
-                    "key " + key + " has a dense block at heap offset " + offset + ", past the heap cursor "
-                            + heap.used());
-        }
+        // A block is handed out before its reference is published, and the cursor never moves back past it.
+        pieces.mark(offset, denseBytes, "dense block", HeapPieces.KEY, record);
         long[] summary = HyperLogLogEstimates.summary(bytes.asSlice(offset, denseBytes), precision, top());
         if (summary[RegisterKernels.ABOVE_TOP] != 0) {
             throw new CorruptSketchFileException(
                     file,
-                    "key " + key + " has " + summary[RegisterKernels.ABOVE_TOP]
+                    HeapPieces.KEY + " " + record + " has " + summary[RegisterKernels.ABOVE_TOP]
                             + " dense registers above the largest rank " + top());
         }
     }

@@ -6,6 +6,8 @@ import io.mapsketch.memory.AtomicSegment;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.LongConsumer;
 
 /**
@@ -34,6 +36,8 @@ public final class KeyIndex {
 
     private static final int TAG_SHIFT = 40;
     private static final long REFERENCE_MASK = (1L << TAG_SHIFT) - 1;
+    /** A record's holder in a refusal. */
+    private static final String SLOT = "key index slot";
 
     private final AtomicSegment line;
     private final AtomicSegment slots;
@@ -227,24 +231,36 @@ public final class KeyIndex {
     @FunctionalInterface
     public interface RecordCheck {
         /**
-         * Checks one key's storage.
+         * Checks what the kind keeps outside the records, before the first record (again on the walk that
+         * names an overlap's holders).
          *
-         * @param record the key's record, in the heap
          * @throws CorruptSketchFileException naming the fault
          */
-        void check(long record) throws CorruptSketchFileException;
+        default void begin() throws CorruptSketchFileException {}
+
+        /**
+         * Checks one key's storage, marking its pieces of the heap beyond the record.
+         *
+         * @param record the key's record, in the heap
+         * @param heap the heap's pieces found so far
+         * @throws CorruptSketchFileException naming the fault
+         */
+        void check(long record, HeapPieces heap) throws CorruptSketchFileException;
     }
 
     /**
      * Refuses an index a lookup could misread: a reserved count above N; a slot whose record lies outside
-     * the heap, whose key is longer than {@value #MAX_KEY_BYTES} bytes, whose tag is not its key's, or that a
-     * lookup of its key would not reach. Hands each key's record, once its slot is checked, to {@code check}.
+     * the heap or past its cursor, whose key is longer than {@value #MAX_KEY_BYTES} bytes, whose tag is not
+     * its key's, or that a lookup of its key would not reach; two pieces of the heap that share a byte
+     * ({@link HeapPieces}). Hands each key's record, once its slot is checked and its record marked, to
+     * {@code check}.
      *
      * @param file the table's file, for the refusal
      * @param check the kind's check of the key's storage
+     * @param areas the maps of the kind's other areas that {@code check} marks
      * @throws CorruptSketchFileException naming the fault
      */
-    public void validate(Path file, RecordCheck check) throws CorruptSketchFileException {
+    public void validate(Path file, RecordCheck check, HeapPieces... areas) throws CorruptSketchFileException {
         long reserved = reserved();
         if (reserved < 0 || reserved > capacity) {
             throw new CorruptSketchFileException(file, "reserved keys = " + reserved + ", expected 0.." + capacity);
@@ -254,23 +270,35 @@ public final class KeyIndex {
             throw new CorruptSketchFileException(
                     file, "heap cursor = " + used + ", expected a multiple of 8 in 0.." + heap.size());
         }
+        long[] keys = {0};
+        try (HeapPieces pieces = new HeapPieces(heap, used, Long.BYTES, "heap", file)) {
+            List<HeapPieces> maps = new ArrayList<>(List.of(areas));
+            maps.add(pieces);
+            HeapPieces.walk(maps, () -> keys[0] = walk(file, check, pieces));
+        }
+        // A key is reserved before its slot is set, so (read again after the walk) never fewer reserved than set.
+        if (keys[0] > reserved()) {
+            throw new CorruptSketchFileException(
+                    file, "key index slots set: " + keys[0] + ", more than the keys reserved: " + reserved());
+        }
+    }
+
+    /** Checks every slot and hands its record to {@code check}; returns the slots set. */
+    private long walk(Path file, RecordCheck check, HeapPieces pieces) throws CorruptSketchFileException {
+        check.begin();
         long keys = 0;
         for (long slot = 0; slot <= slotMask; slot++) {
             long word = slots.getLongAcquire(slot * Long.BYTES);
             if (word != 0) {
-                validateSlot(file, slot, word);
-                check.check(TableHeap.offset(word & REFERENCE_MASK));
+                validateSlot(file, slot, word, pieces);
+                check.check(TableHeap.offset(word & REFERENCE_MASK), pieces);
                 keys++;
             }
         }
-        // A key is reserved before its slot is set, so (read again after the walk) never fewer reserved than set.
-        if (keys > reserved()) {
-            throw new CorruptSketchFileException(
-                    file, "key index slots set: " + keys + ", more than the keys reserved: " + reserved());
-        }
+        return keys;
     }
 
-    private void validateSlot(Path file, long slot, long word) throws CorruptSketchFileException {
+    private void validateSlot(Path file, long slot, long word, HeapPieces pieces) throws CorruptSketchFileException {
         long reference = word & REFERENCE_MASK;
         long record = TableHeap.offset(reference);
         if (reference == 0 || record > heap.size() - VALUE - valueBytes) {
@@ -284,13 +312,8 @@ public final class KeyIndex {
                     "has a key of " + length + " bytes at heap offset " + record + ", longer than " + MAX_KEY_BYTES
                             + " or past the heap");
         }
-        // A record is handed out before its slot is set, and the cursor only grows past a published one.
-        if (record + recordBytes(length) > heap.used()) {
-            throw slotFault(
-                    file,
-                    slot,
-                    "refers to a record at heap offset " + record + ", past the heap cursor " + heap.used());
-        }
+        // A record is handed out before its slot is set, and the cursor never moves back past a published one.
+        pieces.mark(record, recordBytes(length), "record", SLOT, slot);
         MemorySegment key = key(record);
         long hash = hasher.hash(key, 0, length);
         if (hash >>> TAG_SHIFT != word >>> TAG_SHIFT) {

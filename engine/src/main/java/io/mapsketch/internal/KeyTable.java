@@ -359,13 +359,15 @@ public abstract class KeyTable extends RegionSketch {
     /**
      * Checks the index on open ({@link KeyIndex#validate}) and hands every key's record to {@code check}, for
      * the kind to check the storage of each; first refuses a hash scheme the kind cannot run, before a key
-     * is hashed. Cost: one walk of the index.
+     * is hashed. Cost: one walk of the index, and a bitmap of 1/64 of the heap's bytes in use
+     * ({@link HeapPieces}).
      *
      * @param check the kind's check of one key's storage
+     * @param areas the maps of the kind's areas beside the heap that {@code check} marks
      * @throws CorruptSketchFileException naming the fault
      * @throws IncompatibleSketchFileException if the kind cannot run the header's hash scheme
      */
-    protected final void validate(KeyIndex.RecordCheck check) throws SketchFileException {
+    protected final void validate(KeyIndex.RecordCheck check, HeapPieces... areas) throws SketchFileException {
         String refusal = format().schemeRefusal(region.header().hashScheme());
         if (refusal != null) {
             throw new IncompatibleSketchFileException(
@@ -373,7 +375,7 @@ public abstract class KeyTable extends RegionSketch {
                     "header field 'hash scheme' is " + region.header().hashScheme() + ", which a " + kind()
                             + " cannot run: " + refusal);
         }
-        index.validate(file().orElse(null), check);
+        index.validate(file().orElse(null), check, areas);
     }
 
     /** The key capacity, as {@code info} shows it first of the table's own figures. */

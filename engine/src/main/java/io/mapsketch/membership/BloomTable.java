@@ -7,6 +7,7 @@ import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
 import io.mapsketch.TableFullException;
 import io.mapsketch.internal.HeaderReader;
+import io.mapsketch.internal.HeapPieces;
 import io.mapsketch.internal.KeyTable;
 import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.memory.SketchRegion;
@@ -81,8 +82,9 @@ public final class BloomTable extends KeyTable implements Mergeable<BloomTable> 
     static BloomTable read(SketchRegion region) throws IOException {
         BloomTable table = new BloomTable(region, BloomTableFormat.read(HeaderReader.of(region)));
         Path file = region.file().orElse(null);
-        long[] seen = table.filters.validateArea(file);
-        table.validate(record -> table.filters.validate(record, seen, file));
+        try (HeapPieces handedOut = table.filters.validateArea(file)) {
+            table.validate(table.filters.check(handedOut, file), handedOut);
+        }
         return table;
     }
 

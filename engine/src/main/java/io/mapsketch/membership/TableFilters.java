@@ -2,6 +2,7 @@ package io.mapsketch.membership;
 
 import io.mapsketch.CorruptSketchFileException;
 import io.mapsketch.TableFullException;
+import io.mapsketch.internal.HeapPieces;
 import io.mapsketch.internal.KeyIndex;
 import io.mapsketch.internal.RacingWriters;
 import io.mapsketch.internal.TableHeap;
@@ -34,6 +35,8 @@ final class TableFilters {
     static final long FIRST_SPARE = 24;
     /** The spare words' count: words 24 to 56 of the table line. */
     static final int SPARES = 5;
+    /** What a filter is called in a refusal. */
+    private static final String FILTER_PIECE = "filter";
 
     private final AtomicSegment records;
     private final AtomicSegment line;
@@ -195,35 +198,49 @@ final class TableFilters {
 
     /**
      * Refuses a filter area whose cursor a writer could misuse (past the area, or not a whole number of
-     * filters) and spare words as {@link #validate} refuses a key's. Returns the map of the filters seen,
-     * one bit per filter handed out, for {@link #validate}.
+     * filters); returns the map of the filters handed out, one bit per filter, for {@link #check}.
      */
-    long[] validateArea(Path file) throws CorruptSketchFileException {
+    HeapPieces validateArea(Path file) throws CorruptSketchFileException {
         long used = area.used();
         if (used < 0 || used > area.size() || used % filterBytes != 0) {
             throw new CorruptSketchFileException(
                     file,
                     "filter cursor = " + used + ", expected a multiple of " + filterBytes + " in 0.." + area.size());
         }
-        long[] seen = new long[(int) Math.ceilDiv(used / filterBytes, Long.SIZE)];
-        for (int s = 0; s < SPARES; s++) {
-            long word = line.getLongAcquire(FIRST_SPARE + (long) s * Long.BYTES);
-            validateFilter(word, seen, file, "spare word " + s);
-            if (word != 0 && holdsBits(TableHeap.offset(word))) {
-                throw new CorruptSketchFileException(
-                        file, "spare word " + s + " refers to a filter holding bits; a spare filter is zero");
-            }
-        }
-        return seen;
+        return new HeapPieces(area, used, filterBytes, "filter area", file);
     }
 
     /**
-     * Refuses the filter word of the key of {@code record} where a reader could misread it or a writer
-     * hand its filter to another key: a filter not handed out, not at a multiple of B x 64, or another
-     * key's or a spare word's too. {@code seen} is {@link #validateArea}'s map.
+     * The check of the filter words on open, marking the filters in {@code handedOut}: refuses a spare word
+     * or a key's filter word that refers to a filter not handed out, not at a multiple of B x 64, or held by
+     * another word too (two keys would share bits, or a writer would hand a key's filter to another); a spare
+     * word whose filter holds bits.
      */
-    void validate(long record, long[] seen, Path file) throws CorruptSketchFileException {
-        validateFilter(records.getLongAcquire(record + FILTER), seen, file, "the key at heap offset " + record);
+    KeyIndex.RecordCheck check(HeapPieces handedOut, Path file) {
+        return new KeyIndex.RecordCheck() {
+            @Override
+            public void begin() throws CorruptSketchFileException {
+                for (int s = 0; s < SPARES; s++) {
+                    long word = line.getLongAcquire(FIRST_SPARE + (long) s * Long.BYTES);
+                    if (word != 0) {
+                        handedOut.mark(TableHeap.offset(word), filterBytes, FILTER_PIECE, "spare word", s);
+                        if (holdsBits(TableHeap.offset(word))) {
+                            throw new CorruptSketchFileException(
+                                    file,
+                                    "spare word " + s + " refers to a filter holding bits; a spare filter is zero");
+                        }
+                    }
+                }
+            }
+
+            @Override
+            public void check(long record, HeapPieces heap) throws CorruptSketchFileException {
+                long word = records.getLongAcquire(record + FILTER);
+                if (word != 0) {
+                    handedOut.mark(TableHeap.offset(word), filterBytes, FILTER_PIECE, HeapPieces.KEY, record);
+                }
+            }
+        };
     }
 
     private boolean holdsBits(long filter) {
@@ -233,25 +250,5 @@ final class TableFilters {
             }
         }
         return false;
-    }
-
-    private void validateFilter(long word, long[] seen, Path file, String holder) throws CorruptSketchFileException {
-        if (word == 0) {
-            return;
-        }
-        long filter = TableHeap.offset(word);
-        if (filter < 0 || filter % filterBytes != 0 || filter > area.used() - filterBytes) {
-            throw new CorruptSketchFileException(
-                    file,
-                    holder + " refers to a filter at offset " + filter + ", expected a multiple of " + filterBytes
-                            + " below the filter cursor " + area.used());
-        }
-        long ordinal = filter / filterBytes;
-        long bit = 1L << ordinal;
-        if ((seen[(int) (ordinal >>> 6)] & bit) != 0) {
-            throw new CorruptSketchFileException(
-                    file, holder + " refers to the filter at offset " + filter + ", which another word refers to");
-        }
-        seen[(int) (ordinal >>> 6)] |= bit;
     }
 }

@@ -237,7 +237,7 @@ class HyperLogLogTableTest {
         assertRefused("unhanded.hllt", "past the heap cursor 8", f -> write(f, PAYLOAD + 8, b -> b.putLong(8), 8));
         assertRefused(
                 "unhanded-dense.hllt",
-                "dense block at heap offset 2048, past the heap cursor",
+                "dense block at heap offset 2048 (1024 bytes) of the key at heap offset 0 lies past the heap cursor",
                 f -> write(f, heapStart() + 8, b -> b.putLong(2048 / 8 + 1), 8));
         assertRefused(
                 "unreserved.hllt",

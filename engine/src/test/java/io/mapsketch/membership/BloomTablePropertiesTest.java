@@ -17,6 +17,8 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -26,18 +28,22 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.quicktheories.core.Gen;
 
 /**
  * A Bloom table answers, key by key, as one standalone {@link BlockedBloomFilter} of the same expected
  * items, rate and seed: the same bits, no false negative; batches of pairs add as single pairs do; a
  * merge of tables is the table of the union, key by key; threads adding new keys at once leave every key
- * one filter with every item.
+ * one filter with every item; a table so written opens again from its file.
  */
 class BloomTablePropertiesTest {
 
     private static final long SEED = 41;
     private static final double[] RATES = {0.3, 0.01, 0.001, 1e-6};
+
+    @TempDir
+    Path dir;
 
     /** Pairs (key, item): a few keys, each with any number of items, as generated. */
     private static Gen<List<long[]>> pairs(int maxPairs) {
@@ -283,6 +289,56 @@ class BloomTablePropertiesTest {
                 }
             }
             assertFalse(table.contains(key(keys)));
+        }
+    }
+
+    /**
+     * A table written by racing writers (who race for records and filters, and give the losers back) and a
+     * merge opens again from its file, with every key's filter as written.
+     */
+    @Test
+    void everyTableWrittenByRacingWritersAndAMergeOpens() {
+        qt().withFixedSeed(53L)
+                .withExamples(30)
+                .forAll(pairs(600), shapes(), integers().between(1, 4))
+                .checkAssert((pairs, shape, threads) -> {
+                    try {
+                        assertReopens(pairs, shape, threads);
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                });
+    }
+
+    private void assertReopens(List<long[]> pairs, Shape shape, int threads) throws Exception {
+        Path file = Files.createTempFile(dir, "written", ".bft");
+        Files.delete(file);
+        Map<String, long[]> written = new HashMap<>();
+        try (BloomTable table = BloomTable.builder()
+                        .capacity(64)
+                        .expectedItemsPerKey(shape.items())
+                        .falsePositiveRate(shape.rate())
+                        .seed(SEED)
+                        .create(file, OpenMode.SHARED);
+                BloomTable source = table(shape, OpenMode.EXCLUSIVE);
+                ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                done.add(pool.submit(() -> pairs.forEach(pair -> table.add(key(pair[0]), pair[1]))));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+            pairs.forEach(pair -> source.add(key(pair[0] + 6), -pair[1]));
+            table.merge(source);
+            for (byte[] key : table.keys()) {
+                String name = new String(key, StandardCharsets.UTF_8);
+                written.put(name, table.filterWords(name));
+            }
+        }
+        try (BloomTable opened = BloomTable.open(file, OpenMode.READ_ONLY)) {
+            assertEquals(written.size(), opened.keyCount());
+            written.forEach((key, words) -> assertArrayEquals(words, opened.filterWords(key), key));
         }
     }
 

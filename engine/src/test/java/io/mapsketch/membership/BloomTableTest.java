@@ -23,6 +23,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -316,6 +319,11 @@ class BloomTableTest {
             long word = readLong(f, at);
             write(f, at, b -> b.putLong(word | ((1L << 40) - 1)), 8);
         });
+        assertRefused("slots.bft", "overlaps the record at heap offset 0 (24 bytes) of key index slot", f -> {
+            long at = slotWord(f);
+            long word = readLong(f, at);
+            write(f, INDEX + (at - INDEX + 8) % (8 * 8), b -> b.putLong(word), 8);
+        });
         assertRefused("tag.bft", "tag that is not its key's", f -> {
             long at = slotWord(f);
             long word = readLong(f, at);
@@ -323,18 +331,26 @@ class BloomTableTest {
         });
         assertRefused("length.bft", "longer than 65535", f -> write(f, HEAP, b -> b.putInt(1 << 20), 4));
         assertRefused(
-                "unaligned.bft", "expected a multiple of 128", f -> write(f, HEAP + 8, b -> b.putLong(64 / 8 + 1), 8));
+                "unaligned.bft",
+                "filter at filter area offset 64 (128 bytes) of the key at heap offset 0 is not a multiple of 128",
+                f -> write(f, HEAP + 8, b -> b.putLong(64 / 8 + 1), 8));
         assertRefused(
                 "unhanded.bft",
-                "below the filter cursor 128",
+                "filter at filter area offset 128 (128 bytes) of the key at heap offset 0 lies past the filter area cursor 128",
                 f -> write(f, HEAP + 8, b -> b.putLong(filterBytes / 8 + 1), 8));
-        assertRefused("negative.bft", "refers to a filter at offset", f -> write(f, HEAP + 8, b -> b.putLong(-1), 8));
+        assertRefused(
+                "negative.bft",
+                "filter at filter area offset -16 (128 bytes)",
+                f -> write(f, HEAP + 8, b -> b.putLong(-1), 8));
         assertRefused(
                 "keys.bft",
                 "spare word 0 refers to a filter holding bits",
                 f -> write(f, PAYLOAD + 24, b -> b.putLong(1), 8));
         assertRefused(
-                "shared.bft", "spare word 1 refers to the filter at offset 128, which another word refers to", f -> {
+                "shared.bft",
+                "the filter at filter area offset 128 (128 bytes) of spare word 1 overlaps the filter at filter area"
+                        + " offset 128 (128 bytes) of spare word 0",
+                f -> {
                     write(f, PAYLOAD + 16, b -> b.putLong(2 * filterBytes), 8);
                     write(f, PAYLOAD + 24, b -> b.putLong(filterBytes / 8 + 1).putLong(filterBytes / 8 + 1), 16);
                 });
@@ -343,6 +359,35 @@ class BloomTableTest {
             write(f, PAYLOAD + 32, b -> b.putLong(filterBytes / 8 + 1), 8);
             write(f, FILTERS + filterBytes, b -> b.putLong(1), 8);
         });
+    }
+
+    @Test
+    void opensWhileAWriterHandsOutFiltersAreAccepted() throws Exception {
+        Path file = dir.resolve("live.bft");
+        try (BloomTable table = BloomTable.builder()
+                .capacity(20_000)
+                .expectedItemsPerKey(10)
+                .falsePositiveRate(0.01)
+                .create(file, OpenMode.SHARED)) {
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<?> writer = pool.submit(() -> {
+                    for (int k = 0; k < 20_000; k++) {
+                        table.add("key-" + k, (long) k);
+                    }
+                });
+                int opens = 0;
+                while (!writer.isDone() || opens == 0) {
+                    try (BloomTable opened = BloomTable.open(file, OpenMode.READ_ONLY)) {
+                        opened.keyCount();
+                    }
+                    opens++;
+                }
+                writer.get();
+            } finally {
+                pool.shutdown();
+            }
+        }
     }
 
     @Test
