@@ -142,12 +142,7 @@ public final class BlockedBloomKernels {
     public static boolean addOne(MemorySegment filter, long offset, long blocks, int bitsPerKey, long hash) {
         checkFilter(filter, offset, blocks, bitsPerKey);
         Checks.writable("filter", filter);
-        long block = BlockedBloomLayout.blockOffset(offset, hash, blocks);
-        if (OPS.contains(filter, block, hash, bitsPerKey)) {
-            return false;
-        }
-        OPS.setBits(filter, block, hash, bitsPerKey);
-        return true;
+        return OPS.setMissingBits(filter, BlockedBloomLayout.blockOffset(offset, hash, blocks), hash, bitsPerKey);
     }
 
     /**

@@ -8,10 +8,10 @@ import java.util.Arrays;
 
 /**
  * Blocked Bloom filter batch kernels over the layout of {@link BlockedBloomLayout}. An
- * implementation supplies the two per-block steps; the batch loops here are shared. Arguments are
+ * implementation supplies the per-block steps; the batch loops here are shared. Arguments are
  * trusted (the facade {@link BlockedBloomKernels} checks them).
  *
- * <p>Every batch goes in chunks of {@value #CHUNK} keys and two phases. The first only loads word 0
+ * <p>Every batch but the plain add goes in chunks of {@value #CHUNK} keys and two phases. The first only loads word 0
  * of each key's block and ORs the words together, so that the chunk's cache misses are in flight at
  * once. Its loop must stay short: a load that misses holds its place in the reorder buffer until the
  * line arrives, so the fewer instructions each key adds there, the more keys' misses overlap (a first
@@ -32,25 +32,31 @@ interface BloomOps {
     void setBits(MemorySegment filter, long block, long hash, int bitsPerKey);
 
     /**
-     * Sets each hash's bits with plain stores, writing only blocks that miss a bit; returns how many
-     * keys had a bit missing when their turn came (a key repeated in the batch counts once). A chunk
-     * whose first phase found only empty words lets its first key skip the test; after the chunk's
-     * first write, which may set later keys' bits, every key is tested.
+     * Sets the hash's bits in the block at byte offset {@code block} if any is missing, with plain loads and
+     * stores, writing nothing when all are set; returns whether one was missing.
+     */
+    default boolean setMissingBits(MemorySegment filter, long block, long hash, int bitsPerKey) {
+        if (contains(filter, block, hash, bitsPerKey)) {
+            return false;
+        }
+        setBits(filter, block, hash, bitsPerKey);
+        return true;
+    }
+
+    /**
+     * Sets each hash's bits with plain stores, writing only blocks that miss a bit ({@link #setMissingBits});
+     * returns how many keys had a bit missing when their turn came (a key repeated in the batch counts once).
+     * One pass: an add's test of its block is followed by a write the next key does not wait for, so the
+     * misses of consecutive keys overlap without a first phase (which measured slower for adds, in cache and
+     * out: {@code docs/design/membership.md}, "Bloom filters: adds in one pass").
      */
     default long add(
             MemorySegment filter, long offset, long blocks, int bitsPerKey, long[] hashes, int from, int count) {
         long added = 0;
-        for (int start = 0; start < count; start += CHUNK) {
-            int chunk = Math.min(CHUNK, count - start);
-            boolean surelyMissing = touch(filter, offset, blocks, hashes, from + start, chunk) == 0;
-            for (int j = 0; j < chunk; j++) {
-                long hash = hashes[from + start + j];
-                long block = blockOffset(offset, hash, blocks);
-                if (surelyMissing || !contains(filter, block, hash, bitsPerKey)) {
-                    setBits(filter, block, hash, bitsPerKey);
-                    surelyMissing = false;
-                    added++;
-                }
+        for (int i = from; i < from + count; i++) {
+            long hash = hashes[i];
+            if (setMissingBits(filter, blockOffset(offset, hash, blocks), hash, bitsPerKey)) {
+                added++;
             }
         }
         return added;

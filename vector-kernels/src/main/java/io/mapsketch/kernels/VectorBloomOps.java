@@ -46,6 +46,24 @@ final class VectorBloomOps implements BloomOps {
         }
     }
 
+    /** One load and one pattern per part, which a part that lacks none of its bits does not write. */
+    @Override
+    public boolean setMissingBits(MemorySegment filter, long block, long hash, int bitsPerKey) {
+        boolean changed = false;
+        for (int part = 0; part < PARTS; part++) {
+            long partOffset = block + (long) part * PART_BYTES;
+            LongVector words = LongVector.fromMemorySegment(S, filter, partOffset, ORDER);
+            LongVector bits = pattern(hash, part, bitsPerKey);
+            if (bits.lanewise(VectorOperators.AND_NOT, words)
+                    .compare(VectorOperators.NE, 0L)
+                    .anyTrue()) {
+                words.or(bits).intoMemorySegment(filter, partOffset, ORDER);
+                changed = true;
+            }
+        }
+        return changed;
+    }
+
     /** The key's bits that one part of its block lacks, one word per lane. */
     private static LongVector missingBits(MemorySegment filter, long block, long hash, int bitsPerKey, int part) {
         LongVector words = LongVector.fromMemorySegment(S, filter, block + (long) part * PART_BYTES, ORDER);
