@@ -344,7 +344,7 @@ class BloomTableTest {
                 f -> write(f, HEAP + 8, b -> b.putLong(-1), 8));
         assertRefused(
                 "keys.bft",
-                "spare word 0 refers to a filter holding bits",
+                "spare word 0 refers to a filter holding data",
                 f -> write(f, PAYLOAD + 24, b -> b.putLong(1), 8));
         assertRefused(
                 "shared.bft",
@@ -354,7 +354,7 @@ class BloomTableTest {
                     write(f, PAYLOAD + 16, b -> b.putLong(2 * filterBytes), 8);
                     write(f, PAYLOAD + 24, b -> b.putLong(filterBytes / 8 + 1).putLong(filterBytes / 8 + 1), 16);
                 });
-        assertRefused("spare.bft", "spare word 1 refers to a filter holding bits", f -> {
+        assertRefused("spare.bft", "spare word 1 refers to a filter holding data", f -> {
             write(f, PAYLOAD + 16, b -> b.putLong(2 * filterBytes), 8);
             write(f, PAYLOAD + 32, b -> b.putLong(filterBytes / 8 + 1), 8);
             write(f, FILTERS + filterBytes, b -> b.putLong(1), 8);
