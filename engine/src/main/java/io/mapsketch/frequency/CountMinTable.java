@@ -489,7 +489,7 @@ public final class CountMinTable extends KeyTable implements Mergeable<CountMinT
         return maxEstimate;
     }
 
-    /** The shape, capacity, keys, the heap, the counter area and N. */
+    /** The shape, capacity, keys, the heap and the counter area. */
     @Override
     protected void putFigures(Map<String, Object> figures) {
         figures.put("epsilon", epsilon());
@@ -504,7 +504,6 @@ public final class CountMinTable extends KeyTable implements Mergeable<CountMinT
         figures.put("sketch bytes per key", format.sketchBytes());
         figures.put("counter area bytes", format.counterAreaBytes());
         figures.put("counter area bytes used", area.bytesUsed());
-        figures.put("total weight", totalWeight());
     }
 
     @Override
