@@ -74,9 +74,7 @@ public abstract sealed class CountMinBuilder<B extends CountMinBuilder<B, S>, S 
      * @throws IllegalArgumentException if neither
      */
     public B counterBits(int bits) {
-        if (bits != 32 && bits != 64) {
-            throw new IllegalArgumentException("counterBits = " + bits + ", must be 32 or 64");
-        }
+        CountMinFormat.requireCounterBits(bits);
         this.counterBits = bits;
         return self();
     }

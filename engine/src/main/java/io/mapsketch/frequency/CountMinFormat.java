@@ -98,6 +98,17 @@ record CountMinFormat(int width, int depth, int counterBytes, boolean conservati
         return new CountMinFormat(width, depth, counterBits / Byte.SIZE, conservative, epsilon, delta);
     }
 
+    /**
+     * Refuses a counter width other than 32 or 64 bits, as a builder's {@code counterBits} takes it.
+     *
+     * @throws IllegalArgumentException naming the value
+     */
+    static void requireCounterBits(int bits) {
+        if (bits != 32 && bits != 64) {
+            throw new IllegalArgumentException("counterBits = " + bits + ", must be 32 or 64");
+        }
+    }
+
     /** Reads and checks a Count-Min file's header: its version, its shape and the payload's length. */
     static CountMinFormat read(HeaderReader header) throws SketchFileException {
         header.requireVersion(VERSIONS);

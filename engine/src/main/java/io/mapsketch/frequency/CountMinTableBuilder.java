@@ -79,9 +79,7 @@ public final class CountMinTableBuilder extends KeyTableBuilder<CountMinTableBui
      * @throws IllegalArgumentException if neither
      */
     public CountMinTableBuilder counterBits(int bits) {
-        if (bits != 32 && bits != 64) {
-            throw new IllegalArgumentException("counterBits = " + bits + ", must be 32 or 64");
-        }
+        CountMinFormat.requireCounterBits(bits);
         this.counterBits = bits;
         return this;
     }

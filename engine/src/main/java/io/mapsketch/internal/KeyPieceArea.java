@@ -69,16 +69,6 @@ public final class KeyPieceArea {
         this.areaName = areaName;
     }
 
-    /** The area's bytes: the pieces, at the offsets {@link #pieceOf} and {@link #pieceFor} answer. */
-    public AtomicSegment bytes() {
-        return bytes;
-    }
-
-    /** The bytes of one piece. */
-    public long pieceBytes() {
-        return pieceBytes;
-    }
-
     /** The area's bytes handed out: the keys' pieces, the spare ones and any lost. */
     public long bytesUsed() {
         return area.used();
