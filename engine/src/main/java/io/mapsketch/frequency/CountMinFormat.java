@@ -53,10 +53,10 @@ record CountMinFormat(int width, int depth, int counterBytes, boolean conservati
     static final HeaderParameter.Interval EPSILON = HeaderParameter.interval(4, "epsilon", 0, 1);
     /** Delta: slot 5. */
     static final HeaderParameter.Interval DELTA = HeaderParameter.interval(5, "delta", 0, 1);
-    /** What two sketches that merge must share: the counter matrix's shape. */
-    static final List<HeaderParameter> SHAPE = List.of(WIDTH, DEPTH, COUNTER_BYTES);
     /** The slots of a Count-Min or Top-K header: 0 to 5. */
     static final Slots SLOTS = new Slots(WIDTH, DEPTH, COUNTER_BYTES, CONSERVATIVE, EPSILON, DELTA);
+    /** What two sketches that merge must share: the counter matrix's shape. */
+    static final List<HeaderParameter> SHAPE = SLOTS.shape();
 
     /**
      * Where a kind's header keeps a Count-Min shape: a Count-Min or Top-K file in slots 0 to 5, a table of

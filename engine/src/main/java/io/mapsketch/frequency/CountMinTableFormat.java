@@ -33,9 +33,9 @@ record CountMinTableFormat(CountMinFormat sketch, TableParameters table) impleme
     static final long MAX_SKETCH_BYTES = 1L << 30;
     /** The versions read and written. */
     static final FormatVersions VERSIONS = new FormatVersions(5, 5, 5);
-    /** The slots of the shape: w in 0, d in 3, counter bytes in 4, epsilon and delta in 5 and 6. */
+    /** The slots of the shape: w in 0 (as a Count-Min file's), d in 3, counter bytes in 4, epsilon and delta in 5 and 6. */
     static final CountMinFormat.Slots SLOTS = new CountMinFormat.Slots(
-            HeaderParameter.ranged(0, "width", 1, Integer.MAX_VALUE),
+            CountMinFormat.WIDTH,
             HeaderParameter.ranged(3, "depth", 1, FrequencySketch.MAX_DEPTH),
             HeaderParameter.oneOf(4, "counter bytes", Integer.BYTES, Long.BYTES),
             null,
