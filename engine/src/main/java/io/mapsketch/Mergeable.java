@@ -3,6 +3,7 @@ package io.mapsketch;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.cardinality.HyperLogLogTable;
 import io.mapsketch.frequency.CountMinSketch;
+import io.mapsketch.frequency.CountMinTable;
 import io.mapsketch.frequency.TopK;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
@@ -14,8 +15,8 @@ import java.util.Objects;
 
 /**
  * A sketch that merges with another of its kind: Bloom filters (classic, blocked, counting,
- * scalable), Count-Min and Top-K, HyperLogLog and MinHash, and the tables of HyperLogLogs and of
- * blocked Bloom filters (key by key). Cuckoo filters and SimHash tables do
+ * scalable), Count-Min and Top-K, HyperLogLog and MinHash, and the tables of HyperLogLogs, of
+ * blocked Bloom filters and of Count-Min sketches (key by key). Cuckoo filters and SimHash tables do
  * not merge. Each family's {@code merge} states its own algebra (OR, counter sum, register max,
  * slot min, re-ranked candidates) and cost; every one of them keeps this contract.
  *
@@ -31,6 +32,7 @@ public sealed interface Mergeable<S extends Mergeable<S>> extends Sketch
                 HyperLogLog,
                 HyperLogLogTable,
                 BloomTable,
+                CountMinTable,
                 MinHash {
 
     /**

@@ -28,7 +28,9 @@ public enum SketchKind {
     /** A table of HyperLogLogs, one per key, in one file. */
     HYPERLOGLOG_TABLE(11),
     /** A table of blocked Bloom filters, one per key, in one file. */
-    BLOOM_TABLE(12);
+    BLOOM_TABLE(12),
+    /** A table of Count-Min sketches, one per key, in one file. */
+    COUNT_MIN_TABLE(13);
 
     private final int id;
 

@@ -81,6 +81,19 @@ final class DocumentedRanges {
                 within(header, 4, 1, Long.MAX_VALUE);
                 rate(header, 5, 0, 1);
             }
+            case COUNT_MIN_TABLE -> {
+                within(header, 0, 1, Integer.MAX_VALUE);
+                table(header);
+                within(header, 3, 1, 745);
+                oneOf(header, 4, 4, 8);
+                double epsilon = rate(header, 5, 0, 1);
+                double delta = rate(header, 6, 0, 1);
+                assertEquals(Math.ceil(Math.E / epsilon), header.parameter(0), "width = ceil(e / epsilon): " + header);
+                double rows = Math.max(1, Math.ceil(-Math.log(delta)));
+                assertTrue(Math.abs(rows - header.parameter(3)) <= 1, "depth = ceil(ln(1 / delta)): " + header);
+                long rowBytes = Math.ceilDiv(header.parameter(0) * header.parameter(4), 64) * 64;
+                assertTrue(rowBytes * header.parameter(3) <= 1L << 30, "a key's sketch is at most 1 GiB: " + header);
+            }
             default -> throw new AssertionError("no documented ranges for " + Regions.kind(header));
         }
     }

@@ -10,6 +10,7 @@ import static org.quicktheories.generators.SourceDSL.longs;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.cardinality.HyperLogLogTable;
 import io.mapsketch.frequency.CountMinSketch;
+import io.mapsketch.frequency.CountMinTable;
 import io.mapsketch.frequency.FrequencySketch;
 import io.mapsketch.frequency.TopK;
 import io.mapsketch.membership.BlockedBloomFilter;
@@ -215,6 +216,28 @@ class HostileFileTest {
                         }
                     }),
             new Kind(
+                    "cmstable",
+                    file -> create(file, CountMinTable.builder().capacity(8).dimensions(10, 3)),
+                    CountMinTable::open,
+                    sketch -> {
+                        CountMinTable table = (CountMinTable) sketch;
+                        table.estimate("a", 10L);
+                        table.keys();
+                        table.counterTable("b");
+                        table.totalWeight("a");
+                        if (sketch.mode() != OpenMode.READ_ONLY) {
+                            try {
+                                table.add("a", 42L, 3);
+                                table.add("new key", 7L, 1);
+                            } catch (TableFullException full) {
+                                // A file may say its capacity is reached: the refusal is the contract.
+                            } catch (IllegalArgumentException refused) {
+                                // A file may say its total weight is at the limit: the refusal is the contract.
+                            }
+                            table.estimate("a", 42L);
+                        }
+                    }),
+            new Kind(
                     "hlltable",
                     file -> create(
                             file,
@@ -295,6 +318,10 @@ class HostileFileTest {
                 minHash.addAll(0, new long[] {10, 20, 30});
             } else if (sketch instanceof SimHash table) {
                 table.append(123L);
+            } else if (sketch instanceof CountMinTable table) {
+                table.add("a", 10L, 2);
+                table.add("b", 20L, 1);
+                table.add("a", 30L, 5);
             } else if (sketch instanceof BloomTable table) {
                 table.add("a", 10L);
                 table.add("b", 20L);

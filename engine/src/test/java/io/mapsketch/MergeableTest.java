@@ -14,6 +14,7 @@ import static org.quicktheories.generators.SourceDSL.longs;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.cardinality.HyperLogLogTable;
 import io.mapsketch.frequency.CountMinSketch;
+import io.mapsketch.frequency.CountMinTable;
 import io.mapsketch.frequency.FrequencySketch;
 import io.mapsketch.frequency.TopK;
 import io.mapsketch.internal.KeyTable;
@@ -175,7 +176,17 @@ class MergeableTest {
                     () -> BloomTable.builder()
                             .capacity(TABLE_KEYS)
                             .expectedItemsPerKey(200)
-                            .falsePositiveRate(0.01)));
+                            .falsePositiveRate(0.01)),
+            new Kind<>(
+                    "count-min-table",
+                    () -> CountMinTable.builder().capacity(TABLE_KEYS).dimensions(50, 4),
+                    MergeableTest::addToKeys,
+                    (table, keys) -> List.of(
+                            table.itemsAdded(),
+                            table.keyCount(),
+                            table.totalWeight(),
+                            tableAnswers(key -> Arrays.toString(table.counterTable(key)))),
+                    () -> CountMinTable.builder().capacity(TABLE_KEYS).dimensions(51, 4)));
 
     @TempDir
     Path dir;
@@ -320,6 +331,7 @@ class MergeableTest {
                         HyperLogLog.class,
                         HyperLogLogTable.class,
                         BloomTable.class,
+                        CountMinTable.class,
                         MinHash.class),
                 Set.of(Mergeable.class.getPermittedSubclasses()));
         try (Sketch cuckoo = CuckooFilter.builder()

@@ -4,7 +4,6 @@ import io.mapsketch.OpenMode;
 import io.mapsketch.Sketch;
 import io.mapsketch.SketchKind;
 import io.mapsketch.frequency.CountMinSketch;
-import io.mapsketch.frequency.FrequencySketch;
 import io.mapsketch.memory.LiveCounters;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -39,34 +38,7 @@ final class CountMinCommands implements SketchFamily {
             })
     int create(
             @Parameters(paramLabel = "FILE", description = "The file to create.") Path file,
-            @Option(
-                            names = "--epsilon",
-                            paramLabel = "E",
-                            description = "Error as a fraction of the total count N, in (0, 1), e.g. 0.001.")
-                    Double epsilon,
-            @Option(
-                            names = "--delta",
-                            paramLabel = "D",
-                            description =
-                                    "Probability that an estimate is off by more than E x N, in (0, 1), e.g. 0.01.")
-                    Double delta,
-            @Option(
-                            names = "--width",
-                            paramLabel = "W",
-                            description = "Counters per row, at least 3 (error about e / W x N); with --depth.")
-                    Integer width,
-            @Option(
-                            names = "--depth",
-                            paramLabel = "D",
-                            description = "Rows, in [1, " + FrequencySketch.MAX_DEPTH + "] (probability of a larger"
-                                    + " error about e^-D); with --width.")
-                    Integer depth,
-            @Option(
-                            names = "--counter-bits",
-                            paramLabel = "BITS",
-                            defaultValue = "32",
-                            description = "32 (default) or 64; counters saturate at 2^32 - 1 or 2^64 - 1, never wrap.")
-                    int counterBits,
+            @Mixin CountMinShape shape,
             @Option(
                             names = "--conservative",
                             description = "Conservative update: smaller overcounts; merges and"
@@ -75,22 +47,8 @@ final class CountMinCommands implements SketchFamily {
             @Mixin CreateOptions options)
             throws IOException {
         CountMinSketch.Builder builder =
-                CountMinSketch.builder().counterBits(counterBits).conservativeUpdate(conservative);
-        if (width != null || depth != null) {
-            if (width == null || depth == null) {
-                throw new IllegalArgumentException("--width and --depth go together (CMS.INITBYDIM)");
-            }
-            if (epsilon != null || delta != null) {
-                throw new IllegalArgumentException("give --epsilon and --delta, or --width and --depth, not both");
-            }
-            builder.dimensions(width, depth);
-        } else {
-            if (epsilon == null || delta == null) {
-                throw new IllegalArgumentException("give --epsilon E and --delta D (CMS.INITBYPROB), or --width W"
-                        + " and --depth D (CMS.INITBYDIM)");
-            }
-            builder.epsilon(epsilon).delta(delta);
-        }
+                CountMinSketch.builder().counterBits(shape.counterBits()).conservativeUpdate(conservative);
+        shape.apply(builder::dimensions, (e, d) -> builder.epsilon(e).delta(d));
         options.create(file, builder);
         return 0;
     }
@@ -133,7 +91,7 @@ final class CountMinCommands implements SketchFamily {
      */
     static void incrby(CountMinSketch sketch, Path file, List<String> pairs, long[] counts, CommandIo io) {
         PrintWriter out = io.out();
-        requireRoom(file, sketch, counts);
+        requireRoom(file, sketch.totalWeight(), counts);
         Saturation saturation = new Saturation(file, sketch, "cms create");
         try {
             if (pairs.isEmpty()) {
@@ -186,16 +144,16 @@ final class CountMinCommands implements SketchFamily {
      * Refuses counts whose sum would take the sketch's total N past its limit, before any is added (a
      * concurrent writer may still take the room first; the engine then refuses the pair that does not fit).
      */
-    static void requireRoom(Path file, FrequencySketch sketch, long[] counts) {
+    static void requireRoom(Path file, long totalWeight, long[] counts) {
         long sum = 0;
         for (long count : counts) {
             sum = count > LiveCounters.LIMIT - sum ? Long.MAX_VALUE : sum + count;
         }
-        long room = LiveCounters.LIMIT - sketch.totalWeight();
+        long room = LiveCounters.LIMIT - totalWeight;
         if (sum > room) {
             throw new IllegalArgumentException(file + ": the counts add up to "
                     + (sum == Long.MAX_VALUE ? "more than " + LiveCounters.LIMIT : Long.toString(sum))
-                    + ", which would take the total N = " + sketch.totalWeight() + " past " + LiveCounters.LIMIT
+                    + ", which would take the total N = " + totalWeight + " past " + LiveCounters.LIMIT
                     + " (2^63 - 2^55 - 1); nothing was added");
         }
     }

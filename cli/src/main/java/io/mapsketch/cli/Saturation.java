@@ -1,9 +1,11 @@
 package io.mapsketch.cli;
 
+import io.mapsketch.frequency.CountMinTable;
 import io.mapsketch.frequency.FrequencySketch;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.function.LongSupplier;
 
 /**
  * How the frequency verbs say that an estimate is saturated: it reached the largest value its
@@ -14,8 +16,17 @@ import java.nio.file.Path;
  */
 final class Saturation {
 
+    /** The estimate of an item of bytes in the counters watched. */
+    @FunctionalInterface
+    interface Estimator {
+        long estimate(byte[] bytes, int offset, int length);
+    }
+
     private final Path file;
-    private final FrequencySketch sketch;
+    private final int counterBits;
+    private final long maxEstimate;
+    private final LongSupplier totalWeight;
+    private final Estimator estimator;
     private final String create;
     private String first;
 
@@ -25,16 +36,55 @@ final class Saturation {
      * @param create the verb that creates such a sketch, named in the advice ({@code "cms create"})
      */
     Saturation(Path file, FrequencySketch sketch, String create) {
+        this(file, sketch.counterBits(), sketch.maxEstimate(), sketch::totalWeight, sketch::estimate, create);
+    }
+
+    /**
+     * Watches the adds to one key's sketch of a Count-Min table.
+     *
+     * @param key the key's UTF-8 bytes
+     * @param create the verb that creates such a table, named in the advice ({@code "table create"})
+     */
+    Saturation(Path file, CountMinTable table, byte[] key, String create) {
+        this(
+                file,
+                table.counterBits(),
+                table.maxEstimate(),
+                table::totalWeight,
+                (bytes, offset, length) -> table.estimate(key, 0, key.length, bytes, offset, length),
+                create);
+    }
+
+    private Saturation(
+            Path file,
+            int counterBits,
+            long maxEstimate,
+            LongSupplier totalWeight,
+            Estimator estimator,
+            String create) {
         this.file = file;
-        this.sketch = sketch;
+        this.counterBits = counterBits;
+        this.maxEstimate = maxEstimate;
+        this.totalWeight = totalWeight;
+        this.estimator = estimator;
         this.create = create;
     }
 
     /** An estimate as the verbs print it: the number, then {@code (saturated: 32-bit counters)} if saturated. */
     static String text(FrequencySketch sketch, long estimate) {
-        return isSaturated(sketch, estimate)
-                ? estimate + " (saturated: " + sketch.counterBits() + "-bit counters)"
+        return text(estimate, sketch.maxEstimate(), sketch.counterBits());
+    }
+
+    /** An estimate of counters of {@code counterBits} whose largest estimate is {@code maxEstimate}, as {@link #text(FrequencySketch, long)}. */
+    static String text(long estimate, long maxEstimate, int counterBits) {
+        return estimate == maxEstimate
+                ? estimate + " (saturated: " + counterBits + "-bit counters)"
                 : Long.toString(estimate);
+    }
+
+    /** An estimate of the watched counters, as {@link #text(FrequencySketch, long)}. */
+    String text(long estimate) {
+        return text(estimate, maxEstimate, counterBits);
     }
 
     /**
@@ -54,14 +104,14 @@ final class Saturation {
 
     /** Notes an item's estimate right after its add. */
     void added(String item, long estimate) {
-        if (first == null && isSaturated(sketch, estimate)) {
+        if (first == null && estimate == maxEstimate) {
             first = item;
         }
     }
 
     /** Notes an item of bytes' estimate right after its add. */
     void added(byte[] bytes, int offset, int length, long estimate) {
-        if (first == null && isSaturated(sketch, estimate)) {
+        if (first == null && estimate == maxEstimate) {
             first = new String(bytes, offset, length, StandardCharsets.UTF_8);
         }
     }
@@ -71,8 +121,8 @@ final class Saturation {
      * largest estimate or once an item was found, else an estimate.
      */
     void added(byte[] bytes, int offset, int length) {
-        if (first == null && sketch.totalWeight() >= sketch.maxEstimate()) {
-            added(bytes, offset, length, sketch.estimate(bytes, offset, length));
+        if (first == null && totalWeight.getAsLong() >= maxEstimate) {
+            added(bytes, offset, length, estimator.estimate(bytes, offset, length));
         }
     }
 
@@ -81,11 +131,11 @@ final class Saturation {
         if (first == null) {
             return;
         }
-        String advice = sketch.counterBits() == Integer.SIZE
+        String advice = counterBits == Integer.SIZE
                 ? "; to count past it, create the sketch with '" + create + " --counter-bits 64'"
                 : "";
         err.println("mapsketch: " + file + ": the count of '" + first + "' is saturated at "
-                + sketch.maxEstimate() + ", the largest of " + sketch.counterBits()
+                + maxEstimate + ", the largest of " + counterBits
                 + "-bit counters: its estimate may be below the truth" + advice);
     }
 }

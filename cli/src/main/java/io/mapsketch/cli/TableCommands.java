@@ -7,6 +7,8 @@ import io.mapsketch.SketchKind;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.cardinality.HyperLogLogTable;
 import io.mapsketch.cardinality.HyperLogLogTableBuilder;
+import io.mapsketch.frequency.CountMinTable;
+import io.mapsketch.frequency.CountMinTableBuilder;
 import io.mapsketch.internal.KeyTable;
 import io.mapsketch.internal.SketchOpener;
 import io.mapsketch.membership.BloomTable;
@@ -23,18 +25,19 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code mapsketch table}: sketch tables, one sketch per key in one file, with Redis's keyspace verbs
- * over it: a HyperLogLog per key ({@code --kind hll}, PFADD and PFCOUNT) or a blocked Bloom filter per
- * key ({@code --kind bloom}, BF.ADD and BF.EXISTS). {@code --capacity} is the keys a table holds, for
- * either kind.
+ * over it: a HyperLogLog per key ({@code --kind hll}, PFADD and PFCOUNT), a blocked Bloom filter per
+ * key ({@code --kind bloom}, BF.ADD and BF.EXISTS) or a Count-Min sketch per key ({@code --kind cms},
+ * CMS.INCRBY and CMS.QUERY). {@code --capacity} is the keys a table holds, for every kind.
  */
 @Command(
         name = "table",
-        description = "Sketch tables: one HyperLogLog (unique visitors per page per day) or one Bloom filter"
-                + " (has user 7 seen clip 42) per key, in one file.",
+        description = "Sketch tables: one HyperLogLog (unique visitors per page per day), one Bloom filter"
+                + " (has user 7 seen clip 42) or one Count-Min sketch (how often did user 7 play clip 42) per key,"
+                + " in one file.",
         subcommands = FamilyInfo.class)
 final class TableCommands implements SketchFamily {
 
-    private static final String TABLES = "a sketch table (HYPERLOGLOG_TABLE or BLOOM_TABLE)";
+    private static final String TABLES = "a sketch table (HYPERLOGLOG_TABLE, BLOOM_TABLE or COUNT_MIN_TABLE)";
 
     @ParentCommand
     private MapsketchCommand root;
@@ -45,11 +48,15 @@ final class TableCommands implements SketchFamily {
                 "Creates an empty table of up to N keys. --kind hll: each key a HyperLogLog of 2^P registers"
                         + " (sparse while small); the file takes about N x BYTES.",
                 "--kind bloom: each key a blocked Bloom filter sized for M items at rate R (as mapsketch bf"
-                        + " create --layout blocked sizes one); the file takes about N x (BYTES + the filter)."
+                        + " create --layout blocked sizes one); the file takes about N x (BYTES + the filter).",
+                "--kind cms: each key a Count-Min sketch of --width W x --depth D counters, or sized from"
+                        + " --epsilon E and --delta D (as mapsketch cms create sizes one); the file takes about"
+                        + " N x (BYTES + the sketch)."
             },
             footer = {
                 "%nExamples:%n  mapsketch table create pages-2026-05-01.hllt --kind hll --precision 14",
-                "  mapsketch table create seen.bft --kind bloom --capacity 1000000 --items-per-key 100 --error-rate 0.01"
+                "  mapsketch table create seen.bft --kind bloom --capacity 1000000 --items-per-key 100 --error-rate 0.01",
+                "  mapsketch table create plays.cmt --kind cms --capacity 100000 --width 2000 --depth 5"
             })
     int create(
             @Parameters(paramLabel = "TABLE", description = "The file to create.") Path file,
@@ -57,7 +64,8 @@ final class TableCommands implements SketchFamily {
                             names = "--kind",
                             paramLabel = "KIND",
                             required = true,
-                            description = "hll: a HyperLogLog per key; bloom: a blocked Bloom filter per key.")
+                            description = "hll: a HyperLogLog per key; bloom: a blocked Bloom filter per key;"
+                                    + " cms: a Count-Min sketch per key.")
                     String kind,
             @Option(
                             names = "--precision",
@@ -77,6 +85,7 @@ final class TableCommands implements SketchFamily {
                             description =
                                     "bloom: the items each key's filter is sized for (default: ${DEFAULT-VALUE}).")
                     long itemsPerKey,
+            @Mixin CountMinShape countMin,
             @Option(
                             names = "--capacity",
                             paramLabel = "N",
@@ -90,6 +99,7 @@ final class TableCommands implements SketchFamily {
                                     + HyperLogLogTableBuilder.DEFAULT_BYTES_PER_KEY
                                     + "): a key of 16 bytes with 100 distinct items; a dense key takes about 1.5 x 2^P."
                                     + " bloom (default " + BloomTableBuilder.DEFAULT_BYTES_PER_KEY
+                                    + ") and cms (default " + CountMinTableBuilder.DEFAULT_BYTES_PER_KEY
                                     + "): a key's record, 16 bytes and the key's bytes.")
                     Long bytesPerKey,
             @Mixin CreateOptions options)
@@ -97,6 +107,7 @@ final class TableCommands implements SketchFamily {
         switch (kind) {
             case "hll" -> {
                 refuseOption(errorRate != null, "--error-rate", "bloom");
+                countMin.refuse("hll");
                 if (precision == null) {
                     throw new CommandFailure("--kind hll needs --precision P");
                 }
@@ -106,6 +117,7 @@ final class TableCommands implements SketchFamily {
             }
             case "bloom" -> {
                 refuseOption(precision != null, "--precision", "hll");
+                countMin.refuse("bloom");
                 if (errorRate == null) {
                     throw new CommandFailure("--kind bloom needs --error-rate R");
                 }
@@ -115,12 +127,18 @@ final class TableCommands implements SketchFamily {
                         .falsePositiveRate(errorRate);
                 options.create(file, bytesPerKey == null ? builder : builder.bytesPerKey(bytesPerKey));
             }
-            default -> throw new CommandFailure("--kind " + kind + ": a table's kind is hll or bloom");
+            case "cms" -> {
+                refuseOption(precision != null, "--precision", "hll");
+                refuseOption(errorRate != null, "--error-rate", "bloom");
+                CountMinTableBuilder builder = countMin.tableBuilder().capacity(capacity);
+                options.create(file, bytesPerKey == null ? builder : builder.bytesPerKey(bytesPerKey));
+            }
+            default -> throw new CommandFailure("--kind " + kind + ": a table's kind is hll, bloom or cms");
         }
         return 0;
     }
 
-    private static void refuseOption(boolean given, String option, String kind) {
+    static void refuseOption(boolean given, String option, String kind) {
         if (given) {
             throw new CommandFailure(option + " sizes tables of --kind " + kind + " only");
         }
@@ -131,8 +149,9 @@ final class TableCommands implements SketchFamily {
             description = {
                 "Adds the ITEMs to KEY's sketch, inserting the key if it is new, and prints 1 if the sketch"
                         + " changed, else 0: for a HyperLogLog table once, if a register grew (PFADD KEY ITEM...);"
-                        + " for a Bloom table once per ITEM, if it set a bit (BF.MADD KEY ITEM...). Any number of"
-                        + " processes may add at once.",
+                        + " for a Bloom table once per ITEM, if it set a bit (BF.MADD KEY ITEM...); for a Count-Min"
+                        + " table once, one occurrence of each ITEM (table incrby prints the estimates). Any number"
+                        + " of processes may add at once.",
                 "With no KEY, adds each line KEY<TAB>ITEM of standard input and prints 1 or 0 once, whether"
                         + " any sketch changed."
             },
@@ -213,6 +232,54 @@ final class TableCommands implements SketchFamily {
     }
 
     @Command(
+            name = "incrby",
+            description = {
+                "Count-Min tables: adds COUNT occurrences of each ITEM to KEY's sketch, inserting the key if it is"
+                        + " new, and prints each item's new estimate, one per line (CMS.INCRBY on the key's"
+                        + " sketch). Every pair is checked before anything is added. Any number of processes may add"
+                        + " at once.",
+                "An estimate at the counters' largest value is saturated: it is printed with a mark, and a line on"
+                        + " standard error names the first such item and the option that counts further."
+            },
+            footer = {"%nExample:%n  mapsketch table incrby plays.cmt user7 clip42 3 clip43 1"})
+    int incrby(
+            @Parameters(index = "0", paramLabel = "TABLE", description = "The table file.") Path file,
+            @Parameters(index = "1", paramLabel = "KEY", description = "The key.") String key,
+            @Parameters(
+                            index = "2..*",
+                            arity = "2..*",
+                            paramLabel = "ITEM COUNT",
+                            description = "Items, as UTF-8 strings, each followed by its count (at least 1).")
+                    List<String> pairs)
+            throws IOException {
+        long[] counts = CountMinCommands.counts(pairs);
+        try (CountMinTable table = CountMinTable.open(file, OpenMode.SHARED)) {
+            CountMinTableVerbs.incrby(table, file, key, pairs, counts, root.io());
+        }
+        return 0;
+    }
+
+    @Command(
+            name = "query",
+            description = {
+                "Count-Min tables: prints the estimated count of each ITEM in KEY's sketch, one per line, never"
+                        + " below the true count (CMS.QUERY on the key's sketch). A key not in the table answers 0.",
+                "A saturated estimate is printed with a mark, e.g. '4294967295 (saturated: 32-bit counters)'."
+            },
+            footer = {"%nExample:%n  mapsketch table query plays.cmt user7 clip42 clip43"})
+    int query(
+            @Parameters(index = "0", paramLabel = "TABLE", description = "The table file.") Path file,
+            @Parameters(index = "1", paramLabel = "KEY", description = "The key.") String key,
+            @Parameters(index = "2..*", arity = "1..*", paramLabel = "ITEM", description = "Items, as UTF-8 strings.")
+                    List<String> items)
+            throws IOException {
+        try (CountMinTable table = CountMinTable.open(file, OpenMode.READ_ONLY)) {
+            CountMinTableVerbs.query(table, key, items, root.io());
+        }
+        return 0;
+    }
+
+    @Command(
             name = "keys",
             description = "Prints every key of the table, one per line, in no particular order (KEYS *).",
             footer = {"%nExample:%n  mapsketch table keys pages.hllt"})
@@ -229,9 +296,12 @@ final class TableCommands implements SketchFamily {
             name = "merge",
             description = {
                 "Merges the SRC tables into DEST key by key (PFMERGE of each key for HyperLogLog tables, an OR of"
-                        + " each key's filter for Bloom tables): day tables into a month's. A missing DEST is"
-                        + " created empty in the first source's shape and seed.",
-                "Tables of another kind, shape (precision; blocks and bits per key) or seed are refused."
+                        + " each key's filter for Bloom tables, a sum of each key's counters for Count-Min tables,"
+                        + " CMS.MERGE): day tables into a month's. A missing DEST is created empty in the first"
+                        + " source's shape and seed.",
+                "Tables of another kind, shape (precision; blocks and bits per key; width, depth and counter bits)"
+                        + " or seed are refused; a Count-Min DEST among the sources is refused (its counts would be"
+                        + " added again)."
             },
             footer = {"%nExample:%n  mapsketch table merge pages-2026-05.hllt pages-2026-05-*.hllt"})
     int merge(
@@ -248,7 +318,9 @@ final class TableCommands implements SketchFamily {
 
     @Override
     public boolean reads(SketchKind kind) {
-        return kind == SketchKind.HYPERLOGLOG_TABLE || kind == SketchKind.BLOOM_TABLE;
+        return kind == SketchKind.HYPERLOGLOG_TABLE
+                || kind == SketchKind.BLOOM_TABLE
+                || kind == SketchKind.COUNT_MIN_TABLE;
     }
 
     @Override
@@ -256,7 +328,7 @@ final class TableCommands implements SketchFamily {
         return openTable(file, mode);
     }
 
-    /** Opens a table of either kind; a file of another kind is refused, naming it and its kind. */
+    /** Opens a table of any kind; a file of another kind is refused, naming it and its kind. */
     private static KeyTable openTable(Path file, OpenMode mode) throws IOException {
         return SketchOpener.open(file, mode, KeyTable.class, TABLES);
     }

@@ -165,7 +165,7 @@ final class TopKCommands implements SketchFamily {
         for (int i = 0; i < counts.length; i++) {
             requireStorable(file, sketch, pairs.get(2 * i), i);
         }
-        CountMinCommands.requireRoom(file, sketch, counts);
+        CountMinCommands.requireRoom(file, sketch.totalWeight(), counts);
         PrintWriter out = io.out();
         Saturation saturation = new Saturation(file, sketch, "topk create");
         try {

@@ -129,6 +129,60 @@ class EveryVerbEndToEndTest {
     }
 
     @Test
+    void countMinTableVerbs() throws Exception {
+        ok(
+                "",
+                "table",
+                "create",
+                file("d1.cmt"),
+                "--kind",
+                "cms",
+                "--capacity",
+                "10",
+                "--width",
+                "200",
+                "--depth",
+                "4");
+        ok(
+                "",
+                "table",
+                "create",
+                file("d2.cmt"),
+                "--kind",
+                "cms",
+                "--capacity",
+                "10",
+                "--width",
+                "200",
+                "--depth",
+                "4");
+        assertEquals(
+                List.of("3", "1"),
+                ok("", "table", "incrby", file("d1.cmt"), "user7", "clip42", "3", "clip43", "1")
+                        .lines());
+        ok("user7\tclip42\nuser2\tclip1\n", "table", "add", file("d1.cmt"));
+        ok("", "table", "incrby", file("d2.cmt"), "user7", "clip42", "10");
+        assertEquals(
+                List.of("4", "1", "0"),
+                ok("", "table", "query", file("d1.cmt"), "user7", "clip42", "clip43", "clip44")
+                        .lines());
+        ok("", "table", "merge", file("month.cmt"), file("d1.cmt"), file("d2.cmt"));
+        assertEquals(
+                List.of("14", "1"),
+                ok("", "table", "query", file("month.cmt"), "user7", "clip42", "clip43")
+                        .lines());
+        assertEquals(
+                List.of("user2", "user7"),
+                ok("", "table", "keys", file("month.cmt")).lines().stream()
+                        .sorted()
+                        .toList());
+        String info = ok("", "table", "info", file("month.cmt"), "--json").out();
+        assertTrue(info.contains("\"kind\": \"COUNT_MIN_TABLE\"") && info.contains("\"keys\": 2"), info);
+        String text = ok("", "info", file("month.cmt")).out();
+        assertTrue(text.matches("(?s).*total weight: +16\n.*"), text);
+    }
+
+    @Test
     void bloomTableVerbs() throws Exception {
         ok("", "table", "create", file("d1.bft"), "--kind", "bloom", "--capacity", "10", "--error-rate", "0.01");
         ok("", "table", "create", file("d2.bft"), "--kind", "bloom", "--capacity", "10", "--error-rate", "0.01");

@@ -59,29 +59,9 @@ public abstract sealed class CountMinBuilder<B extends CountMinBuilder<B, S>, S 
      * @throws IllegalArgumentException if either is out of range
      */
     public B dimensions(int width, int depth) {
-        if (width < 3) {
-            throw new IllegalArgumentException("width = " + width + ", must be in [3, " + Integer.MAX_VALUE + "]");
-        }
-        if (depth < 1 || depth > FrequencySketch.MAX_DEPTH) {
-            throw new IllegalArgumentException(
-                    "depth = " + depth + ", must be in [1, " + FrequencySketch.MAX_DEPTH + "]");
-        }
-        double e = Math.E / width;
-        while (CountMinSizing.width(e) > width) {
-            e = Math.nextUp(e);
-        }
-        while (CountMinSizing.width(e) < width) {
-            e = Math.nextDown(e);
-        }
-        double d = depth == FrequencySketch.MAX_DEPTH ? Double.MIN_VALUE : Math.exp(-depth);
-        while (CountMinSizing.depth(d) > depth) {
-            d = Math.nextUp(d);
-        }
-        while (CountMinSizing.depth(d) < depth) {
-            d = Math.nextDown(d);
-        }
+        double e = CountMinSizing.epsilonOfWidth(width);
+        this.delta = CountMinSizing.deltaOfDepth(depth);
         this.epsilon = e;
-        this.delta = d;
         return self();
     }
 
@@ -94,9 +74,7 @@ public abstract sealed class CountMinBuilder<B extends CountMinBuilder<B, S>, S 
      * @throws IllegalArgumentException if neither
      */
     public B counterBits(int bits) {
-        if (bits != 32 && bits != 64) {
-            throw new IllegalArgumentException("counterBits = " + bits + ", must be 32 or 64");
-        }
+        CountMinFormat.requireCounterBits(bits);
         this.counterBits = bits;
         return self();
     }

@@ -58,20 +58,21 @@ final class CountMinEstimates {
 
     /** The minimum of the key's counters, unsigned and not capped. */
     long raw(long hash) {
-        return raw(counters, rows, depth, hash);
+        return raw(counters, rows, depth, 0, hash);
     }
 
     /**
-     * The minimum of the counters of the key of this hash in {@code depth} rows, unsigned and not capped;
-     * static, so that a sketch's single-key estimate reads the matrix and rows from its own fields, with
-     * no load of this object before the row loop.
+     * The minimum of the counters of the key of this hash in {@code depth} rows of the sketch at byte
+     * {@code base} of the matrix's segment (0, or a table key's), unsigned and not capped; static, so that a
+     * sketch's single-key estimate reads the matrix and rows from its own fields, with no load of this object
+     * before the row loop.
      */
-    static long raw(CounterMatrix counters, CountMinRows rows, int depth, long hash) {
+    static long raw(CounterMatrix counters, CountMinRows rows, int depth, long base, long hash) {
         long x = rows.first(hash);
         long y = rows.step(hash);
         long min = -1L;
         for (int row = 0; row < depth; row++) {
-            min = CounterMatrix.unsignedMin(min, counters.load(counters.offset(row, rows.value(x))));
+            min = CounterMatrix.unsignedMin(min, counters.load(base + counters.offset(row, rows.value(x))));
             x += y;
             y += rows.bump(row);
         }

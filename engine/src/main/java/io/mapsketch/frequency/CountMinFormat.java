@@ -9,6 +9,7 @@ import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.HeaderValue;
 import io.mapsketch.memory.HashScheme;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntSupplier;
 
@@ -52,8 +53,35 @@ record CountMinFormat(int width, int depth, int counterBytes, boolean conservati
     static final HeaderParameter.Interval EPSILON = HeaderParameter.interval(4, "epsilon", 0, 1);
     /** Delta: slot 5. */
     static final HeaderParameter.Interval DELTA = HeaderParameter.interval(5, "delta", 0, 1);
+    /** The slots of a Count-Min or Top-K header: 0 to 5. */
+    static final Slots SLOTS = new Slots(WIDTH, DEPTH, COUNTER_BYTES, CONSERVATIVE, EPSILON, DELTA);
     /** What two sketches that merge must share: the counter matrix's shape. */
-    static final List<HeaderParameter> SHAPE = List.of(WIDTH, DEPTH, COUNTER_BYTES);
+    static final List<HeaderParameter> SHAPE = SLOTS.shape();
+
+    /**
+     * Where a kind's header keeps a Count-Min shape: a Count-Min or Top-K file in slots 0 to 5, a table of
+     * Count-Min sketches in the slots its key parameters leave.
+     *
+     * @param width w
+     * @param depth d
+     * @param counterBytes 4 or 8
+     * @param conservative the update rule, or {@code null} for a kind whose updates are plain
+     * @param epsilon epsilon
+     * @param delta delta
+     */
+    record Slots(
+            HeaderParameter.Ranged width,
+            HeaderParameter.Ranged depth,
+            HeaderParameter.Ranged counterBytes,
+            HeaderParameter.Ranged conservative,
+            HeaderParameter.Interval epsilon,
+            HeaderParameter.Interval delta) {
+
+        /** The parameters two sketches that merge must share: the counter matrix's shape. */
+        List<HeaderParameter> shape() {
+            return List.of(width, depth, counterBytes);
+        }
+    }
 
     /**
      * The shape a builder asks for, validated by the sizing rules; a delta below what the 64-bit hash
@@ -70,6 +98,17 @@ record CountMinFormat(int width, int depth, int counterBytes, boolean conservati
         return new CountMinFormat(width, depth, counterBits / Byte.SIZE, conservative, epsilon, delta);
     }
 
+    /**
+     * Refuses a counter width other than 32 or 64 bits, as a builder's {@code counterBits} takes it.
+     *
+     * @throws IllegalArgumentException naming the value
+     */
+    static void requireCounterBits(int bits) {
+        if (bits != 32 && bits != 64) {
+            throw new IllegalArgumentException("counterBits = " + bits + ", must be 32 or 64");
+        }
+    }
+
     /** Reads and checks a Count-Min file's header: its version, its shape and the payload's length. */
     static CountMinFormat read(HeaderReader header) throws SketchFileException {
         header.requireVersion(VERSIONS);
@@ -82,17 +121,22 @@ record CountMinFormat(int width, int depth, int counterBytes, boolean conservati
 
     /** Reads slots 0 to 5 of a Count-Min or Top-K header and cross-checks width and depth with epsilon and delta. */
     static CountMinFormat readShape(HeaderReader header) throws CorruptSketchFileException {
-        int width = (int) header.read(WIDTH);
-        int depth = (int) header.read(DEPTH);
-        int counterBytes = (int) header.read(COUNTER_BYTES);
-        boolean conservative = header.read(CONSERVATIVE) == 1;
-        double epsilon = header.read(EPSILON);
-        double delta = header.read(DELTA);
-        int widthOfEpsilon = sized(header, EPSILON, epsilon, () -> CountMinSizing.width(epsilon));
+        return readShape(header, SLOTS);
+    }
+
+    /** Reads a Count-Min shape from its slots and cross-checks width and depth with epsilon and delta. */
+    static CountMinFormat readShape(HeaderReader header, Slots slots) throws CorruptSketchFileException {
+        int width = (int) header.read(slots.width());
+        int depth = (int) header.read(slots.depth());
+        int counterBytes = (int) header.read(slots.counterBytes());
+        boolean conservative = slots.conservative() != null && header.read(slots.conservative()) == 1;
+        double epsilon = header.read(slots.epsilon());
+        double delta = header.read(slots.delta());
+        int widthOfEpsilon = sized(header, slots.epsilon(), epsilon, () -> CountMinSizing.width(epsilon));
         if (widthOfEpsilon != width) {
             throw header.corrupt("width is " + width + ", but epsilon " + epsilon + " gives " + widthOfEpsilon);
         }
-        int depthOfDelta = sized(header, DELTA, delta, () -> CountMinSizing.depth(delta));
+        int depthOfDelta = sized(header, slots.delta(), delta, () -> CountMinSizing.depth(delta));
         if (depthOfDelta != depth) {
             throw header.corrupt("depth is " + depth + ", but delta " + delta + " gives " + depthOfDelta);
         }
@@ -127,13 +171,21 @@ record CountMinFormat(int width, int depth, int counterBytes, boolean conservati
 
     @Override
     public List<HeaderValue> values() {
-        return List.of(
-                WIDTH.of(width),
-                DEPTH.of(depth),
-                COUNTER_BYTES.of(counterBytes),
-                CONSERVATIVE.of(conservative ? 1 : 0),
-                EPSILON.of(epsilon),
-                DELTA.of(delta));
+        return values(SLOTS);
+    }
+
+    /** The shape's values in the slots of a kind; no update rule's for a kind without one. */
+    List<HeaderValue> values(Slots slots) {
+        List<HeaderValue> values = new ArrayList<>(List.of(
+                slots.width().of(width),
+                slots.depth().of(depth),
+                slots.counterBytes().of(counterBytes)));
+        if (slots.conservative() != null) {
+            values.add(slots.conservative().of(conservative ? 1 : 0));
+        }
+        values.add(slots.epsilon().of(epsilon));
+        values.add(slots.delta().of(delta));
+        return values;
     }
 
     @Override

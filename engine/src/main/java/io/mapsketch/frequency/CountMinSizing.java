@@ -46,6 +46,51 @@ public final class CountMinSizing {
     }
 
     /**
+     * The epsilon recorded for a width set directly (RedisBloom's CMS.INITBYDIM): one that {@link #width}
+     * sizes to exactly {@code width}, about {@code e / width}.
+     *
+     * @param width counters per row, in [3, 2^31 - 1] (epsilon must stay below 1)
+     * @return epsilon
+     * @throws IllegalArgumentException if the width is out of range
+     */
+    public static double epsilonOfWidth(int width) {
+        if (width < 3) {
+            throw new IllegalArgumentException("width = " + width + ", must be in [3, " + Integer.MAX_VALUE + "]");
+        }
+        double e = Math.E / width;
+        while (width(e) > width) {
+            e = Math.nextUp(e);
+        }
+        while (width(e) < width) {
+            e = Math.nextDown(e);
+        }
+        return e;
+    }
+
+    /**
+     * The delta recorded for a depth set directly: one that {@link #depth} sizes to exactly {@code depth},
+     * about {@code e^-depth}.
+     *
+     * @param depth rows, in [1, {@value FrequencySketch#MAX_DEPTH}]
+     * @return delta
+     * @throws IllegalArgumentException if the depth is out of range
+     */
+    public static double deltaOfDepth(int depth) {
+        if (depth < 1 || depth > FrequencySketch.MAX_DEPTH) {
+            throw new IllegalArgumentException(
+                    "depth = " + depth + ", must be in [1, " + FrequencySketch.MAX_DEPTH + "]");
+        }
+        double d = depth == FrequencySketch.MAX_DEPTH ? Double.MIN_VALUE : Math.exp(-depth);
+        while (depth(d) > depth) {
+            d = Math.nextUp(d);
+        }
+        while (depth(d) < depth) {
+            d = Math.nextDown(d);
+        }
+        return d;
+    }
+
+    /**
      * Depth: {@code d = ceil(ln(1 / delta))}. Delta 0.01 gives 5; the smallest positive double,
      * 4.9e-324, gives {@value FrequencySketch#MAX_DEPTH}.
      *

@@ -51,17 +51,25 @@ final class CountMinUpdates {
         if (conservative) {
             return shared ? conservativeShared(hash, count) : conservativeExclusive(hash, count);
         }
+        return estimates.cap(addPlain(counters, rows, depth, 0, hash, count));
+    }
+
+    /**
+     * The plain add of {@code count}, in [1, 2^63 - 1], to the key of this hash in the {@code depth} rows of
+     * the sketch at byte {@code base} of the matrix's segment (0, or a table key's): each of its counters
+     * grows by the count, saturating. Returns the minimum of the counters afterwards, unsigned, not capped.
+     */
+    static long addPlain(CounterMatrix counters, CountMinRows rows, int depth, long base, long hash, long count) {
         long x = rows.first(hash);
         long y = rows.step(hash);
         long min = -1L;
         for (int row = 0; row < depth; row++) {
-            long offset = counters.offset(row, rows.value(x));
-            long updated = counters.add(offset, count);
+            long updated = counters.add(base + counters.offset(row, rows.value(x)), count);
             min = CounterMatrix.unsignedMin(min, updated);
             x += y;
             y += rows.bump(row);
         }
-        return estimates.cap(min);
+        return min;
     }
 
     private long conservativeExclusive(long hash, long count) {

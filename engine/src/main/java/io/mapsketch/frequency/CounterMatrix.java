@@ -64,8 +64,8 @@ abstract sealed class CounterMatrix permits CounterMatrix.Ints, CounterMatrix.Lo
 
     abstract boolean compareAndSet(long offset, long expected, long value);
 
-    /** Adds every counter of {@code theirs} to {@code mine}, saturating: the SIMD kernel. */
-    abstract void addAllKernel(MemorySegment mine, MemorySegment theirs, long counters);
+    /** Adds {@code counters} counters of {@code theirs} from byte {@code from} to {@code mine}'s from byte {@code into}, saturating: the SIMD kernel. */
+    abstract void addAllKernel(MemorySegment mine, long into, MemorySegment theirs, long from, long counters);
 
     /** Byte offset of the counter a probe value {@code x} picks in {@code row}. */
     final long offset(int row, long x) {
@@ -124,16 +124,24 @@ abstract sealed class CounterMatrix permits CounterMatrix.Ints, CounterMatrix.Lo
 
     /** Adds every counter of {@code other} (same shape) to this matrix: the SIMD kernel, or CAS when shared. */
     final void addAll(CounterMatrix other) {
+        addRange(0, other, 0, (long) depth * rowStride);
+    }
+
+    /**
+     * Adds the counters of {@code other}'s bytes {@code [from, from + length)} to this matrix's from byte
+     * {@code into}, saturating: one sketch of a table into another's (same shape). The SIMD kernel, or CAS
+     * of each non-zero counter when shared.
+     */
+    final void addRange(long into, CounterMatrix other, long from, long length) {
         int bytes = counterBytes();
-        long counters = (long) depth * rowStride / bytes;
         if (!shared) {
-            addAllKernel(segment, other.segment, counters);
+            addAllKernel(segment, into, other.segment, from, length / bytes);
             return;
         }
-        for (long offset = 0; offset < counters * bytes; offset += bytes) {
-            long value = other.load(offset);
+        for (long offset = 0; offset < length; offset += bytes) {
+            long value = other.load(from + offset);
             if (value != 0) {
-                add(offset, value);
+                add(into + offset, value);
             }
         }
     }
@@ -202,8 +210,8 @@ abstract sealed class CounterMatrix permits CounterMatrix.Ints, CounterMatrix.Lo
         }
 
         @Override
-        void addAllKernel(MemorySegment mine, MemorySegment theirs, long counters) {
-            CounterKernels.addSaturatingUnsignedInts(mine, 0, theirs, 0, counters);
+        void addAllKernel(MemorySegment mine, long into, MemorySegment theirs, long from, long counters) {
+            CounterKernels.addSaturatingUnsignedInts(mine, into, theirs, from, counters);
         }
     }
 
@@ -249,8 +257,8 @@ abstract sealed class CounterMatrix permits CounterMatrix.Ints, CounterMatrix.Lo
         }
 
         @Override
-        void addAllKernel(MemorySegment mine, MemorySegment theirs, long counters) {
-            CounterKernels.addSaturatingUnsignedLongs(mine, 0, theirs, 0, counters);
+        void addAllKernel(MemorySegment mine, long into, MemorySegment theirs, long from, long counters) {
+            CounterKernels.addSaturatingUnsignedLongs(mine, into, theirs, from, counters);
         }
     }
 }

@@ -39,7 +39,7 @@ abstract sealed class FrequencyReads extends RegionSketch permits FrequencySketc
 
     /** The estimate of the key of this hash, as {@link CountMinEstimates#of(long)}. */
     private long estimateOf(long hash) {
-        return CountMinEstimates.cap(CountMinEstimates.raw(counters, rows, depth, hash), maxEstimate);
+        return CountMinEstimates.cap(CountMinEstimates.raw(counters, rows, depth, 0, hash), maxEstimate);
     }
 
     /**

@@ -120,13 +120,10 @@ public abstract class KeyTable extends RegionSketch {
     }
 
     private boolean addToKey(CharSequence key, long hash) {
-        OwnedScratch.Lease<KeyHasher.Utf8Buffer> buffer = keyBuffers.borrow();
-        try {
-            byte[] bytes = buffer.piece().forChars(key.length());
-            return addHash(MemorySegment.ofArray(bytes), 0, Utf8.encode(key, bytes), hash);
-        } finally {
-            keyBuffers.giveBack(buffer);
-        }
+        requireWritable();
+        boolean changed = addToRecord(findOrInsert(key), hash);
+        countItems(1);
+        return changed;
     }
 
     private boolean addHash(MemorySegment key, long offset, long length, long hash) {
@@ -134,6 +131,36 @@ public abstract class KeyTable extends RegionSketch {
         boolean changed = addToRecord(index.findOrInsert(key, offset, length), hash);
         countItems(1);
         return changed;
+    }
+
+    /**
+     * Finds a string key's record, inserting the key if it is new; its UTF-8 bytes encoded in this thread's
+     * scratch. The caller checks writability.
+     *
+     * @param key the key, at most 65,535 bytes
+     * @return the record's heap offset
+     * @throws TableFullException if the key is new and the table holds its capacity, or the heap is full
+     */
+    protected final long findOrInsert(CharSequence key) {
+        OwnedScratch.Lease<KeyHasher.Utf8Buffer> buffer = keyBuffers.borrow();
+        try {
+            byte[] bytes = buffer.piece().forChars(key.length());
+            return index.findOrInsert(MemorySegment.ofArray(bytes), 0, Utf8.encode(key, bytes));
+        } finally {
+            keyBuffers.giveBack(buffer);
+        }
+    }
+
+    /**
+     * Finds a key of bytes' record, inserting the key if it is new; as {@link #findOrInsert(CharSequence)}.
+     *
+     * @param key the array holding the key's bytes
+     * @param offset the key's first byte
+     * @param length the key's byte count
+     * @return the record's heap offset
+     */
+    protected final long findOrInsert(byte[] key, int offset, int length) {
+        return index.findOrInsert(MemorySegment.ofArray(key), offset, length);
     }
 
     /**

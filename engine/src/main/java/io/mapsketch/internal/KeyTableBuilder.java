@@ -2,6 +2,7 @@ package io.mapsketch.internal;
 
 import io.mapsketch.SketchBuilder;
 import io.mapsketch.cardinality.HyperLogLogTableBuilder;
+import io.mapsketch.frequency.CountMinTableBuilder;
 import io.mapsketch.membership.BloomTableBuilder;
 
 /**
@@ -13,7 +14,7 @@ import io.mapsketch.membership.BloomTableBuilder;
  */
 @SuppressWarnings("exports")
 public abstract sealed class KeyTableBuilder<B extends KeyTableBuilder<B, S>, S extends KeyTable>
-        extends SketchBuilder<B, S> permits HyperLogLogTableBuilder, BloomTableBuilder {
+        extends SketchBuilder<B, S> permits HyperLogLogTableBuilder, BloomTableBuilder, CountMinTableBuilder {
 
     private final long minBytesPerKey;
     private long capacity;

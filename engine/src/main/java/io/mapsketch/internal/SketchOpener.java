@@ -7,6 +7,7 @@ import io.mapsketch.SketchKind;
 import io.mapsketch.cardinality.HyperLogLog;
 import io.mapsketch.cardinality.HyperLogLogTable;
 import io.mapsketch.frequency.CountMinSketch;
+import io.mapsketch.frequency.CountMinTable;
 import io.mapsketch.frequency.TopK;
 import io.mapsketch.membership.BlockedBloomFilter;
 import io.mapsketch.membership.BloomFilter;
@@ -103,6 +104,7 @@ public final class SketchOpener {
             case SIMHASH -> new Stored(SimHash.class, SimHash::open);
             case HYPERLOGLOG_TABLE -> new Stored(HyperLogLogTable.class, HyperLogLogTable::open);
             case BLOOM_TABLE -> new Stored(BloomTable.class, BloomTable::open);
+            case COUNT_MIN_TABLE -> new Stored(CountMinTable.class, CountMinTable::open);
         };
     }
 }

@@ -8,6 +8,7 @@ import io.mapsketch.SketchKind;
 import io.mapsketch.TableFullException;
 import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.internal.HeapPieces;
+import io.mapsketch.internal.KeyPieceArea;
 import io.mapsketch.internal.KeyTable;
 import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.memory.SketchRegion;
@@ -46,7 +47,7 @@ public final class BloomTable extends KeyTable implements Mergeable<BloomTable> 
     private final TableFilters filters;
 
     private BloomTable(SketchRegion region, BloomTableFormat format) {
-        super(region, format.table(), TableFilters.VALUE_BYTES);
+        super(region, format.table(), KeyPieceArea.VALUE_BYTES);
         this.format = format;
         AtomicSegment area =
                 new AtomicSegment(payload.segment().asSlice(format.filterAreaOffset(), format.filterAreaBytes()));
@@ -82,8 +83,9 @@ public final class BloomTable extends KeyTable implements Mergeable<BloomTable> 
     static BloomTable read(SketchRegion region) throws IOException {
         BloomTable table = new BloomTable(region, BloomTableFormat.read(HeaderReader.of(region)));
         Path file = region.file().orElse(null);
-        try (HeapPieces handedOut = table.filters.validateArea(file)) {
-            table.validate(table.filters.check(handedOut, file), handedOut);
+        KeyPieceArea area = table.filters.area();
+        try (HeapPieces handedOut = area.validate(file)) {
+            table.validate(area.check(handedOut, file), handedOut);
         }
         return table;
     }
@@ -282,7 +284,7 @@ public final class BloomTable extends KeyTable implements Mergeable<BloomTable> 
         putHeap(figures);
         figures.put("filter bytes per key", format.filterBytes());
         figures.put("filter area bytes", format.filterAreaBytes());
-        figures.put("filter area bytes used", filters.areaBytesUsed());
+        figures.put("filter area bytes used", filters.area().bytesUsed());
         figures.put("expected false-positive rate", expectedFalsePositiveRate());
     }
 

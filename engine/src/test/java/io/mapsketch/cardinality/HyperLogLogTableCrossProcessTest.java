@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.mapsketch.OpenMode;
 import io.mapsketch.enginetesting.KeyTableWorker;
-import io.mapsketch.testing.ChildJvm;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,30 +34,7 @@ class HyperLogLogTableCrossProcessTest {
                 .seed(11)
                 .create(file, OpenMode.SHARED)
                 .close();
-        List<ChildJvm> children = new ArrayList<>();
-        try {
-            for (int w = 0; w < WORKERS; w++) {
-                ChildJvm child = ChildJvm.start(
-                        dir,
-                        KeyTableWorker.class,
-                        file.toString(),
-                        Integer.toString(KEYS),
-                        Integer.toString(ITEMS),
-                        Integer.toString(w),
-                        Integer.toString(WORKERS));
-                children.add(child);
-                assertEquals("ready", child.readLine());
-            }
-            for (ChildJvm child : children) {
-                child.go();
-            }
-            for (ChildJvm child : children) {
-                assertEquals("done", child.readLine());
-                assertEquals(0, child.waitFor(Duration.ofMinutes(2)));
-            }
-        } finally {
-            children.forEach(ChildJvm::close);
-        }
+        KeyTableWorker.addFromChildJvms(dir, file, KEYS, ITEMS, WORKERS);
         try (HyperLogLogTable table = HyperLogLogTable.open(file, OpenMode.READ_ONLY)) {
             assertEquals(KEYS, table.keyCounts().keys());
             assertEquals(

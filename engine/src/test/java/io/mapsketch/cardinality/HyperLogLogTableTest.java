@@ -1,5 +1,7 @@
 package io.mapsketch.cardinality;
 
+import static io.mapsketch.enginetesting.FileWords.readLong;
+import static io.mapsketch.enginetesting.FileWords.write;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -14,14 +16,9 @@ import io.mapsketch.SketchKind;
 import io.mapsketch.TableFullException;
 import io.mapsketch.memory.SketchFileLayout;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -168,22 +165,6 @@ class HyperLogLogTableTest {
 
     private static long heapStart() {
         return INDEX + 8 * 8;
-    }
-
-    private static long readLong(Path file, long at) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer buffer = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-            channel.read(buffer, at);
-            return buffer.flip().getLong();
-        }
-    }
-
-    private static void write(Path file, long at, Consumer<ByteBuffer> bytes, int length) throws IOException {
-        ByteBuffer buffer = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
-        bytes.accept(buffer);
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            channel.write(buffer.flip(), at);
-        }
     }
 
     private void assertRefused(String name, String fault, Hostile hostile) throws IOException {

@@ -1,5 +1,8 @@
 package io.mapsketch.membership;
 
+import static io.mapsketch.enginetesting.KeyItemPairs.closeAll;
+import static io.mapsketch.enginetesting.KeyItemPairs.key;
+import static io.mapsketch.enginetesting.KeyItemPairs.pairs;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,15 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.booleans;
 import static org.quicktheories.generators.SourceDSL.integers;
-import static org.quicktheories.generators.SourceDSL.lists;
 
 import io.mapsketch.OpenMode;
+import io.mapsketch.enginetesting.KeyItemPairs.Batch;
 import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.memory.AtomicSegment;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,13 +46,6 @@ class BloomTablePropertiesTest {
     @TempDir
     Path dir;
 
-    /** Pairs (key, item): a few keys, each with any number of items, as generated. */
-    private static Gen<List<long[]>> pairs(int maxPairs) {
-        return lists().of(integers().between(0, 11).zip(integers().between(0, 1 << 20), (k, i) -> new long[] {k, i}))
-                .ofSizeBetween(0, maxPairs)
-                .describedAs(list -> list.size() + " pairs");
-    }
-
     /** A shape of the keys' filters: the expected items per key and one of {@link #RATES}. */
     private record Shape(int items, double rate) {}
 
@@ -76,10 +70,6 @@ class BloomTablePropertiesTest {
                 .falsePositiveRate(shape.rate())
                 .seed(SEED)
                 .createAnonymous(OpenMode.EXCLUSIVE);
-    }
-
-    private static String key(long k) {
-        return "seen:user" + k;
     }
 
     /** The standalone filters of the pairs, one per key. */
@@ -146,7 +136,13 @@ class BloomTablePropertiesTest {
             Map<String, BlockedBloomFilter> filters = standalones(pairs, shape);
             Batch batch = Batch.of(pairs);
             try (BloomTable table = table(shape, OpenMode.EXCLUSIVE)) {
-                boolean changed = batch.addTo(table);
+                boolean changed = table.addAll(
+                        batch.data(),
+                        batch.keyOffsets(),
+                        batch.keyLengths(),
+                        batch.itemOffsets(),
+                        batch.itemLengths(),
+                        batch.count());
                 assertEquals(!pairs.isEmpty(), changed);
                 assertAnswersAsStandalones(table, filters, pairs);
                 assertEquals(pairs.size(), table.itemsAdded());
@@ -155,46 +151,6 @@ class BloomTablePropertiesTest {
             }
             closeAll(filters.values());
         });
-    }
-
-    /** Pairs laid out as {@link BloomTable#addAll} takes them: each key's UTF-8 bytes, then its item's 8 bytes. */
-    private record Batch(byte[] data, int[] keyOffsets, int[] keyLengths, int[] itemOffsets, int[] itemLengths) {
-
-        static Batch of(List<long[]> pairs) {
-            Batch batch = new Batch(
-                    new byte[pairs.size() * 32],
-                    new int[pairs.size()],
-                    new int[pairs.size()],
-                    new int[pairs.size()],
-                    new int[pairs.size()]);
-            int at = 0;
-            for (int i = 0; i < pairs.size(); i++) {
-                byte[] key = key(pairs.get(i)[0]).getBytes(StandardCharsets.UTF_8);
-                batch.keyOffsets[i] = at;
-                batch.keyLengths[i] = key.length;
-                System.arraycopy(key, 0, batch.data, at, key.length);
-                at += key.length;
-                batch.itemOffsets[i] = at;
-                batch.itemLengths[i] = Long.BYTES;
-                ByteBuffer.wrap(batch.data, at, Long.BYTES)
-                        .order(ByteOrder.LITTLE_ENDIAN)
-                        .putLong(pairs.get(i)[1]);
-                at += Long.BYTES;
-            }
-            return batch;
-        }
-
-        int count() {
-            return keyOffsets.length;
-        }
-
-        boolean addTo(BloomTable table) {
-            return table.addAll(data, keyOffsets, keyLengths, itemOffsets, itemLengths, count());
-        }
-
-        int lookUpIn(BloomTable table, boolean[] results) {
-            return table.mightContainAll(data, keyOffsets, keyLengths, itemOffsets, itemLengths, count(), results);
-        }
     }
 
     /** A batch lookup of pairs, some added and some not, some of keys not in the table, answers as single lookups. */
@@ -209,7 +165,15 @@ class BloomTablePropertiesTest {
                         List<long[]> all = new ArrayList<>(asked);
                         all.addAll(added);
                         boolean[] results = new boolean[all.size() + 3];
-                        int found = Batch.of(all).lookUpIn(table, results);
+                        Batch batch = Batch.of(all);
+                        int found = table.mightContainAll(
+                                batch.data(),
+                                batch.keyOffsets(),
+                                batch.keyLengths(),
+                                batch.itemOffsets(),
+                                batch.itemLengths(),
+                                batch.count(),
+                                results);
                         int expected = 0;
                         for (int i = 0; i < all.size(); i++) {
                             boolean single = table.mightContain(key(all.get(i)[0]), all.get(i)[1]);
@@ -339,16 +303,6 @@ class BloomTablePropertiesTest {
         try (BloomTable opened = BloomTable.open(file, OpenMode.READ_ONLY)) {
             assertEquals(written.size(), opened.keyCount());
             written.forEach((key, words) -> assertArrayEquals(words, opened.filterWords(key), key));
-        }
-    }
-
-    private static void closeAll(Iterable<BlockedBloomFilter> filters) {
-        for (BlockedBloomFilter filter : filters) {
-            try {
-                filter.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
         }
     }
 }

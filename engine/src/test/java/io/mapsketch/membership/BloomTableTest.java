@@ -1,5 +1,7 @@
 package io.mapsketch.membership;
 
+import static io.mapsketch.enginetesting.FileWords.readLong;
+import static io.mapsketch.enginetesting.FileWords.write;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,17 +18,12 @@ import io.mapsketch.TableFullException;
 import io.mapsketch.internal.SketchInternals;
 import io.mapsketch.memory.SketchFileLayout;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -262,22 +259,6 @@ class BloomTableTest {
         }
     }
 
-    private static long readLong(Path file, long at) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer buffer = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-            channel.read(buffer, at);
-            return buffer.flip().getLong();
-        }
-    }
-
-    private static void write(Path file, long at, Consumer<ByteBuffer> bytes, int length) throws IOException {
-        ByteBuffer buffer = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
-        bytes.accept(buffer);
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            channel.write(buffer.flip(), at);
-        }
-    }
-
     /** The one used slot's offset in the file. */
     private static long slotWord(Path file) throws IOException {
         for (int slot = 0; slot < 8; slot++) {
@@ -344,7 +325,7 @@ class BloomTableTest {
                 f -> write(f, HEAP + 8, b -> b.putLong(-1), 8));
         assertRefused(
                 "keys.bft",
-                "spare word 0 refers to a filter holding bits",
+                "spare word 0 refers to a filter holding data",
                 f -> write(f, PAYLOAD + 24, b -> b.putLong(1), 8));
         assertRefused(
                 "shared.bft",
@@ -354,7 +335,7 @@ class BloomTableTest {
                     write(f, PAYLOAD + 16, b -> b.putLong(2 * filterBytes), 8);
                     write(f, PAYLOAD + 24, b -> b.putLong(filterBytes / 8 + 1).putLong(filterBytes / 8 + 1), 16);
                 });
-        assertRefused("spare.bft", "spare word 1 refers to a filter holding bits", f -> {
+        assertRefused("spare.bft", "spare word 1 refers to a filter holding data", f -> {
             write(f, PAYLOAD + 16, b -> b.putLong(2 * filterBytes), 8);
             write(f, PAYLOAD + 32, b -> b.putLong(filterBytes / 8 + 1), 8);
             write(f, FILTERS + filterBytes, b -> b.putLong(1), 8);

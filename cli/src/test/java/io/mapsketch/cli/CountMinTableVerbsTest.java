@@ -1,0 +1,133 @@
+package io.mapsketch.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code mapsketch table create --kind cms, incrby, query, add, merge, info}: plays of clips per user, per day and per month. */
+class CountMinTableVerbsTest {
+
+    @TempDir
+    Path dir;
+
+    private static InProcess.Result ok(InProcess.Result result) {
+        assertEquals(0, result.status(), result.err());
+        return result;
+    }
+
+    /** A refusal of the table's state (status 1) or of the arguments (status 2), naming the phrases. */
+    private static InProcess.Result refused(InProcess.Result result, String... phrases) {
+        assertTrue(result.status() == 1 || result.status() == 2, result.status() + " " + result.out());
+        for (String phrase : phrases) {
+            assertTrue(result.err().contains(phrase), result.err());
+        }
+        return result;
+    }
+
+    private String create(String name, String... shape) {
+        String table = dir.resolve(name).toString();
+        String[] args = new String[6 + shape.length];
+        System.arraycopy(new String[] {"table", "create", table, "--kind", "cms", "--capacity"}, 0, args, 0, 6);
+        System.arraycopy(shape, 0, args, 6, shape.length);
+        ok(InProcess.run(args));
+        return table;
+    }
+
+    private String create(String name) {
+        return create(name, "100", "--epsilon", "0.01", "--delta", "0.01");
+    }
+
+    private static List<String> query(String table, String key, String... items) {
+        String[] args = new String[4 + items.length];
+        System.arraycopy(new String[] {"table", "query", table, key}, 0, args, 0, 4);
+        System.arraycopy(items, 0, args, 4, items.length);
+        return ok(InProcess.run(args)).lines();
+    }
+
+    @Test
+    void daysOfPlaysRollUpIntoTheMonthKeyByKey() throws Exception {
+        String first = create("plays-1.cmt");
+        String second = create("plays-2.cmt");
+        String month = dir.resolve("plays-month.cmt").toString();
+        String lines =
+                IntStream.range(0, 30).mapToObj(i -> "user1\tclip" + (i % 3)).collect(Collectors.joining("\n"));
+        assertEquals(
+                "1", ok(InProcess.withInput(lines, "table", "add", first)).out().strip());
+        assertEquals(
+                List.of("5", "2", "7"),
+                ok(InProcess.run("table", "incrby", second, "user1", "clip0", "5", "clip9", "2", "clip0", "2"))
+                        .lines(),
+                "CMS.INCRBY: each item's new estimate");
+        assertEquals(List.of("10", "10", "0"), query(first, "user1", "clip0", "clip2", "clip9"));
+        assertEquals(List.of("0"), query(first, "nobody", "clip0"));
+        byte[] before = Files.readAllBytes(Path.of(first));
+        ok(InProcess.run("table", "merge", month, first, second));
+        assertArrayEquals(before, Files.readAllBytes(Path.of(first)), "a source is unchanged");
+        assertEquals(List.of("17", "10", "2"), query(month, "user1", "clip0", "clip1", "clip9"));
+        refused(InProcess.run("table", "merge", month, month, second), "count its items twice");
+        assertEquals(List.of("17"), query(month, "user1", "clip0"), "a refused merge changes nothing");
+        String info = ok(InProcess.run("info", month)).out();
+        assertTrue(
+                info.contains("COUNT_MIN_TABLE") && info.matches("(?s).*total weight: +39\n.*width: +272\n.*"), info);
+        assertTrue(ok(InProcess.run("table", "info", month, "--json")).out().contains("\"keys\": 1"));
+    }
+
+    @Test
+    void aSaturatedEstimateIsMarkedAndNamedOnce() {
+        String table = create("sat.cmt", "4", "--width", "20", "--depth", "2");
+        InProcess.Result result = ok(InProcess.run("table", "incrby", table, "k", "x", "4294967295", "y", "1"));
+        assertEquals(List.of("4294967295 (saturated: 32-bit counters)", "1"), result.lines());
+        assertTrue(
+                result.err().contains("the count of 'x' is saturated")
+                        && result.err().contains("table create --counter-bits 64"),
+                result.err());
+        String wide = create("wide.cmt", "4", "--width", "20", "--depth", "2", "--counter-bits", "64");
+        assertEquals(
+                List.of("4294967296"),
+                ok(InProcess.run("table", "incrby", wide, "k", "x", "4294967296"))
+                        .lines());
+    }
+
+    @Test
+    void badPairsShapesAndOtherKindsAreRefused() throws Exception {
+        String table = create("t.cmt");
+        refused(InProcess.run("table", "incrby", table, "k", "x", "3", "y"), "item 'y' has no count");
+        refused(InProcess.run("table", "incrby", table, "k", "x", "0"), "must be at least 1");
+        assertEquals(List.of("0"), query(table, "k", "x"), "nothing was added");
+        refused(
+                InProcess.run("table", "create", dir.resolve("a.cmt").toString(), "--kind", "cms", "--width", "20"),
+                "--width and --depth go together");
+        refused(
+                InProcess.run("table", "create", dir.resolve("b.cmt").toString(), "--kind", "cms"),
+                "give --epsilon E and --delta D");
+        refused(
+                InProcess.run(
+                        "table",
+                        "create",
+                        dir.resolve("c.hllt").toString(),
+                        "--kind",
+                        "hll",
+                        "--precision",
+                        "10",
+                        "--width",
+                        "20"),
+                "--kind cms only");
+        String other = create("o.cmt", "100", "--width", "300", "--depth", "5");
+        refused(InProcess.run("table", "merge", table, other), "width");
+        String hll = dir.resolve("h.hllt").toString();
+        ok(InProcess.run("table", "create", hll, "--kind", "hll", "--precision", "10", "--capacity", "10"));
+        refused(InProcess.run("table", "query", hll, "k", "x"), "HYPERLOGLOG_TABLE", hll);
+        refused(InProcess.run("table", "incrby", hll, "k", "x", "1"), "HYPERLOGLOG_TABLE", hll);
+        String full = create("full.cmt", "1", "--width", "20", "--depth", "2");
+        ok(InProcess.run("table", "incrby", full, "a", "x", "1"));
+        refused(InProcess.run("table", "incrby", full, "b", "x", "1"), "capacity of 1 key");
+    }
+}
