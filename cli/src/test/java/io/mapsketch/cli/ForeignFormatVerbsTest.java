@@ -123,6 +123,10 @@ class ForeignFormatVerbsTest {
             for (int[] range : new int[][] {{0, 40}, {40, 5_000}}) {
                 redis.pfadd("visitors", items(range[0], range[1]));
                 shell(dir, server.port(), "redis-cli --raw GET visitors | head -c -1 > visitors.redis");
+                assertEquals(
+                        range[1] == 40 ? 1 : 0,
+                        Files.readAllBytes(dir.resolve("visitors.redis"))[4],
+                        "the encoding byte: sparse for 40 items, dense for 5,000");
                 ChildCommand.Result imported = ChildCommand.run(
                         dir, "", "import", "redis-hll", at("visitors.redis"), at("visitors.hll"), "--force");
                 assertEquals(0, imported.status(), imported.err());
