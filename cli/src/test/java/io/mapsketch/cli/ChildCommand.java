@@ -59,14 +59,9 @@ final class ChildCommand {
         }
     }
 
-    /** Runs {@code mapsketch ARGS} with {@code stdin} as standard input; files of the run go to {@code dir}. */
-    static Result run(Path dir, String stdin, String... args) throws IOException, InterruptedException {
-        return run(dir, stdin.getBytes(StandardCharsets.UTF_8), args);
-    }
-
-    /** As {@link #run(Path, String, String...)}, with standard input given as bytes (not necessarily UTF-8). */
-    static Result run(Path dir, byte[] stdin, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(
+    /** The command line of {@code mapsketch} without its arguments: the JVM, its flags and the CLI's module. */
+    static List<String> launcher() {
+        return List.of(
                 ProcessHandle.current().info().command().orElseThrow(),
                 "-Xshare:auto",
                 "--add-modules",
@@ -76,7 +71,17 @@ final class ChildCommand {
                 "--module-path",
                 modulePath(),
                 "--module",
-                "io.mapsketch.cli/" + Main.class.getName()));
+                "io.mapsketch.cli/" + Main.class.getName());
+    }
+
+    /** Runs {@code mapsketch ARGS} with {@code stdin} as standard input; files of the run go to {@code dir}. */
+    static Result run(Path dir, String stdin, String... args) throws IOException, InterruptedException {
+        return run(dir, stdin.getBytes(StandardCharsets.UTF_8), args);
+    }
+
+    /** As {@link #run(Path, String, String...)}, with standard input given as bytes (not necessarily UTF-8). */
+    static Result run(Path dir, byte[] stdin, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(launcher());
         command.addAll(List.of(args));
         Path in = Files.write(dir.resolve("stdin"), stdin);
         Path out = dir.resolve("stdout");

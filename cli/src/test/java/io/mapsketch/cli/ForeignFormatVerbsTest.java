@@ -6,19 +6,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.mapsketch.enginetesting.RedisServer;
 import io.mapsketch.enginetesting.RespClient;
+import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code mapsketch import} and {@code export} with a real redis-server: the README's round trip run as
- * written ({@code redis-cli} in and out, the command as a child process), and the one-line refusals.
+ * {@code mapsketch import} and {@code export} with a real redis-server: the README's three lines of the
+ * round trip run as printed there ({@code redis-cli} in and out, {@code mapsketch} a child process), the
+ * same round trip on sparse and dense strings, and the one-line refusals.
  */
 class ForeignFormatVerbsTest {
+
+    private static final Path README =
+            Path.of("..", "README.md").toAbsolutePath().normalize();
 
     @TempDir
     Path dir;
@@ -34,25 +41,92 @@ class ForeignFormatVerbsTest {
                 .toArray(byte[][]::new);
     }
 
-    /** Runs a line of the README through bash with {@code redis-cli} pointed at the test's server. */
+    /**
+     * Runs a line of the README through bash with {@code redis-cli} pointed at the test's server, and
+     * {@code mapsketch} the command of this build when {@link #installLauncher} put one in {@code dir/bin}.
+     */
     private static void shell(Path dir, int port, String line) throws Exception {
-        Process process = new ProcessBuilder(
+        ProcessBuilder builder = new ProcessBuilder(
                         "bash", "-euo", "pipefail", "-c", line.replace("redis-cli", "redis-cli -p " + port))
                 .directory(dir.toFile())
-                .redirectErrorStream(true)
-                .start();
+                .redirectErrorStream(true);
+        builder.environment()
+                .put(
+                        "PATH",
+                        dir.resolve("bin")
+                                + File.pathSeparator
+                                + builder.environment().get("PATH"));
+        Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.waitFor(), line + "\n" + output);
     }
 
+    /** Writes {@code dir/bin/mapsketch}, a script that runs this build's command as {@link ChildCommand} does. */
+    private static void installLauncher(Path dir) throws Exception {
+        Path launcher = Files.createDirectories(dir.resolve("bin")).resolve("mapsketch");
+        String command =
+                ChildCommand.launcher().stream().map(arg -> "'" + arg + "'").collect(Collectors.joining(" "));
+        Files.writeString(launcher, "#!/usr/bin/env bash\nexec " + command + " \"$@\"\n");
+        assertTrue(launcher.toFile().setExecutable(true), launcher.toString());
+    }
+
+    /** The lines of the README's code block under its Redis round trip's heading, as printed. */
+    private static List<String> readmeRoundTrip() throws Exception {
+        List<String> readme = Files.readAllLines(README);
+        int heading = readme.indexOf("### A Redis HyperLogLog in and out");
+        assertTrue(heading >= 0, "the README has the Redis round trip's heading");
+        int open = heading + readme.subList(heading, readme.size()).indexOf("```");
+        int close = open + 1 + readme.subList(open + 1, readme.size()).indexOf("```");
+        return readme.subList(open + 1, close);
+    }
+
     @Test
-    void theReadmeRoundTripKeepsRedissRegistersAndCount() throws Exception {
+    void theReadmeRoundTripRunsAsPrinted() throws Exception {
+        List<String> lines = readmeRoundTrip();
+        assertEquals(3, lines.size(), String.join("\n", lines));
+        installLauncher(dir);
+        Path redisDir = Files.createDirectories(dir.resolve("redis"));
+        try (RedisServer server = RedisServer.start(redisDir);
+                RespClient redis = server.client()) {
+            redis.pfadd("visitors", items(0, 40));
+            redis.pfadd("expected", items(0, 40));
+            for (String line : lines) {
+                shell(dir, server.port(), line);
+            }
+            assertArrayEquals(
+                    Files.readAllBytes(dir.resolve("visitors.redis")),
+                    redis.get("visitors"),
+                    "SET stored the exported bytes");
+            redis.pfadd("expected", "carol@example.com".getBytes(StandardCharsets.UTF_8));
+            shell(dir, server.port(), "redis-cli --raw GET expected | head -c -1 > expected.redis");
+            assertEquals(
+                    0,
+                    ChildCommand.run(dir, "", "import", "redis-hll", at("expected.redis"), at("expected.hll"))
+                            .status());
+            assertEquals(
+                    0,
+                    ChildCommand.run(dir, "", "export", "redis-hll", at("expected.hll"), at("expected.dense"))
+                            .status());
+            assertArrayEquals(
+                    Files.readAllBytes(dir.resolve("expected.dense")),
+                    redis.get("visitors"),
+                    "the registers are those PFADD of the same items gives");
+            assertEquals(redis.pfcount("expected"), redis.pfcount("visitors"));
+        }
+    }
+
+    @Test
+    void sparseAndDenseStringsRoundTripWithRedissRegistersAndCount() throws Exception {
         Path redisDir = Files.createDirectories(dir.resolve("redis"));
         try (RedisServer server = RedisServer.start(redisDir);
                 RespClient redis = server.client()) {
             for (int[] range : new int[][] {{0, 40}, {40, 5_000}}) {
                 redis.pfadd("visitors", items(range[0], range[1]));
                 shell(dir, server.port(), "redis-cli --raw GET visitors | head -c -1 > visitors.redis");
+                assertEquals(
+                        range[1] == 40 ? 1 : 0,
+                        Files.readAllBytes(dir.resolve("visitors.redis"))[4],
+                        "the encoding byte: sparse for 40 items, dense for 5,000");
                 ChildCommand.Result imported = ChildCommand.run(
                         dir, "", "import", "redis-hll", at("visitors.redis"), at("visitors.hll"), "--force");
                 assertEquals(0, imported.status(), imported.err());
@@ -112,6 +186,16 @@ class ForeignFormatVerbsTest {
         assertEquals(1, truncated.err().lines().count(), truncated.err());
         assertTrue(truncated.err().contains(bad + ": not a redis-hll sketch: at byte 4"), truncated.err());
         assertTrue(Files.notExists(dir.resolve("bad.hll")));
+
+        Path kept = dir.resolve("kept.hll");
+        assertEquals(
+                0,
+                InProcess.run("hll", "create", kept.toString(), "--precision", "12")
+                        .status());
+        byte[] before = Files.readAllBytes(kept);
+        InProcess.Result forced = InProcess.run("import", "redis-hll", bad.toString(), kept.toString(), "--force");
+        assertEquals(1, forced.status(), forced.err());
+        assertArrayEquals(before, Files.readAllBytes(kept), "a refused import leaves the file it would replace");
 
         Path nativeFile = dir.resolve("native.hll");
         assertEquals(

@@ -115,8 +115,9 @@ public final class RedisHyperLogLog {
     private static void requireRedisHashing(HyperLogLog sketch) {
         String name = sketch.file().map(Path::toString).orElse("an anonymous HyperLogLog");
         if (sketch.estimator() != CardinalityEstimator.REDIS_PFCOUNT) {
-            throw new IllegalArgumentException(name + ": hashes keys with mapsketch's own scheme (XXH3_64) at"
-                    + " precision " + sketch.precision() + ", so its registers mean nothing to Redis; only a sketch"
+            throw new IllegalArgumentException(name + ": hashes keys with the "
+                    + SketchInternals.region(sketch).header().hashScheme() + " scheme at precision "
+                    + sketch.precision() + ", so its registers mean nothing to Redis; only a sketch"
                     + " that hashes as Redis does (imported from Redis, or built with HyperLogLog.builder()"
                     + ".precision(14).redisHashing()) exports to a Redis string");
         }

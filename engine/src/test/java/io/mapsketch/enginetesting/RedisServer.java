@@ -1,5 +1,6 @@
 package io.mapsketch.enginetesting;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -7,6 +8,7 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -14,8 +16,9 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * A {@code redis-server} of the machine's own, started for one test class on a free loopback port
  * with persistence off ({@code --save '' --appendonly no}) in a temporary directory, and stopped by
- * {@link #close}. On CI the server must be there ({@code .ci/run} installs it); elsewhere a test that
- * needs one is skipped with a line that says how to install it.
+ * {@link #close}. The server is the {@code redis-server} of the PATH. With the environment variable
+ * {@code CI} set (as {@code .ci/run} sets it, after installing the server) a missing server fails the
+ * test; without it, a test that needs one is skipped with a line that says how to install it.
  */
 public final class RedisServer implements AutoCloseable {
 
@@ -32,13 +35,15 @@ public final class RedisServer implements AutoCloseable {
     /**
      * Starts a server in {@code directory} and waits until it answers {@code PING}.
      *
-     * @throws IOException if it does not start
+     * @throws IOException if it does not start, or is not on the PATH while {@code CI} is set
      */
     public static RedisServer start(Path directory) throws IOException, InterruptedException {
-        boolean installed = Files.isExecutable(Path.of("/usr/bin/redis-server"))
-                || Files.isExecutable(Path.of("/usr/local/bin/redis-server"));
-        if (!installed && System.getenv("CI") == null) {
-            Assumptions.abort("redis-server is not installed (apt-get install redis-server); skipping");
+        if (!onThePath()) {
+            if (System.getenv("CI") == null) {
+                Assumptions.abort("redis-server is not installed (apt-get install redis-server); skipping");
+            }
+            throw new IOException("redis-server is not on the PATH, and CI is set: a Redis interop test must run"
+                    + " (.ci/run installs redis-server from the OS packages)");
         }
         int port;
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -77,6 +82,15 @@ public final class RedisServer implements AutoCloseable {
                 Thread.sleep(50);
             }
         }
+    }
+
+    /** Whether {@code redis-server}, which {@link #start} runs by that name, is in a directory of the PATH. */
+    private static boolean onThePath() {
+        String path = System.getenv("PATH");
+        return path != null
+                && Arrays.stream(path.split(File.pathSeparator))
+                        .anyMatch(directory ->
+                                !directory.isEmpty() && Files.isExecutable(Path.of(directory, "redis-server")));
     }
 
     /** The loopback port it listens on. */

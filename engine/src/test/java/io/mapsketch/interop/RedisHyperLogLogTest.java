@@ -2,6 +2,7 @@ package io.mapsketch.interop;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
@@ -174,6 +175,13 @@ class RedisHyperLogLogTest {
             IllegalArgumentException refused =
                     assertThrows(IllegalArgumentException.class, () -> RedisHyperLogLog.exportTo(native14));
             assertTrue(refused.getMessage().contains("XXH3_64"), refused.getMessage());
+        }
+        try (HyperLogLog dataSketches =
+                HyperLogLog.builder().precision(14).dataSketchesHashing().createAnonymous(OpenMode.EXCLUSIVE)) {
+            IllegalArgumentException refused =
+                    assertThrows(IllegalArgumentException.class, () -> RedisHyperLogLog.exportTo(dataSketches));
+            assertTrue(refused.getMessage().contains("DATASKETCHES_MURMUR3_128"), refused.getMessage());
+            assertFalse(refused.getMessage().contains("XXH3_64"), refused.getMessage());
         }
         try (HyperLogLog otherSeed =
                 HyperLogLog.builder().precision(14).redisHashing().seed(5).createAnonymous(OpenMode.EXCLUSIVE)) {

@@ -16,7 +16,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,7 +29,8 @@ import org.quicktheories.generators.Generate;
 /**
  * Against a real redis-server on loopback: items PFADDed there and imported here count as PFCOUNT
  * counts them; more items added on both sides leave the same registers, which go back with SET and
- * count the same there. Sparse strings (tens to a few thousand items) and dense ones (10^5).
+ * count the same there. Sparse strings (up to a few thousand items) and dense ones (10^5 distinct items),
+ * each checked to be of its encoding where the item count decides it.
  */
 class RedisServerTest {
 
@@ -37,6 +40,10 @@ class RedisServerTest {
     private static RedisServer server;
     private static RespClient redis;
     private static final AtomicInteger KEYS = new AtomicInteger();
+    /** Items that Redis holds in a sparse string (well below its 3,000-byte sparse limit). */
+    private static final int SURELY_SPARSE = 300;
+    /** Items that Redis holds in a dense string (far past that limit). */
+    private static final int SURELY_DENSE = 10_000;
 
     @BeforeAll
     static void start() throws IOException, InterruptedException {
@@ -61,6 +68,21 @@ class RedisServerTest {
                 .ofSizeBetween(fewest, most);
     }
 
+    /**
+     * {@code count} items of 1 to 24 random bytes drawn from {@code seed}, nearly all distinct (the
+     * generated lists of {@link #items} repeat a few thousand values, and their first list is one value).
+     */
+    private static List<byte[]> distinctItems(long seed, int count) {
+        SplittableRandom random = new SplittableRandom(seed);
+        return Stream.generate(() -> {
+                    byte[] item = new byte[1 + random.nextInt(24)];
+                    random.nextBytes(item);
+                    return item;
+                })
+                .limit(count)
+                .toList();
+    }
+
     private static void pfadd(String key, List<byte[]> items) throws IOException {
         for (int from = 0; from < items.size(); from += 1_000) {
             redis.pfadd(
@@ -76,6 +98,12 @@ class RedisServerTest {
         String key = "hll:" + KEYS.incrementAndGet();
         pfadd(key, first);
         byte[] theirs = redis.get(key);
+        if (first.size() <= SURELY_SPARSE) {
+            assertEquals(1, theirs[4], "Redis's string of few items is sparse (encoding byte 1)");
+        }
+        if (first.size() >= SURELY_DENSE) {
+            assertEquals(0, theirs[4], "Redis's string of many items is dense (encoding byte 0)");
+        }
         Path file = dir.resolve(key.replace(':', '-') + ".hll");
         try (HyperLogLog sketch =
                 RedisHyperLogLog.importFrom(theirs, file, OpenMode.SHARED, CreateOption.OVERWRITE_EXISTING)) {
@@ -123,10 +151,10 @@ class RedisServerTest {
     void denseStringsRoundTrip() {
         qt().withFixedSeed(61L)
                 .withExamples(3)
-                .forAll(items(100_000, 100_000), items(1_000, 20_000))
-                .checkAssert((first, more) -> {
+                .forAll(longs().all(), integers().between(1_000, 20_000))
+                .checkAssert((seed, more) -> {
                     try {
-                        roundTrip(first, more);
+                        roundTrip(distinctItems(seed, 100_000), distinctItems(~seed, more));
                     } catch (IOException e) {
                         throw new AssertionError(e);
                     }
