@@ -2,7 +2,9 @@ package io.mapsketch.kernels;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 
@@ -11,7 +13,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.Test;
 
-/** The single-key forms of the blocked Bloom kernels equal the batch forms, key by key. */
+/**
+ * The single-key forms of the blocked Bloom kernels equal the batch forms, key by key, and a block
+ * that already holds a key's bits is not written.
+ */
 class BlockedBloomSingleKeyTest {
 
     @Test
@@ -55,6 +60,34 @@ class BlockedBloomSingleKeyTest {
                         for (long hash : hashes) {
                             assertEquals(
                                     true, BlockedBloomKernels.mightContainOne(atomic, 0, blocks, bitsPerKey, hash));
+                        }
+                    }
+                });
+    }
+
+    @Test
+    void aBlockThatHoldsTheKeyIsNotWrittenByEitherImplementation() {
+        qt().withFixedSeed(67L)
+                .withExamples(100)
+                .forAll(integers().between(0, 1), integers().between(0, 63), TestMemory.words(1, 40))
+                .checkAssert((sixteen, offset, hashes) -> {
+                    int bitsPerKey = sixteen == 1 ? 16 : 8;
+                    for (KernelSet kernels : new KernelSet[] {KernelSet.SCALAR, TestMemory.twin()}) {
+                        BloomOps ops = kernels.blockedBloom();
+                        try (Arena arena = Arena.ofConfined()) {
+                            MemorySegment filter = arena.allocate(offset + BlockedBloomKernels.BLOCK_BYTES, 64);
+                            MemorySegment readOnly = filter.asReadOnly();
+                            // A store into a read-only segment throws; the scalar and the Vector API stores throw
+                            // different exceptions.
+                            assertThrows(
+                                    RuntimeException.class,
+                                    () -> ops.setMissingBits(readOnly, offset, hashes[0], bitsPerKey),
+                                    () -> kernels.implementation() + " did not write a missing bit");
+                            for (long hash : hashes) {
+                                ops.setMissingBits(filter, offset, hash, bitsPerKey);
+                                assertFalse(ops.setMissingBits(readOnly, offset, hash, bitsPerKey));
+                                assertTrue(ops.contains(readOnly, offset, hash, bitsPerKey));
+                            }
                         }
                     }
                 });
