@@ -11,6 +11,7 @@ import io.mapsketch.membership.BloomTable;
 import io.mapsketch.membership.CountingBloomFilter;
 import io.mapsketch.membership.ScalableBloomFilter;
 import io.mapsketch.similarity.MinHash;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -55,6 +56,33 @@ public sealed interface Mergeable<S extends Mergeable<S>> extends Sketch
      * @throws IllegalStateException if this sketch is read-only or either sketch is closed
      */
     void merge(S other);
+
+    /**
+     * Merges several sketches into this one, as {@link #merge} of each in turn would; every one is checked
+     * ({@link #requireMergeable}) before any is merged. Tables merge them together, key by key, writing each
+     * key's sketch once whatever the number of sources; other kinds merge them in turn.
+     *
+     * @param others sketches of this kind, shape, hash scheme and seed; not modified
+     * @throws IncompatibleSketchException as {@link #merge}, for the first that differs; nothing is merged
+     * @throws IllegalArgumentException as {@link #merge}; a limit the merged state reaches stops the merge
+     *     with the sources before it merged (tables say what they merge before refusing)
+     * @throws IllegalStateException as {@link #merge}
+     */
+    default void mergeAll(List<? extends S> others) {
+        List<? extends S> sources = List.copyOf(others);
+        sources.forEach(this::requireMergeable);
+        sources.forEach(this::merge);
+    }
+
+    /**
+     * {@link #mergeAll} of sketches known only as {@link Sketch}es, such as {@link Sketch#open} returns.
+     *
+     * @param others sketches of this kind, shape, hash scheme and seed; not modified
+     * @throws IncompatibleSketchException naming the kind if one is of another kind, or as {@link #mergeAll}
+     */
+    default void mergeAllSketches(List<? extends Sketch> others) {
+        mergeAll(others.stream().map(this::sameKind).toList());
+    }
 
     /**
      * Tells whether merging is idempotent for this kind: a sketch merged twice, or into itself, answers as

@@ -10,6 +10,7 @@ import io.mapsketch.internal.HeaderReader;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -91,8 +92,8 @@ public final class HyperLogLogTable extends HyperLogLogTableReads implements Mer
     /**
      * Merges another table into this one key by key: afterwards each key of either answers as the
      * {@link HyperLogLog} of the union of its items in both (register maximum), keys new here inserted.
-     * Cost: a walk of the other's index; per key, its entries, or for a dense one a gather and the SIMD
-     * register-max kernel.
+     * Cost: a walk of the other's index; per key, its entries in one walk of this key's chain, or for a
+     * dense one a gather and the SIMD register-max kernel.
      *
      * @param other a table of the same precision, hash scheme and seed; not modified
      * @throws IncompatibleSketchException naming the parameter that differs
@@ -101,10 +102,30 @@ public final class HyperLogLogTable extends HyperLogLogTableReads implements Mer
      */
     @Override
     public void merge(HyperLogLogTable other) {
+        mergeAll(List.of(other));
+    }
+
+    /**
+     * Merges several tables into this one together, key by key, leaving each key as {@link #merge} of each
+     * in turn would: the {@link HyperLogLog} of the union of its items here and in every source. Each key is
+     * written once: the union of its entries in every sparse source goes into one walk of its chain here, so
+     * that rolling thirty day tables into a month walks each month key's entries once, not thirty times.
+     * Cost: per key of the sources, a lookup here and in each source after the first that holds it, and its
+     * entries; per dense source of a key, a gather and the SIMD register-max kernel.
+     *
+     * @param others tables of the same precision, hash scheme and seed; not modified
+     * @throws IncompatibleSketchException naming the parameter that differs; nothing is merged
+     * @throws TableFullException if a new key finds no room (the keys before it are merged)
+     * @throws IllegalStateException if this table is read-only or one of them is closed
+     */
+    @Override
+    public void mergeAll(List<? extends HyperLogLogTable> others) {
         requireWritable();
-        requireMergeable(other);
+        List<? extends HyperLogLogTable> sources = List.copyOf(others);
+        sources.forEach(this::requireMergeable);
+        TableRegisters[] from = sources.stream().map(table -> table.registers).toArray(TableRegisters[]::new);
         TableRegisters.MergeScratch scratch = registers.mergeScratch();
-        mergeKeys(other, (record, source) -> registers.merge(record, other.registers, source, scratch));
+        mergeKeysOfAll(sources, (record, sourceRecords) -> registers.mergeAll(record, from, sourceRecords, scratch));
     }
 
     /** The precision, hash scheme and seed, as {@link #merge} takes them. */

@@ -37,11 +37,19 @@ final class SparseRegisters {
     private final AtomicSegment words;
     private final TableHeap heap;
     private final int chunks;
+    private final boolean sole;
 
-    SparseRegisters(TableHeap heap, int precision) {
+    /**
+     * Views the chains of a table's heap.
+     *
+     * @param sole whether this is the table's only writer ({@code EXCLUSIVE}, one thread at a time), which
+     *     writes entries with release stores; {@code SHARED} writers claim and raise them by compare-and-set
+     */
+    SparseRegisters(TableHeap heap, int precision, boolean sole) {
         this.heap = heap;
         this.words = heap.bytes();
         this.chunks = chainLength(precision);
+        this.sole = sole;
     }
 
     /** The chunks a chain holds at most at precision p: while their entries take at most 2^p / 2 bytes (at least 1). */
@@ -77,7 +85,7 @@ final class SparseRegisters {
                     if (entry != 0 && (entry & 0xFF) >= value) {
                         return UNCHANGED;
                     }
-                    if (words.compareAndSetInt(at, entry, wanted)) {
+                    if (store(at, entry, wanted)) {
                         return RAISED;
                     }
                     entry = words.getIntAcquire(at);
@@ -136,7 +144,7 @@ final class SparseRegisters {
                             break;
                         }
                         if ((entry != 0 && (entry & 0xFF) >= value)
-                                || words.compareAndSetInt(at, entry, register << Byte.SIZE | value)) {
+                                || store(at, entry, register << Byte.SIZE | value)) {
                             pending[register] = 0;
                             remaining--;
                             break;
@@ -174,6 +182,18 @@ final class SparseRegisters {
     /** The most entries a chain holds at precision p. */
     static int maxEntries(int precision) {
         return FIRST_ENTRIES * ((1 << chainLength(precision)) - 1);
+    }
+
+    /**
+     * Writes an entry that held {@code seen}: the sole writer's release store (no other writer can have
+     * changed it), or a {@code SHARED} writer's compare-and-set; returns whether it was written.
+     */
+    private boolean store(long at, int seen, int entry) {
+        if (sole) {
+            words.putIntRelease(at, entry);
+            return true;
+        }
+        return words.compareAndSetInt(at, seen, entry);
     }
 
     /** Links chunk k after {@code chunk}, or finds the one another writer linked first; returns its reference. */

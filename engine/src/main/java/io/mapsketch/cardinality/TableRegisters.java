@@ -41,7 +41,7 @@ final class TableRegisters {
         this.heap = heap;
         this.words = heap.bytes();
         this.bytes = words.segment();
-        this.sparse = new SparseRegisters(heap, precision);
+        this.sparse = new SparseRegisters(heap, precision, !shared);
         this.precision = precision;
         this.denseBytes = HyperLogLogLayout.payloadBytes(precision);
         this.shared = shared;
@@ -113,33 +113,63 @@ final class TableRegisters {
         return HyperLogLogLayout.maxRank(precision);
     }
 
-    /** The scratch of a table merge: a sparse source key's entries, and 2^p bytes of zeros. */
-    record MergeScratch(int[] entries, byte[] pending) {}
+    /**
+     * The scratch of a table merge: a sparse source key's entries, 2^p bytes of zeros where the union of the
+     * sources' registers is gathered, and the union's entries.
+     */
+    record MergeScratch(int[] entries, byte[] pending, int[] union) {}
 
     /** A scratch for merging keys of a table of this precision, one merging thread at a time. */
     MergeScratch mergeScratch() {
-        return new MergeScratch(new int[SparseRegisters.maxEntries(precision)], new byte[1 << precision]);
+        return new MergeScratch(
+                new int[SparseRegisters.maxEntries(precision)], new byte[1 << precision], new int[1 << precision]);
     }
 
     /**
-     * Merges the key of {@code sourceRecord} in {@code source} into the key of {@code record}: a sparse
-     * source's entries in one walk of this key's chain ({@link SparseRegisters#raiseAll}), or into its dense
-     * block where it has one or the chain is full; a dense source gathered and merged into this key's dense
+     * Merges the key of {@code sourceRecords[s]} in {@code sources[s]} (-1: the source has not the key), for
+     * every s, into the key of {@code record}: the union of the sparse sources' entries, register by register
+     * their maximum, in one walk of this key's chain ({@link SparseRegisters#raiseAll}), or into its dense
+     * block where it has one or the chain is full; each dense source gathered and merged into this key's dense
      * block (made dense first) with the register-max kernel.
      */
-    void merge(long record, TableRegisters source, long sourceRecord, MergeScratch scratch) {
-        if (!source.isDense(sourceRecord)) {
-            int count = source.sparse.copyEntries(sourceRecord + CHUNK, scratch.entries);
-            if (isDense(record) || !sparse.raiseAll(record + CHUNK, scratch.entries, count, scratch.pending)) {
-                for (int e = 0; e < count; e++) {
-                    raise(record, scratch.entries[e] >>> Byte.SIZE, scratch.entries[e] & 0xFF);
+    void mergeAll(long record, TableRegisters[] sources, long[] sourceRecords, MergeScratch scratch) {
+        byte[] pending = scratch.pending;
+        int[] union = scratch.union;
+        int count = 0;
+        for (int s = 0; s < sources.length; s++) {
+            long from = sourceRecords[s];
+            if (from < 0) {
+                continue;
+            }
+            TableRegisters source = sources[s];
+            if (source.isDense(from)) {
+                long dense = words.getLongAcquire(record + DENSE);
+                dense(dense != 0 ? dense : makeDense(record)).merge(MemorySegment.ofArray(source.registers(from)));
+                continue;
+            }
+            int entries = source.sparse.copyEntries(from + CHUNK, scratch.entries);
+            for (int e = 0; e < entries; e++) {
+                int register = scratch.entries[e] >>> Byte.SIZE;
+                int value = scratch.entries[e] & 0xFF;
+                int held = pending[register] & 0xFF;
+                if (held == 0) {
+                    union[count++] = register;
+                }
+                if (value > held) {
+                    pending[register] = (byte) value;
                 }
             }
-            return;
         }
-        long dense = words.getLongAcquire(record + DENSE);
-        HyperLogLogRegisters into = dense(dense != 0 ? dense : makeDense(record));
-        into.merge(MemorySegment.ofArray(source.registers(sourceRecord)));
+        for (int u = 0; u < count; u++) {
+            int register = union[u];
+            union[u] = register << Byte.SIZE | pending[register] & 0xFF;
+            pending[register] = 0;
+        }
+        if (count > 0 && (isDense(record) || !sparse.raiseAll(record + CHUNK, union, count, pending))) {
+            for (int u = 0; u < count; u++) {
+                raise(record, union[u] >>> Byte.SIZE, union[u] & 0xFF);
+            }
+        }
     }
 
     /** The dense block of the key of {@code record}, allocated and published if it has none; returns its reference. */

@@ -14,6 +14,7 @@ import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -397,16 +398,41 @@ public final class CountMinTable extends KeyTable implements Mergeable<CountMinT
      */
     @Override
     public void merge(CountMinTable other) {
+        mergeAll(List.of(other));
+    }
+
+    /**
+     * Merges several tables into this one together, key by key, leaving each key as {@link #merge} of each
+     * in turn would (the saturating sum of its counters here and in every source); N and the items added
+     * grow by all of theirs. Cost: per key of the sources, a lookup here and in each source after the first
+     * that holds it; per source sketch, the SIMD saturating sum of its counters.
+     *
+     * @param others tables of the same width, depth, counter width, hash scheme and seed; not modified
+     * @throws IncompatibleSketchException naming the parameter that differs; nothing is merged
+     * @throws IllegalArgumentException if the merged N would pass 2^63 - 2^55 - 1; nothing is merged
+     * @throws TableFullException if a new key finds no room (the keys before it are merged, and N holds all of
+     *     the sources')
+     * @throws IllegalStateException if this table is read-only or one of them is closed
+     */
+    @Override
+    public void mergeAll(List<? extends CountMinTable> others) {
         requireWritable();
-        requireMergeable(other);
-        long weight = other.totalWeight();
-        admitWeight(weight, "the other table's total weight");
+        List<? extends CountMinTable> sources = List.copyOf(others);
+        sources.forEach(this::requireMergeable);
+        long weight = 0;
+        for (CountMinTable source : sources) {
+            weight = source.totalWeight() > Long.MAX_VALUE - weight ? Long.MAX_VALUE : weight + source.totalWeight();
+        }
+        admitWeight(weight, sources.size() == 1 ? "the other table's total weight" : "the other tables' total weight");
         long bytes = format.sketchBytes();
         try {
-            mergeKeys(other, (record, source) -> {
-                long from = other.area.pieceOf(source);
-                if (from >= 0) {
-                    counters.addRange(area.pieceFor(record), other.counters, from, bytes);
+            mergeKeysOfAll(sources, (record, sourceRecords) -> {
+                for (int s = 0; s < sourceRecords.length; s++) {
+                    CountMinTable source = sources.get(s);
+                    long from = sourceRecords[s] < 0 ? -1 : source.area.pieceOf(sourceRecords[s]);
+                    if (from >= 0) {
+                        counters.addRange(area.pieceFor(record), source.counters, from, bytes);
+                    }
                 }
             });
         } finally {

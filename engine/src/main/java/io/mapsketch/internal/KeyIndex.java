@@ -8,6 +8,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
@@ -96,10 +97,20 @@ public final class KeyIndex {
      * @return the record's heap offset, or -1 if the key is not in the table
      */
     public long find(MemorySegment key, long offset, long length) {
-        return find(key, offset, length, hasher.hash(key, offset, length));
+        return find(key, offset, length, hash(key, offset, length));
     }
 
-    private long find(MemorySegment key, long offset, long length, long hash) {
+    /** The hash this index places a key by; equal in every table of one hash scheme and seed. */
+    public long hash(MemorySegment key, long offset, long length) {
+        return hasher.hash(key, offset, length);
+    }
+
+    /**
+     * Finds a key's record by its {@link #hash}, computed once for several tables of one scheme and seed.
+     *
+     * @return the record's heap offset, or -1 if the key is not in the table
+     */
+    public long find(MemorySegment key, long offset, long length, long hash) {
         long tag = hash >>> TAG_SHIFT;
         for (long slot = hash & slotMask; ; slot = (slot + 1) & slotMask) {
             long word = slots.getLongAcquire(slot * Long.BYTES);
@@ -114,6 +125,39 @@ public final class KeyIndex {
     }
 
     /**
+     * Finds the records of a batch of keys, as {@link #find(MemorySegment, long, long, long)} of each sets
+     * {@code batch.records[i]} (-1: not in the table). The slots of every key are read first, then their
+     * records, so that the cache misses of one key overlap those of the others instead of following them.
+     *
+     * <p>Cost: as {@code batch.size} finds, with the misses of many keys in flight at once.
+     */
+    void findAll(KeyBatch batch) {
+        long[] records = batch.records;
+        for (int i = 0; i < batch.size; i++) {
+            records[i] = tagged(batch.hashes[i]);
+        }
+        for (int i = 0; i < batch.size; i++) {
+            long word = records[i];
+            long record = word == 0 ? -1 : TableHeap.offset(word & REFERENCE_MASK);
+            if (record >= 0 && !sameKey(record, batch.bytes, batch.offsets[i], batch.lengths[i])) {
+                record = find(batch.bytes, batch.offsets[i], batch.lengths[i], batch.hashes[i]);
+            }
+            records[i] = record;
+        }
+    }
+
+    /** The first slot word from a hash's home slot on whose tag is the hash's, or 0 if an empty slot comes first. */
+    private long tagged(long hash) {
+        long tag = hash >>> TAG_SHIFT;
+        for (long slot = hash & slotMask; ; slot = (slot + 1) & slotMask) {
+            long word = slots.getLongAcquire(slot * Long.BYTES);
+            if (word == 0 || word >>> TAG_SHIFT == tag) {
+                return word;
+            }
+        }
+    }
+
+    /**
      * Finds a key's record, inserting the key with a zero value area if it is not in the table.
      *
      * @return the record's heap offset
@@ -122,7 +166,15 @@ public final class KeyIndex {
      *     writer inserting this key at the same moment), or its heap has no room
      */
     public long findOrInsert(MemorySegment key, long offset, long length) {
-        long hash = hasher.hash(key, offset, length);
+        return findOrInsert(key, offset, length, hash(key, offset, length));
+    }
+
+    /**
+     * Finds or inserts a key by its {@link #hash}; as {@link #findOrInsert(MemorySegment, long, long)}.
+     *
+     * @return the record's heap offset
+     */
+    public long findOrInsert(MemorySegment key, long offset, long length, long hash) {
         long found = find(key, offset, length, hash);
         if (found >= 0) {
             return found;
@@ -215,6 +267,39 @@ public final class KeyIndex {
     public MemorySegment key(long record) {
         int length = heapBytes.get(ValueLayout.JAVA_INT_UNALIGNED, record);
         return heapBytes.asSlice(record + VALUE + valueBytes, length);
+    }
+
+    /**
+     * Hands the keys to {@code step} in batches of up to {@link KeyBatch#SIZE}, in slot order: each key's
+     * bytes in the heap, its hash by {@code hasher} (a table of the same scheme and seed hashes alike) and
+     * its record here in {@code batch.records}.
+     */
+    void forEachBatch(KeyBatch batch, KeyHasher hasher, Consumer<KeyBatch> step) {
+        batch.bytes = heapBytes;
+        batch.size = 0;
+        for (long slot = 0; slot <= slotMask; slot++) {
+            long word = slots.getLongAcquire(slot * Long.BYTES);
+            if (word != 0) {
+                long record = TableHeap.offset(word & REFERENCE_MASK);
+                batch.records[batch.size] = record;
+                batch.offsets[batch.size] = record + VALUE + valueBytes;
+                batch.lengths[batch.size] = heapBytes.get(ValueLayout.JAVA_INT_UNALIGNED, record);
+                if (++batch.size == KeyBatch.SIZE) {
+                    hashAndStep(batch, hasher, step);
+                }
+            }
+        }
+        if (batch.size > 0) {
+            hashAndStep(batch, hasher, step);
+        }
+    }
+
+    private static void hashAndStep(KeyBatch batch, KeyHasher hasher, Consumer<KeyBatch> step) {
+        for (int i = 0; i < batch.size; i++) {
+            batch.hashes[i] = hasher.hash(batch.bytes, batch.offsets[i], batch.lengths[i]);
+        }
+        step.accept(batch);
+        batch.size = 0;
     }
 
     /** Hands every key's record to {@code records}, in slot order. */

@@ -166,9 +166,10 @@ public abstract class KeyTable extends RegionSketch {
     /**
      * Adds {@code count} (key, item) pairs, pair {@code i} being the key {@code data[keyOffsets[i],
      * keyOffsets[i] + keyLengths[i])} and the item {@code data[itemOffsets[i], itemOffsets[i] +
-     * itemLengths[i])}, as {@link #add(byte[], int, int, byte[], int, int)} one by one; a run of pairs of
-     * one key finds it once. If a pair is refused, the pairs before it stay added and counted. Cost: the
-     * items are hashed {@value KeyHasher#BATCH} at a time, then added pair by pair.
+     * itemLengths[i])}, as {@link #add(byte[], int, int, byte[], int, int)} one by one.
+     * If a pair is refused, the pairs before it stay added and counted. Cost: the items are hashed
+     * {@value KeyHasher#BATCH} at a time, the keys found 32 at a time with their cache misses
+     * overlapped, then the pairs added one by one.
      *
      * @param data the bytes of the keys and the items
      * @param keyOffsets where each pair's key starts
@@ -213,8 +214,8 @@ public abstract class KeyTable extends RegionSketch {
 
     /**
      * Hands {@code count} (key, item) pairs of a batch to {@code step} in order, as {@link #addAll} lays them
-     * out: the items hashed {@value KeyHasher#BATCH} at a time, each key found (or inserted, if
-     * {@code insert}) once per run of pairs of one key.
+     * out: the items hashed {@value KeyHasher#BATCH} at a time, the keys found 32 at a time
+     * ({@link KeyIndex#findAll}, their cache misses overlapped), each key not found inserted if {@code insert}.
      *
      * @throws IndexOutOfBoundsException if {@code count} exceeds an array (before any step) or a range lies
      *     outside {@code data} (the pairs before it are taken)
@@ -231,30 +232,36 @@ public abstract class KeyTable extends RegionSketch {
             PairStep step) {
         Objects.checkFromIndexSize(0, count, keyOffsets.length);
         Objects.checkFromIndexSize(0, count, keyLengths.length);
-        MemorySegment bytes = MemorySegment.ofArray(data);
+        KeyBatch keys = new KeyBatch();
+        keys.bytes = MemorySegment.ofArray(data);
         hasher.forEachBatch(data, itemOffsets, itemLengths, count, (hashes, first, n) -> {
-            long record = -1;
-            for (int i = 0; i < n; i++) {
-                int pair = (int) first + i;
-                if (i == 0 || !sameKey(data, keyOffsets, keyLengths, pair)) {
-                    record = insert
-                            ? index.findOrInsert(bytes, keyOffsets[pair], keyLengths[pair])
-                            : index.find(bytes, keyOffsets[pair], keyLengths[pair]);
+            for (int from = 0; from < n; from += keys.size) {
+                int size = 0;
+                for (int pair = (int) first + from; size < KeyBatch.SIZE && from + size < n; size++, pair++) {
+                    int offset = keyOffsets[pair];
+                    int length = keyLengths[pair];
+                    if (offset < 0 || length < 0 || offset > data.length - length) {
+                        break;
+                    }
+                    keys.offsets[size] = offset;
+                    keys.lengths[size] = length;
+                    keys.hashes[size] = index.hash(keys.bytes, offset, length);
                 }
-                step.take(pair, record, hashes[i]);
+                if (size == 0) { // the pairs before it are taken
+                    int pair = (int) first + from;
+                    Objects.checkFromIndexSize(keyOffsets[pair], keyLengths[pair], data.length);
+                }
+                keys.size = size;
+                index.findAll(keys);
+                for (int i = 0; i < size; i++) {
+                    long record = keys.records[i];
+                    if (record < 0 && insert) {
+                        record = index.findOrInsert(keys.bytes, keys.offsets[i], keys.lengths[i], keys.hashes[i]);
+                    }
+                    step.take((int) first + from + i, record, hashes[from + i]);
+                }
             }
         });
-    }
-
-    private static boolean sameKey(byte[] data, int[] offsets, int[] lengths, int pair) {
-        return pair > 0
-                && Arrays.equals(
-                        data,
-                        offsets[pair],
-                        offsets[pair] + lengths[pair],
-                        data,
-                        offsets[pair - 1],
-                        offsets[pair - 1] + lengths[pair - 1]);
     }
 
     /**
@@ -357,30 +364,80 @@ public abstract class KeyTable extends RegionSketch {
         return heap.used();
     }
 
-    /** Merges the sketch of the key of {@code sourceRecord} of a table into the key of {@code record} of this one. */
+    /** Merges the sketches of one key in several tables into its record in this one. */
     @FunctionalInterface
-    protected interface RecordMerge {
+    protected interface RecordsMerge {
         /**
-         * Merges one key's sketch.
+         * Merges one key's sketches.
          *
          * @param record the key's record here, found or inserted
-         * @param sourceRecord its record in the other table
+         * @param sourceRecords its record in each source table, in the order of the sources, or -1 where a
+         *     source has not the key
          */
-        void merge(long record, long sourceRecord);
+        void merge(long record, long[] sourceRecords);
     }
 
     /**
-     * Walks the keys of another table, finds or inserts each here and hands both records to {@code merge},
-     * then counts the other's items. The caller checks writability and compatibility.
+     * Walks the union of the keys of several tables, finds or inserts each key here once and hands it, with
+     * its records in every source, to {@code merge}, then counts the sources' items (as they were before the walk). A key is taken when the
+     * walk first meets it, in the first source that holds it, and looked up in the sources after that one;
+     * so each key's sketch here is written once, whatever the number of sources, and every key a source held
+     * when the walk began is merged from it. All tables hash keys alike: the caller checks their hash scheme
+     * and seed, their shape and this table's writability.
+     *
+     * <p>Cost: per key of the sources, its hash, a lookup here and one in each source after the first that
+     * holds it, made 32 keys at a time so that their cache misses overlap; with two
+     * sources or more, 16 to 32 bytes of this process's heap per key merged.
      *
      * @throws TableFullException if a new key finds no room (the keys before it are merged)
      */
-    protected final void mergeKeys(KeyTable other, RecordMerge merge) {
-        other.index.forEach(source -> {
-            MemorySegment key = other.index.key(source);
-            merge.merge(index.findOrInsert(key, 0, key.byteSize()), source);
-        });
-        countItems(other.itemsAdded());
+    protected final void mergeKeysOfAll(List<? extends KeyTable> sources, RecordsMerge merge) {
+        int count = sources.size();
+        long reserved = 0;
+        long items = 0;
+        for (KeyTable source : sources) {
+            reserved = Math.min(capacity, reserved + source.index.reserved());
+            items = source.itemsAdded() > Long.MAX_VALUE - items ? Long.MAX_VALUE : items + source.itemsAdded();
+        }
+        RecordSet merged = count > 1 ? new RecordSet(reserved) : null;
+        long[][] found = new long[count][KeyBatch.SIZE];
+        long[] here = new long[KeyBatch.SIZE];
+        long[] records = new long[count];
+        KeyBatch batch = new KeyBatch();
+        for (int s = 0; s < count; s++) {
+            int first = s;
+            sources.get(s).index.forEachBatch(batch, hasher, keys -> {
+                long[] walked = found[first];
+                System.arraycopy(keys.records, 0, walked, 0, keys.size);
+                index.findAll(keys);
+                int taken = 0;
+                for (int i = 0; i < keys.size; i++) {
+                    long record = keys.records[i] >= 0
+                            ? keys.records[i]
+                            : index.findOrInsert(keys.bytes, keys.offsets[i], keys.lengths[i], keys.hashes[i]);
+                    if (merged == null || merged.add(record)) { // else taken from an earlier source
+                        here[taken] = record;
+                        walked[taken] = walked[i];
+                        keys.offsets[taken] = keys.offsets[i];
+                        keys.lengths[taken] = keys.lengths[i];
+                        keys.hashes[taken++] = keys.hashes[i];
+                    }
+                }
+                keys.size = taken;
+                for (int t = first + 1; t < count; t++) {
+                    sources.get(t).index.findAll(keys);
+                    System.arraycopy(keys.records, 0, found[t], 0, taken);
+                }
+                for (int i = 0; i < taken; i++) {
+                    Arrays.fill(records, 0, first, -1);
+                    for (int t = first; t < count; t++) {
+                        records[t] = found[t][i];
+                    }
+                    merge.merge(here[i], records);
+                }
+            });
+        }
+        countItems(items);
     }
 
     /**

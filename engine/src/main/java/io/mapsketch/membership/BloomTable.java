@@ -14,6 +14,7 @@ import io.mapsketch.memory.AtomicSegment;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -208,9 +209,33 @@ public final class BloomTable extends KeyTable implements Mergeable<BloomTable> 
      */
     @Override
     public void merge(BloomTable other) {
+        mergeAll(List.of(other));
+    }
+
+    /**
+     * Merges several tables into this one together, key by key, leaving each key as {@link #merge} of each
+     * in turn would (the OR of its filters here and in every source), each key's filter here found once.
+     * Cost: per key of the sources, a lookup here and in each source after the first that holds it; per
+     * source filter, the SIMD OR of its B blocks.
+     *
+     * @param others tables of the same blocks and bits per key, hash scheme and seed; not modified
+     * @throws IncompatibleSketchException naming the parameter that differs; nothing is merged
+     * @throws TableFullException if a new key finds no room (the keys before it are merged)
+     * @throws IllegalStateException if this table is read-only or one of them is closed
+     */
+    @Override
+    public void mergeAll(List<? extends BloomTable> others) {
         requireWritable();
-        requireMergeable(other);
-        mergeKeys(other, (record, source) -> filters.or(record, other.filters, source));
+        List<? extends BloomTable> sources = List.copyOf(others);
+        sources.forEach(this::requireMergeable);
+        mergeKeysOfAll(sources, (record, sourceRecords) -> {
+            for (int s = 0; s < sourceRecords.length; s++) {
+                BloomTable source = sources.get(s);
+                if (sourceRecords[s] >= 0) {
+                    filters.or(record, source.filters, sourceRecords[s]);
+                }
+            }
+        });
     }
 
     /** The filter blocks per key, bits per key, hash scheme and seed, as {@link #merge} takes them. */

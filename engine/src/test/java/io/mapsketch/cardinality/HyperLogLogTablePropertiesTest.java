@@ -201,6 +201,44 @@ class HyperLogLogTablePropertiesTest {
                 });
     }
 
+    /**
+     * Several tables merged at once, this one among them, give each key the registers of the union of its
+     * items in all of them, as merging them in turn does, sparse and dense keys alike.
+     */
+    @Test
+    void aMergeOfSeveralTablesAtOnceIsTheTableOfTheirUnion() {
+        qt().withFixedSeed(37L)
+                .withExamples(40)
+                .forAll(
+                        lists().of(pairs(1_500)).ofSizeBetween(1, 4),
+                        pairs(1_500),
+                        integers().between(4, 12))
+                .checkAssert((sources, own, precision) -> {
+                    List<long[]> all = new ArrayList<>(own);
+                    sources.forEach(all::addAll);
+                    Map<String, HyperLogLog> sketches = standalones(all, precision);
+                    List<HyperLogLogTable> tables = new ArrayList<>();
+                    try (HyperLogLogTable into = table(precision, OpenMode.SHARED)) {
+                        own.forEach(pair -> into.add(key(pair[0]), pair[1]));
+                        for (List<long[]> pairs : sources) {
+                            HyperLogLogTable from = table(precision, OpenMode.EXCLUSIVE);
+                            pairs.forEach(pair -> from.add(key(pair[0]), pair[1]));
+                            tables.add(from);
+                        }
+                        List<HyperLogLogTable> merged = new ArrayList<>(tables);
+                        merged.add(merged.size() / 2, into);
+                        into.mergeAll(merged);
+                        assertAnswersAsStandalones(into, sketches);
+                        assertEquals(2L * own.size() + all.size() - own.size(), into.itemsAdded());
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    } finally {
+                        tables.forEach(HyperLogLogTablePropertiesTest::closeQuietly);
+                    }
+                    closeAll(sketches.values());
+                });
+    }
+
     /** Four threads add overlapping new keys at once: every key has one slot and every item. */
     @Test
     void threadsInsertingTheSameNewKeysAtOnceLoseNothing() throws Exception {
@@ -320,6 +358,14 @@ class HyperLogLogTablePropertiesTest {
         byte[] registers = new byte[hll.registerCount()];
         hll.registers.bytes().asByteBuffer().get(registers);
         return registers;
+    }
+
+    private static void closeQuietly(HyperLogLogTable table) {
+        try {
+            table.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static void closeAll(Iterable<HyperLogLog> sketches) {

@@ -204,9 +204,9 @@ class BloomTablePropertiesTest {
                         right.forEach(pair -> from.add(key(pair[0]), pair[1]));
                         into.merge(from);
                         assertAnswersAsStandalones(into, filters, all);
-                        into.merge(from);
+                        into.mergeAll(List.of(from, into, from));
                         assertAnswersAsStandalones(into, filters, all);
-                        assertEquals(left.size() + 2L * right.size(), into.itemsAdded());
+                        assertEquals(2L * (left.size() + right.size()) + 2L * right.size(), into.itemsAdded());
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -24,8 +25,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Rolls {@value #DAYS} day tables of {@value #KEYS} keys into a month table: {@link HyperLogLogTable#merge}
- * of every day into an empty month, key by key. One operation is one day table merged, so the score times
+ * Rolls {@value #DAYS} day tables of {@value #KEYS} keys into a month table: {@link HyperLogLogTable#mergeAll}
+ * of the days into an empty month, key by key, each month key written once. One operation is one day table merged, so the score times
  * {@code size}, the bytes of a day table's file, is the rate at which the tables are read (the report shows
  * both); the memory-speed reference is {@code KernelBenchmark.readSumReference}.
  *
@@ -166,16 +167,14 @@ public class TableRollUpBenchmark {
     }
 
     /**
-     * Merges every day table into the month.
+     * Merges the day tables into the month together ({@link HyperLogLogTable#mergeAll}).
      *
      * @return the month's items
      */
     @Benchmark
     @OperationsPerInvocation(DAYS)
     public long rollUp() {
-        for (HyperLogLogTable day : days) {
-            month.merge(day);
-        }
+        month.mergeAll(List.of(days));
         return month.itemsAdded();
     }
 }
