@@ -20,9 +20,9 @@ import java.util.List;
  * filters, HyperLogLog, MinHash: it is then skipped, merging it changes nothing); for sums (Count-Min,
  * Top-K, counting Bloom) it is refused, since its counts would be added again. Every source's shape is
  * checked against the destination's ({@link Mergeable#requireMergeable}) before anything is merged, so a
- * mis-shaped source leaves the destination as it was. Then each source is merged in turn; a limit only the
- * merged state reaches (a Count-Min total weight, a table's room) stops the merge with one line naming both
- * files and the sources merged before it.
+ * mis-shaped source leaves the destination as it was. Then each source is merged in turn (tables: all of
+ * them together, each key written once); a limit only the merged state reaches (a Count-Min total weight, a
+ * table's room) stops the merge with one line naming the files and what was merged before it.
  */
 final class Merging {
 
@@ -89,10 +89,61 @@ final class Merging {
     /**
      * A merge verb: the destination and the sources open with {@code opener} (a missing destination is
      * created first, in the first source's shape), every source is checked by {@code check}, then merged by
-     * {@code step}.
+     * {@code step}, one after the other.
      */
     static <S extends Sketch> void merge(
             Path destination, List<Path> sources, SketchFiles.Opener<S> opener, Check<S> check, Step<S> step)
+            throws IOException {
+        merge(destination, sources, opener, check, (into, from, files, indices) -> {
+            for (int i = 0; i < files.size(); i++) {
+                try {
+                    step.merge(into, from.get(i), indices.get(i));
+                } catch (IllegalArgumentException | TableFullException e) {
+                    throw new CommandFailure(files.get(i) + ": cannot be merged into " + destination + ": "
+                            + e.getMessage() + mergedBefore(files.subList(0, i)));
+                }
+            }
+        });
+    }
+
+    /**
+     * A merge verb of tables: as {@link #merge(Path, List, SketchFiles.Opener, Step)}, the sources merged into
+     * the destination together ({@link Mergeable#mergeAll}), each key written once.
+     */
+    static <S extends Sketch> void mergeTogether(Path destination, List<Path> sources, SketchFiles.Opener<S> opener)
+            throws IOException {
+        merge(
+                destination,
+                sources,
+                opener,
+                (into, from) -> ((Mergeable<?>) into).requireMergeableSketch(from),
+                (into, from, files, indices) -> {
+                    try {
+                        ((Mergeable<?>) into).mergeAllSketches(from);
+                    } catch (IllegalArgumentException e) {
+                        throw new CommandFailure(
+                                destination + ": cannot merge " + describe(files) + ": " + e.getMessage());
+                    } catch (TableFullException e) {
+                        throw new CommandFailure(destination + ": cannot merge " + describe(files) + ": "
+                                + e.getMessage() + "; the keys before it were merged");
+                    }
+                });
+    }
+
+    /** Merges the open sources into the open destination; {@code indices} are the sources' among the SRC files. */
+    @FunctionalInterface
+    private interface Steps<S extends Sketch> {
+        void merge(S into, List<S> from, List<Path> files, List<Integer> indices);
+    }
+
+    private static String describe(List<Path> files) {
+        return files.size() == 1
+                ? files.getFirst().toString()
+                : files.getFirst() + " and " + (files.size() - 1) + " more";
+    }
+
+    private static <S extends Sketch> void merge(
+            Path destination, List<Path> sources, SketchFiles.Opener<S> opener, Check<S> check, Steps<S> steps)
             throws IOException {
         boolean exists = Files.exists(destination);
         List<Path> others = new ArrayList<>(sources.size());
@@ -118,14 +169,7 @@ final class Merging {
                 }
                 requireKindAndSeed(destination, into, others, from.list());
                 requireMergeable(destination, into, others, from.list(), check);
-                for (int i = 0; i < others.size(); i++) {
-                    try {
-                        step.merge(into, from.list().get(i), indices.get(i));
-                    } catch (IllegalArgumentException | TableFullException e) {
-                        throw new CommandFailure(others.get(i) + ": cannot be merged into " + destination + ": "
-                                + e.getMessage() + mergedBefore(others.subList(0, i)));
-                    }
-                }
+                steps.merge(into, from.list(), others, indices);
             }
         }
     }

@@ -1,6 +1,5 @@
 package io.mapsketch.cli;
 
-import io.mapsketch.Mergeable;
 import io.mapsketch.OpenMode;
 import io.mapsketch.Sketch;
 import io.mapsketch.SketchKind;
@@ -308,11 +307,7 @@ final class TableCommands implements SketchFamily {
             @Parameters(index = "0", paramLabel = "DEST", description = "The table to merge into.") Path destination,
             @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Tables.") List<Path> sources)
             throws IOException {
-        Merging.merge(
-                destination,
-                sources,
-                TableCommands::openTable,
-                (into, from, source) -> ((Mergeable<?>) into).mergeSketch(from));
+        Merging.mergeTogether(destination, sources, TableCommands::openTable);
         return 0;
     }
 

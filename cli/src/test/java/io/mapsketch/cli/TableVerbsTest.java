@@ -101,4 +101,26 @@ class TableVerbsTest {
         assertEquals(1, full.status());
         assertTrue(full.err().contains("capacity of 2 keys") && full.err().contains(table), full.err());
     }
+
+    /** Sources merged together into a table too small for their keys: one line naming the files, and what stays merged. */
+    @Test
+    void aMergeIntoAFullTableNamesTheFilesAndWhatWasMerged() throws Exception {
+        String small = dir.resolve("small.hllt").toString();
+        ok(InProcess.run("table", "create", small, "--kind", "hll", "--precision", "10", "--capacity", "2"));
+        String[] days = new String[3];
+        for (int d = 0; d < days.length; d++) {
+            days[d] = dir.resolve("day-" + d + ".hllt").toString();
+            ok(InProcess.run("table", "create", days[d], "--kind", "hll", "--precision", "10", "--capacity", "10"));
+            ok(InProcess.run("table", "add", days[d], "page-" + d, "v"));
+        }
+        InProcess.Result full = InProcess.run("table", "merge", small, days[0], days[1], days[2]);
+        assertEquals(1, full.status());
+        assertTrue(
+                full.err().contains(small + ": cannot merge " + days[0] + " and 2 more")
+                        && full.err().contains("capacity of 2 keys")
+                        && full.err().contains("the keys before it were merged"),
+                full.err());
+        assertEquals(
+                "2", ok(InProcess.run("table", "keys", small)).out().lines().count() + "");
+    }
 }
