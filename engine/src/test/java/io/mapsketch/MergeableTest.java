@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
 import static org.quicktheories.generators.SourceDSL.booleans;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
@@ -34,6 +35,7 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -49,7 +51,9 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@link Mergeable#mergeSketch}, the other sketch given only as a {@link Sketch}) leaves exactly what
  * the family's own {@code merge} leaves, and that is the sketch of the union of both key lists. The
  * contract refuses another kind, seed or shape with {@link IncompatibleSketchException} naming it,
- * changing nothing, and a read-only or closed sketch with {@link IllegalStateException}.
+ * changing nothing, and a read-only or closed sketch with {@link IllegalStateException}. Merging several
+ * at once ({@link Mergeable#mergeAll}) is merging each in turn, and a misfit anywhere among them is refused
+ * before any is merged.
  */
 class MergeableTest {
 
@@ -315,6 +319,192 @@ class MergeableTest {
             assertEquals(before, kind.state().apply(into, keys), what);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** How {@link #mergingSeveralAtOnceIsMergingEachInTurn} hands the sources over. */
+    enum Given {
+        /** {@link Mergeable#mergeAll} of the sources. */
+        TYPED,
+        /** {@link Mergeable#mergeAllSketches} of the sources known only as {@link Sketch}es. */
+        AS_SKETCHES,
+        /** {@link Mergeable#mergeAll} of the sources and the first of them once more, merged twice. */
+        FIRST_AGAIN
+    }
+
+    /**
+     * Merging several sketches at once leaves what merging each in turn leaves (for the tables, which merge
+     * them together key by key and may place keys elsewhere, the same answers of every key), its items
+     * counter grown by all of theirs, and the sources unchanged.
+     */
+    @Test
+    void mergingSeveralAtOnceIsMergingEachInTurn() {
+        qt().withFixedSeed(20_031L)
+                .withExamples(200)
+                .forAll(
+                        integers().between(0, KINDS.size() - 1),
+                        lists().of(lists().of(longs().all()).ofSizeBetween(0, 200))
+                                .ofSizeBetween(3, 4),
+                        booleans().all(),
+                        arbitrary().enumValues(Given.class))
+                .checkAssert((index, keyLists, shared, given) -> checkMergeAll(
+                        KINDS.get(index),
+                        keyLists.stream().map(MergeableTest::toArray).toList(),
+                        shared ? OpenMode.SHARED : OpenMode.EXCLUSIVE,
+                        given));
+    }
+
+    /** {@code keyLists}: the keys of the sketch merged into, then those of each source. */
+    private static <S extends Mergeable<S>> void checkMergeAll(
+            Kind<S> kind, List<long[]> keyLists, OpenMode mode, Given given) {
+        long[] all = keyLists.stream().flatMapToLong(Arrays::stream).toArray();
+        try (S inTurn = kind.create(mode);
+                S together = kind.create(mode);
+                Several<S> several = Several.of(kind, keyLists.subList(1, keyLists.size()))) {
+            kind.add().accept(inTurn, keyLists.getFirst());
+            kind.add().accept(together, keyLists.getFirst());
+            List<S> sources = new ArrayList<>(several.sketches());
+            if (given == Given.FIRST_AGAIN) {
+                sources.add(sources.getFirst());
+            }
+            List<Object> sourcesBefore = sources.stream()
+                    .map(source -> kind.state().apply(source, all))
+                    .toList();
+            long itemsBefore = together.itemsAdded();
+            sources.forEach(inTurn::merge);
+            if (given == Given.AS_SKETCHES) {
+                List<Sketch> opened = List.copyOf(sources);
+                together.mergeAllSketches(opened);
+            } else {
+                together.mergeAll(sources);
+            }
+            String what = kind + " in " + mode + ", " + given + ", " + sources.size() + " sources";
+            assertEquals(kind.state().apply(inTurn, all), kind.state().apply(together, all), what);
+            assertEquals(
+                    itemsBefore + sources.stream().mapToLong(Sketch::itemsAdded).sum(),
+                    together.itemsAdded(),
+                    what + ": items added");
+            assertEquals(
+                    sourcesBefore,
+                    sources.stream()
+                            .map(source -> kind.state().apply(source, all))
+                            .toList(),
+                    what + ": a source changed");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A source of another seed, shape or kind anywhere among several is refused before any is merged, with
+     * the message its own check gives (naming the kind for another kind, which only
+     * {@link Mergeable#mergeAllSketches} can be handed), and the payload is unchanged.
+     */
+    @Test
+    void mergingSeveralRefusesAMisfitAnywhereBeforeMergingAny() {
+        qt().withFixedSeed(20_033L)
+                .withExamples(150)
+                .forAll(
+                        integers().between(0, KINDS.size() - 1),
+                        integers().between(1, 3),
+                        integers().between(0, 2),
+                        lists().of(longs().all()).ofSizeBetween(1, 100))
+                .checkAssert((index, difference, position, keys) ->
+                        checkMisfitRefused(KINDS.get(index), difference, position, toArray(keys)));
+    }
+
+    /** {@code difference}: 1 the seed, 2 the shape, 3 the kind; the misfit is source {@code position} of 3. */
+    private static <S extends Mergeable<S>> void checkMisfitRefused(
+            Kind<S> kind, int difference, int position, long[] keys) {
+        Kind<?> next = KINDS.get((KINDS.indexOf(kind) + 1) % KINDS.size());
+        List<long[]> sourceKeys = List.of(shifted(keys, 1), shifted(keys, 2));
+        try (S into = kind.create(OpenMode.EXCLUSIVE);
+                Several<S> fitting = Several.of(kind, sourceKeys);
+                Sketch misfit = switch (difference) {
+                    case 1 -> kind.builder().get().seed(7).createAnonymous(OpenMode.EXCLUSIVE);
+                    case 2 -> kind.otherShape().get().createAnonymous(OpenMode.EXCLUSIVE);
+                    default -> next.create(OpenMode.EXCLUSIVE);
+                }) {
+            kind.add().accept(into, keys);
+            List<Object> payloadBefore = payload(into, keys);
+            Object before = kind.state().apply(into, keys);
+            String expected = assertThrows(IncompatibleSketchException.class, () -> into.requireMergeableSketch(misfit))
+                    .getMessage();
+            List<Sketch> sources = new ArrayList<>(fitting.sketches());
+            sources.add(position, misfit);
+            String what = kind + ", difference " + difference + ", misfit at " + position;
+            String refused = assertThrows(IncompatibleSketchException.class, () -> into.mergeAllSketches(sources), what)
+                    .getMessage();
+            assertEquals(expected, refused, what);
+            if (difference == 3) {
+                assertTrue(
+                        refused.startsWith(
+                                "sketches differ in kind: " + into.kind() + " here, " + misfit.kind() + " in"),
+                        what + ": " + refused);
+            } else {
+                @SuppressWarnings("unchecked")
+                S sameKind = (S) misfit;
+                List<S> typed = new ArrayList<>(fitting.sketches());
+                typed.add(position, sameKind);
+                assertEquals(
+                        expected,
+                        assertThrows(IncompatibleSketchException.class, () -> into.mergeAll(typed), what)
+                                .getMessage(),
+                        what);
+            }
+            assertEquals(payloadBefore, payload(into, keys), what + ": the payload changed");
+            assertEquals(before, kind.state().apply(into, keys), what);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Merging no sketch at all, in either form, changes nothing. */
+    @Test
+    void mergingAnEmptyListChangesNothing() throws IOException {
+        long[] keys = LongStream.range(0, 200).map(i -> i * 0x2545F4914F6CDD1DL).toArray();
+        for (Kind<?> kind : KINDS) {
+            mergeNone(kind, keys);
+        }
+    }
+
+    private static <S extends Mergeable<S>> void mergeNone(Kind<S> kind, long[] keys) throws IOException {
+        try (S into = kind.create(OpenMode.SHARED)) {
+            kind.add().accept(into, keys);
+            List<Object> before = payload(into, keys);
+            into.mergeAll(List.of());
+            assertEquals(before, payload(into, keys), kind.name());
+            into.mergeAllSketches(List.of());
+            assertEquals(before, payload(into, keys), kind.name());
+        }
+    }
+
+    /** The keys with their bits turned by a source's number, so that each source holds other keys. */
+    private static long[] shifted(long[] keys, int source) {
+        return Arrays.stream(keys)
+                .map(key -> key ^ (source * 0x9E3779B97F4A7C15L))
+                .toArray();
+    }
+
+    /** Sketches of a kind, each holding its list of keys, closed together. */
+    private record Several<S extends Mergeable<S>>(List<S> sketches) implements AutoCloseable {
+
+        static <S extends Mergeable<S>> Several<S> of(Kind<S> kind, List<long[]> keyLists) {
+            List<S> sketches = new ArrayList<>();
+            Several<S> several = new Several<>(sketches);
+            for (long[] keys : keyLists) {
+                S sketch = kind.create(OpenMode.EXCLUSIVE);
+                sketches.add(sketch);
+                kind.add().accept(sketch, keys);
+            }
+            return several;
+        }
+
+        @Override
+        public void close() throws IOException {
+            for (S sketch : sketches) {
+                sketch.close();
+            }
         }
     }
 
