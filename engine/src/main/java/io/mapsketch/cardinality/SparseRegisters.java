@@ -18,8 +18,9 @@ import java.util.Arrays;
  * chain ends where it would pass half of the dense block's bytes ({@link #chainLength}). The protocol is
  * in {@code docs/design/tables.md}.
  *
- * <p>Cost: a raise walks the entries up to the register's own or the first empty one (at most 2,032 at
- * p = 14); a chunk more is an allocation and a compare-and-set.
+ * <p>Cost: a raise scans the entries up to the register's own or the first empty one (at most 2,032 at
+ * p = 14), a vector of them per step ({@link RegisterKernels#firstEntryOf}); a chunk more is an allocation
+ * and a compare-and-set.
  */
 final class SparseRegisters {
 
@@ -35,6 +36,7 @@ final class SparseRegisters {
     static final int FULL = -1;
 
     private final AtomicSegment words;
+    private final MemorySegment bytes;
     private final TableHeap heap;
     private final int chunks;
     private final boolean sole;
@@ -48,6 +50,7 @@ final class SparseRegisters {
     SparseRegisters(TableHeap heap, int precision, boolean sole) {
         this.heap = heap;
         this.words = heap.bytes();
+        this.bytes = words.segment();
         this.chunks = chainLength(precision);
         this.sole = sole;
     }
@@ -78,8 +81,11 @@ final class SparseRegisters {
         int wanted = register << Byte.SIZE | value;
         for (int k = 0; ; k++) {
             int entries = FIRST_ENTRIES << k;
-            for (int i = 0; i < entries; i++) {
-                long at = chunk + ENTRIES + (long) Integer.BYTES * i;
+            long first = chunk + ENTRIES;
+            for (int i = candidate(first, 0, entries, register);
+                    i < entries;
+                    i = candidate(first, i + 1, entries, register)) {
+                long at = first + (long) Integer.BYTES * i;
                 int entry = words.getIntAcquire(at);
                 while (entry == 0 || entry >>> Byte.SIZE == register) {
                     if (entry != 0 && (entry & 0xFF) >= value) {
@@ -100,6 +106,16 @@ final class SparseRegisters {
             }
             chunk = TableHeap.offset(next);
         }
+    }
+
+    /**
+     * The first entry from {@code from} on of the chunk whose entries start at {@code first} that is empty
+     * or holds {@code register}, or {@code entries}. An entry seen holding another register holds it for
+     * good, so a scan resumed after it skips it whatever writers do meanwhile.
+     */
+    private int candidate(long first, int from, int entries, int register) {
+        return from
+                + RegisterKernels.firstEntryOf(bytes, first + (long) Integer.BYTES * from, entries - from, register);
     }
 
     /**

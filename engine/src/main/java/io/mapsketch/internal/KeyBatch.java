@@ -16,6 +16,7 @@ final class KeyBatch {
     final long[] lengths = new long[SIZE];
     final long[] hashes = new long[SIZE];
     final long[] records = new long[SIZE];
+    final long[] stored = new long[SIZE];
     MemorySegment bytes;
     int size;
 }

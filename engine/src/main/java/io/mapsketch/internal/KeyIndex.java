@@ -133,16 +133,21 @@ public final class KeyIndex {
      */
     void findAll(KeyBatch batch) {
         long[] records = batch.records;
+        long[] stored = batch.stored;
         for (int i = 0; i < batch.size; i++) {
-            records[i] = tagged(batch.hashes[i]);
+            long word = tagged(batch.hashes[i]);
+            records[i] = word == 0 ? -1 : TableHeap.offset(word & REFERENCE_MASK);
         }
         for (int i = 0; i < batch.size; i++) {
-            long word = records[i];
-            long record = word == 0 ? -1 : TableHeap.offset(word & REFERENCE_MASK);
-            if (record >= 0 && !sameKey(record, batch.bytes, batch.offsets[i], batch.lengths[i])) {
-                record = find(batch.bytes, batch.offsets[i], batch.lengths[i], batch.hashes[i]);
+            stored[i] = records[i] < 0 ? -1 : heapBytes.get(ValueLayout.JAVA_INT_UNALIGNED, records[i]);
+        }
+        for (int i = 0; i < batch.size; i++) {
+            long record = records[i];
+            if (record >= 0
+                    && (stored[i] != batch.lengths[i]
+                            || !sameKey(record, batch.bytes, batch.offsets[i], batch.lengths[i]))) {
+                records[i] = find(batch.bytes, batch.offsets[i], batch.lengths[i], batch.hashes[i]);
             }
-            records[i] = record;
         }
     }
 

@@ -89,6 +89,30 @@ public final class RegisterKernels {
     }
 
     /**
+     * Finds the first of {@code count} sparse register entries, 32-bit little-endian words
+     * {@code (register << 8) | value} from byte {@code offset}, that is empty (0) or holds
+     * {@code register}: the smallest such {@code i}, or {@code count} if there is none. A sparse list
+     * that writers fill in order, each register in at most one entry, finds a register's entry or the
+     * place to claim for it so. Reads only; with concurrent writers each entry is read once, at some value
+     * it held during the call, so a caller that writes re-reads the entry it got.
+     *
+     * <p>Cost: a read of the entries up to the answer; the Vector API implementation compares a vector of
+     * entries per step.
+     *
+     * @param entries the segment of the entries
+     * @param offset byte offset of the first entry
+     * @param count number of entries, {@code >= 0}
+     * @param register the register looked for, {@code >= 0}
+     * @return the index of the first empty entry or entry of {@code register}, in {@code [0, count]}
+     * @throws IllegalArgumentException if {@code count < 0}
+     * @throws IndexOutOfBoundsException if the entries do not lie inside the segment
+     */
+    public static int firstEntryOf(MemorySegment entries, long offset, int count, int register) {
+        Checks.slice("entries", entries, "offset", offset, "count", count, Integer.BYTES);
+        return OPS.firstEntryOf(entries, offset, count, register);
+    }
+
+    /**
      * Returns, for each of the eight bytes of two words, the larger one compared as unsigned values:
      * the register maximum of eight registers at once, for writers that update a word with a
      * compare-and-set. Branch-free.

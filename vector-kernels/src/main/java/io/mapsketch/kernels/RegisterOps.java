@@ -30,6 +30,9 @@ interface RegisterOps {
     /** The smallest i with {@code src[i] > dst[i]} (unsigned bytes), or {@code registers} if there is none. */
     long firstRaised(MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long registers);
 
+    /** See {@link RegisterKernels#firstEntryOf}; arguments already checked. */
+    int firstEntryOf(MemorySegment entries, long offset, int count, int register);
+
     /** {@code dst[i] = min(dst[i], src[i])}, unsigned little-endian 64-bit values. */
     void minUnsignedLongs(MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long values);
 

@@ -1,6 +1,7 @@
 package io.mapsketch.kernels;
 
 import static io.mapsketch.kernels.Layouts.BYTE;
+import static io.mapsketch.kernels.Layouts.INT;
 import static io.mapsketch.kernels.Layouts.LONG;
 
 import java.lang.foreign.MemorySegment;
@@ -39,6 +40,17 @@ final class ScalarRegisterOps implements RegisterOps {
             }
         }
         return registers;
+    }
+
+    @Override
+    public int firstEntryOf(MemorySegment entries, long offset, int count, int register) {
+        for (int i = 0; i < count; i++) {
+            int entry = entries.get(INT, offset + (long) Integer.BYTES * i);
+            if (entry == 0 || entry >>> Byte.SIZE == register) {
+                return i;
+            }
+        }
+        return count;
     }
 
     /**

@@ -5,6 +5,7 @@ import static io.mapsketch.kernels.Layouts.ORDER;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -34,6 +35,7 @@ final class VectorRegisterOps implements RegisterOps {
 
     private static final VectorSpecies<Byte> BYTES = VectorKernels.BYTES;
     private static final VectorSpecies<Long> LONGS = VectorKernels.LONGS;
+    private static final VectorSpecies<Integer> INTS = VectorKernels.INTS;
     private static final int STEP = BYTES.vectorByteSize();
     private static final ScalarRegisterOps TAIL = new ScalarRegisterOps();
 
@@ -60,6 +62,20 @@ final class VectorRegisterOps implements RegisterOps {
             }
         }
         return bound + TAIL.firstRaised(dst, dstOffset + bound, src, srcOffset + bound, registers - bound);
+    }
+
+    @Override
+    public int firstEntryOf(MemorySegment entries, long offset, int count, int register) {
+        int bound = count & -INTS.length();
+        for (int i = 0; i < bound; i += INTS.length()) {
+            IntVector lanes = IntVector.fromMemorySegment(INTS, entries, offset + (long) Integer.BYTES * i, ORDER);
+            VectorMask<Integer> found = lanes.compare(VectorOperators.EQ, 0)
+                    .or(lanes.lanewise(VectorOperators.LSHR, Byte.SIZE).compare(VectorOperators.EQ, register));
+            if (found.anyTrue()) {
+                return i + found.firstTrue();
+            }
+        }
+        return bound + TAIL.firstEntryOf(entries, offset + (long) Integer.BYTES * bound, count - bound, register);
     }
 
     @Override

@@ -5,6 +5,8 @@ import static io.mapsketch.kernels.TestMemory.QT_SEED;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -110,6 +112,41 @@ class RegisterKernelsTest {
                     kernels.registers().firstRaised(dst, c.dstOffset(), src, c.srcOffset(), c.length()),
                     () -> kernels.implementation() + " for " + c);
         }
+    }
+
+    /**
+     * Sparse entries of a few registers, some empty, at every offset of a word: both twins and the facade
+     * find the first empty entry or entry of the register, as the plain loop does.
+     */
+    @Test
+    void firstEntryOfTwinsFindTheFirstEmptyOrMatchingEntry() {
+        qt().withFixedSeed(QT_SEED + 9)
+                .withExamples(EXAMPLES)
+                .forAll(
+                        lists().of(integers().between(0, 40)).ofSizeBetween(0, 300),
+                        integers().between(1, 40),
+                        integers().between(0, 3))
+                .checkAssert((registers, register, skew) -> {
+                    try (Arena arena = Arena.ofConfined()) {
+                        MemorySegment entries = arena.allocate(Integer.BYTES * (registers.size() + 1L));
+                        long offset = skew; // any byte offset
+                        int expected = registers.size();
+                        for (int i = 0; i < registers.size(); i++) {
+                            int r = registers.get(i);
+                            int entry = r == 0 ? 0 : (r - 1) << Byte.SIZE | (1 + i % 50);
+                            entries.set(ValueLayout.JAVA_INT_UNALIGNED, offset + (long) Integer.BYTES * i, entry);
+                            if (expected == registers.size() && (entry == 0 || r - 1 == register)) {
+                                expected = i;
+                            }
+                        }
+                        int count = registers.size();
+                        assertEquals(
+                                expected, KernelSet.SCALAR.registers().firstEntryOf(entries, offset, count, register));
+                        assertEquals(
+                                expected, TestMemory.twin().registers().firstEntryOf(entries, offset, count, register));
+                        assertEquals(expected, RegisterKernels.firstEntryOf(entries, offset, count, register));
+                    }
+                });
     }
 
     @Test
