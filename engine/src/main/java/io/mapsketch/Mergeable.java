@@ -66,12 +66,30 @@ public sealed interface Mergeable<S extends Mergeable<S>> extends Sketch
      * @throws IncompatibleSketchException as {@link #merge}, for the first that differs; nothing is merged
      * @throws IllegalArgumentException as {@link #merge}; a limit the merged state reaches stops the merge
      *     with the sources before it merged (tables say what they merge before refusing)
-     * @throws IllegalStateException as {@link #merge}
+     * @throws IllegalStateException as {@link #merge}; a closed source is refused before any is merged
      */
     default void mergeAll(List<? extends S> others) {
         List<? extends S> sources = List.copyOf(others);
-        sources.forEach(this::requireMergeable);
+        requireMergeableAll(sources);
         sources.forEach(this::merge);
+    }
+
+    /**
+     * Checks that {@link #mergeAll} would take every one of {@code others}, without merging: each is open and
+     * passes {@link #requireMergeable}. Cost: a comparison of two headers per source.
+     *
+     * @param others sketches of this kind
+     * @throws IncompatibleSketchException as {@link #requireMergeable}, for the first that differs
+     * @throws IllegalStateException if one of them is closed, naming its place in the list
+     */
+    default void requireMergeableAll(List<? extends S> others) {
+        for (int i = 0; i < others.size(); i++) {
+            S other = Objects.requireNonNull(others.get(i), "others[" + i + "]");
+            if (other.isClosed()) {
+                throw new IllegalStateException("others[" + i + "] is closed; nothing was merged");
+            }
+            requireMergeable(other);
+        }
     }
 
     /**

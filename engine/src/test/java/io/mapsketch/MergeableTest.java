@@ -479,6 +479,31 @@ class MergeableTest {
         }
     }
 
+    /** A closed source anywhere in the list is refused before any source is merged. */
+    @Test
+    void mergingSeveralRefusesAClosedSourceBeforeMergingAny() throws IOException {
+        long[] keys = LongStream.range(0, 200).map(i -> i * 0x2545F4914F6CDD1DL).toArray();
+        for (Kind<?> kind : KINDS) {
+            mergeWithAClosedOne(kind, keys);
+        }
+    }
+
+    private static <S extends Mergeable<S>> void mergeWithAClosedOne(Kind<S> kind, long[] keys) throws IOException {
+        try (S into = kind.create(OpenMode.SHARED);
+                S open = kind.create(OpenMode.EXCLUSIVE)) {
+            kind.add().accept(open, shifted(keys, 1));
+            S closed = kind.create(OpenMode.EXCLUSIVE);
+            kind.add().accept(closed, shifted(keys, 2));
+            closed.close();
+            List<Object> before = payload(into, keys);
+            IllegalStateException refused =
+                    assertThrows(IllegalStateException.class, () -> into.mergeAll(List.of(open, closed)));
+            assertTrue(refused.getMessage().contains("others[1] is closed"), kind.name() + ": " + refused.getMessage());
+            assertEquals(before, payload(into, keys), kind.name());
+            assertEquals(0, into.itemsAdded(), kind.name());
+        }
+    }
+
     /** The keys with their bits turned by a source's number, so that each source holds other keys. */
     private static long[] shifted(long[] keys, int source) {
         return Arrays.stream(keys)

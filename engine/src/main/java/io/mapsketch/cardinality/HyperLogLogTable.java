@@ -116,13 +116,14 @@ public final class HyperLogLogTable extends HyperLogLogTableReads implements Mer
      * @param others tables of the same precision, hash scheme and seed; not modified
      * @throws IncompatibleSketchException naming the parameter that differs; nothing is merged
      * @throws TableFullException if a new key finds no room (the keys before it are merged)
-     * @throws IllegalStateException if this table is read-only or one of them is closed
+     * @throws IllegalStateException if this table is read-only or closed, or one of them is closed (before any is
+     *     merged)
      */
     @Override
     public void mergeAll(List<? extends HyperLogLogTable> others) {
         requireWritable();
         List<? extends HyperLogLogTable> sources = List.copyOf(others);
-        sources.forEach(this::requireMergeable);
+        requireMergeableAll(sources);
         TableRegisters[] from = sources.stream().map(table -> table.registers).toArray(TableRegisters[]::new);
         TableRegisters.MergeScratch scratch = registers.mergeScratch();
         mergeKeysOfAll(sources, (record, sourceRecords) -> registers.mergeAll(record, from, sourceRecords, scratch));

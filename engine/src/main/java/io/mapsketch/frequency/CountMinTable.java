@@ -241,13 +241,14 @@ public final class CountMinTable extends CountMinTableReads implements Mergeable
      * @throws IllegalArgumentException if the merged N would pass 2^63 - 2^55 - 1; nothing is merged
      * @throws TableFullException if a new key finds no room (the keys before it are merged, and N holds all of
      *     the sources')
-     * @throws IllegalStateException if this table is read-only or one of them is closed
+     * @throws IllegalStateException if this table is read-only or closed, or one of them is closed (before any is
+     *     merged)
      */
     @Override
     public void mergeAll(List<? extends CountMinTable> others) {
         requireWritable();
         List<? extends CountMinTable> sources = List.copyOf(others);
-        sources.forEach(this::requireMergeable);
+        requireMergeableAll(sources);
         long weight = 0;
         for (CountMinTable source : sources) {
             weight = source.totalWeight() > Long.MAX_VALUE - weight ? Long.MAX_VALUE : weight + source.totalWeight();

@@ -221,13 +221,14 @@ public final class BloomTable extends KeyTable implements Mergeable<BloomTable> 
      * @param others tables of the same blocks and bits per key, hash scheme and seed; not modified
      * @throws IncompatibleSketchException naming the parameter that differs; nothing is merged
      * @throws TableFullException if a new key finds no room (the keys before it are merged)
-     * @throws IllegalStateException if this table is read-only or one of them is closed
+     * @throws IllegalStateException if this table is read-only or closed, or one of them is closed (before any is
+     *     merged)
      */
     @Override
     public void mergeAll(List<? extends BloomTable> others) {
         requireWritable();
         List<? extends BloomTable> sources = List.copyOf(others);
-        sources.forEach(this::requireMergeable);
+        requireMergeableAll(sources);
         mergeKeysOfAll(sources, (record, sourceRecords) -> {
             for (int s = 0; s < sourceRecords.length; s++) {
                 BloomTable source = sources.get(s);
