@@ -97,7 +97,8 @@ public final class HyperLogLogTable extends HyperLogLogTableReads implements Mer
      *
      * @param other a table of the same precision, hash scheme and seed; not modified
      * @throws IncompatibleSketchException naming the parameter that differs
-     * @throws TableFullException if a new key finds no room (the keys before it are merged)
+     * @throws TableFullException if a new key finds no room (the keys before it are merged; the items added
+     *     count none of the other's)
      * @throws IllegalStateException if this table is read-only or either is closed
      */
     @Override
@@ -115,7 +116,8 @@ public final class HyperLogLogTable extends HyperLogLogTableReads implements Mer
      *
      * @param others tables of the same precision, hash scheme and seed; not modified
      * @throws IncompatibleSketchException naming the parameter that differs; nothing is merged
-     * @throws TableFullException if a new key finds no room (the keys before it are merged)
+     * @throws TableFullException if a new key finds no room (the keys before it are merged; the items added
+     *     count none of the sources')
      * @throws IllegalStateException if this table is read-only or closed, or one of them is closed (before any is
      *     merged)
      */

@@ -389,7 +389,8 @@ public abstract class KeyTable extends RegionSketch {
      * holds it, made 32 keys at a time so that their cache misses overlap; with two
      * sources or more, 16 to 32 bytes of this process's heap per key merged.
      *
-     * @throws TableFullException if a new key finds no room (the keys before it are merged)
+     * @throws TableFullException if a new key finds no room (the keys before it are merged; the items added
+     *     count none of the sources')
      */
     protected final void mergeKeysOfAll(List<? extends KeyTable> sources, RecordsMerge merge) {
         int count = sources.size();
