@@ -9,7 +9,6 @@ import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -393,51 +392,16 @@ public abstract class KeyTable extends RegionSketch {
      *     count none of the sources')
      */
     protected final void mergeKeysOfAll(List<? extends KeyTable> sources, RecordsMerge merge) {
-        int count = sources.size();
-        long reserved = 0;
         long items = 0;
         for (KeyTable source : sources) {
-            reserved = Math.min(capacity, reserved + source.index.reserved());
             items = source.itemsAdded() > Long.MAX_VALUE - items ? Long.MAX_VALUE : items + source.itemsAdded();
         }
-        RecordSet merged = count > 1 ? new RecordSet(reserved) : null;
-        long[][] found = new long[count][KeyBatch.SIZE];
-        long[] here = new long[KeyBatch.SIZE];
-        long[] records = new long[count];
-        KeyBatch batch = new KeyBatch();
-        for (int s = 0; s < count; s++) {
-            int first = s;
-            sources.get(s).index.forEachBatch(batch, hasher, keys -> {
-                long[] walked = found[first];
-                System.arraycopy(keys.records, 0, walked, 0, keys.size);
-                index.findAll(keys);
-                int taken = 0;
-                for (int i = 0; i < keys.size; i++) {
-                    long record = keys.records[i] >= 0
-                            ? keys.records[i]
-                            : index.findOrInsert(keys.bytes, keys.offsets[i], keys.lengths[i], keys.hashes[i]);
-                    if (merged == null || merged.add(record)) { // else taken from an earlier source
-                        here[taken] = record;
-                        walked[taken] = walked[i];
-                        keys.offsets[taken] = keys.offsets[i];
-                        keys.lengths[taken] = keys.lengths[i];
-                        keys.hashes[taken++] = keys.hashes[i];
-                    }
-                }
-                keys.size = taken;
-                for (int t = first + 1; t < count; t++) {
-                    sources.get(t).index.findAll(keys);
-                    System.arraycopy(keys.records, 0, found[t], 0, taken);
-                }
-                for (int i = 0; i < taken; i++) {
-                    Arrays.fill(records, 0, first, -1);
-                    for (int t = first; t < count; t++) {
-                        records[t] = found[t][i];
-                    }
-                    merge.merge(here[i], records);
-                }
-            });
-        }
+        KeyMerge.walk(
+                index,
+                hasher,
+                capacity,
+                sources.stream().map(source -> source.index).toList(),
+                merge);
         countItems(items);
     }
 
