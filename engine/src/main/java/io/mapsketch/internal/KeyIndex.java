@@ -125,8 +125,8 @@ public final class KeyIndex {
     }
 
     /**
-     * Finds the records of a batch of keys, as {@link #find(MemorySegment, long, long, long)} of each sets
-     * {@code batch.records[i]} (-1: not in the table). The slots of every key are read first, then their
+     * Finds the records of a batch of keys: sets {@code batch.records[i]} as
+     * {@link #find(MemorySegment, long, long, long)} of key i answers (-1: not in the table). The slots of every key are read first, then their
      * records, so that the cache misses of one key overlap those of the others instead of following them.
      *
      * <p>Cost: as {@code batch.size} finds, with the misses of many keys in flight at once.
@@ -151,7 +151,7 @@ public final class KeyIndex {
         }
     }
 
-    /** The first slot word from a hash's home slot on whose tag is the hash's, or 0 if an empty slot comes first. */
+    /** The first slot word, from a hash's home slot on, with the hash's tag; 0 if an empty slot comes first. */
     private long tagged(long hash) {
         long tag = hash >>> TAG_SHIFT;
         for (long slot = hash & slotMask; ; slot = (slot + 1) & slotMask) {
