@@ -25,7 +25,7 @@ import java.util.Map;
 /**
  * Several processes adding to one {@code SHARED} file at once: for each sketch (blocked Bloom at 50M keys,
  * Count-Min of 64 MiB, HyperLogLog at p = 14), each counter layout and 1, 2 and 4 writer JVMs, a fresh file
- * takes {@code --keys} distinct keys (50M by default: the Bloom filter from empty to capacity; HyperLogLog ten
+ * takes {@code --keys} distinct keys (50M by default: the Bloom filter from empty to capacity; HyperLogLog thirty
  * times as many, {@link ManyWritersWorker.Shape#keys}, so that its round lasts as long), split evenly among the
  * writers ({@link ManyWritersWorker}), one {@code add} per key. The score is keys per second from
  * the first writer's first add to the last writer's last, the median of {@code --rounds} fresh files; the
