@@ -119,11 +119,11 @@ public final class CuckooFilter extends RemovableFilter {
         long second = table.alternate(first, fingerprint);
         table.beginWrite(sharedWriters);
         try {
-            boolean fresh = table.find(first, fingerprint) < 0 && table.find(second, fingerprint) < 0;
-            if (!table.insert(first, second, fingerprint)) {
+            CuckooTable.Stored stored = table.add(first, second, fingerprint);
+            if (stored == CuckooTable.Stored.REFUSED) {
                 throw table.refusal(describe(), first, second, fingerprint);
             }
-            return fresh;
+            return stored == CuckooTable.Stored.NEW_KEY;
         } finally {
             table.endWrite(sharedWriters);
         }

@@ -44,9 +44,14 @@ abstract sealed class CuckooSlots permits CuckooTable {
     private final long buckets;
     private final int bits;
     private final long fingerprintMask;
+    /** The lowest bit of each of the four slots of {@link #slotsOf}. */
+    private final long slotLowBits;
+    /** The highest bit of each of the four slots of {@link #slotsOf}. */
+    private final long slotHighBits;
+
     private final boolean wordAligned;
     /** Whether some slots straddle two words (dense, f = 12): only then do lookups read the sequence. */
-    private final boolean straddling;
+    final boolean straddling;
 
     /**
      * Views the slots of a payload.
@@ -60,6 +65,12 @@ abstract sealed class CuckooSlots permits CuckooTable {
         this.buckets = buckets;
         this.bits = bits;
         this.fingerprintMask = (1L << bits) - 1;
+        long lowBits = 0;
+        for (int slot = 0; slot < BUCKET_SIZE; slot++) {
+            lowBits |= 1L << slot * bits;
+        }
+        this.slotLowBits = lowBits;
+        this.slotHighBits = lowBits << bits - 1;
         this.wordAligned = layout == WORD_ALIGNED && Long.SIZE % bits != 0;
         this.straddling = !wordAligned && Long.SIZE % bits != 0;
     }
@@ -195,10 +206,15 @@ abstract sealed class CuckooSlots permits CuckooTable {
     // ---------------------------------------------------------------- buckets, for readers and writers
 
     /**
-     * The four slots of a bucket, slot i in bits {@code f i} to {@code f i + f - 1}: dense, one or two
-     * loads (4f bits from bit 4f bucket); word-aligned, one per slot. Acquire loads for lock-free readers.
+     * The four slots of a bucket, slot i in bits {@code f i} to {@code f i + f - 1}: one load for f = 8
+     * and 16 (a bucket lies in one word); dense 12-bit, one or two loads (4f bits from bit 4f bucket);
+     * word-aligned, one per slot. Acquire loads for lock-free readers.
      */
     long slotsOf(long bucket, boolean acquire) {
+        if (!straddling && !wordAligned) {
+            long bit = bucket * BUCKET_SIZE * bits;
+            return load(bit >>> 6, acquire) >>> bit;
+        }
         long first = bucket * BUCKET_SIZE;
         if (!wordAligned) {
             return bitsAt(first * bits, BUCKET_SIZE * bits, acquire);
@@ -217,12 +233,24 @@ abstract sealed class CuckooSlots permits CuckooTable {
 
     /** The first slot of {@link #slotsOf} holding the fingerprint, or -1. */
     int slotIn(long slots, int fingerprint) {
-        for (int slot = 0; slot < BUCKET_SIZE; slot++) {
-            if (fingerprintIn(slots, slot) == fingerprint) {
-                return slot;
-            }
-        }
-        return -1;
+        long matches = matching(slots, fingerprint);
+        return matches == 0 ? -1 : firstSlotOf(matches);
+    }
+
+    /**
+     * The slots of {@link #slotsOf} that hold {@code fingerprint} (0 for the empty ones), tested all four
+     * at once without a branch: 0 if none does; else the highest bit of the first that does is set and no
+     * bit below it (the bits of later slots may be set whether or not they match). The bits of {@code
+     * slots} above the bucket's four slots are ignored.
+     */
+    long matching(long slots, int fingerprint) {
+        long difference = slots ^ fingerprint * slotLowBits;
+        return (difference - slotLowBits) & ~difference & slotHighBits;
+    }
+
+    /** The slot (0..3) whose highest bit is the lowest bit set in a non-zero {@link #matching} result. */
+    int firstSlotOf(long matches) {
+        return Long.bitCount(slotHighBits & (matches & -matches) - 1);
     }
 
     /** Occupied slots, by a pass over every bucket with acquire loads. */

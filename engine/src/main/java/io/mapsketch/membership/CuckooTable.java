@@ -82,7 +82,8 @@ final class CuckooTable extends CuckooSlots {
      * {@link #matchStands} shows it was read whole; otherwise the lookup looks again, for as long as
      * writers make progress, and answers {@code true} only if the write that raced it stays unfinished for
      * {@value #STALL_NANOS} ns (its writer taken for dead). Cost: the control line and one or two words
-     * per bucket; a straddling match re-reads the control line.
+     * per bucket, both buckets read and tested without a branch on the answer (a hit or miss, random to
+     * the branch predictor, would otherwise flush the pipeline); a straddling match re-reads the control line.
      */
     boolean contains(long first, long second, int fingerprint) {
         int movesRaced = 0;
@@ -91,33 +92,34 @@ final class CuckooTable extends CuckooSlots {
         while (true) {
             long moves = words.getLongAcquire(MOVES);
             long sequence = sequenceBeforeRead();
-            long bucket = first;
-            int slot = slotIn(slotsOf(first, true), fingerprint);
-            if (slot < 0) {
-                bucket = second;
-                slot = slotIn(slotsOf(second, true), fingerprint);
-            }
-            if (slot < 0) {
-                if (words.getLongAcquire(MOVES) == moves) {
-                    return false;
-                }
-                if (++movesRaced == LOOKUP_ATTEMPTS) {
+            long inFirst = matching(slotsOf(first, true), fingerprint);
+            long inSecond = matching(slotsOf(second, true), fingerprint);
+            boolean found = (inFirst | inSecond) != 0;
+            if (straddling && found) {
+                long slot = inFirst != 0
+                        ? first * BUCKET_SIZE + firstSlotOf(inFirst)
+                        : second * BUCKET_SIZE + firstSlotOf(inSecond);
+                if (matchStands(slot, sequence)) {
                     return true;
+                }
+                if (sequence != previous || (sequence & 1) == 0) {
+                    previous = sequence;
+                    stalledSince = 0;
+                } else if (stalledSince == 0) {
+                    stalledSince = System.nanoTime();
+                } else if (System.nanoTime() - stalledSince > STALL_NANOS) {
+                    return true;
+                } else {
+                    Thread.yield();
                 }
                 continue;
             }
-            if (matchStands(bucket * BUCKET_SIZE + slot, sequence)) {
-                return true;
+            // The answer as data behind one predictable branch: a miss stands if no move raced the reads.
+            if (found | words.getLongAcquire(MOVES) == moves) {
+                return found;
             }
-            if (sequence != previous || (sequence & 1) == 0) {
-                previous = sequence;
-                stalledSince = 0;
-            } else if (stalledSince == 0) {
-                stalledSince = System.nanoTime();
-            } else if (System.nanoTime() - stalledSince > STALL_NANOS) {
+            if (++movesRaced == LOOKUP_ATTEMPTS) {
                 return true;
-            } else {
-                Thread.yield();
             }
         }
     }
@@ -172,14 +174,44 @@ final class CuckooTable extends CuckooSlots {
      * @return {@code false} if no path was found (nothing changed)
      */
     boolean insert(long first, long second, int fingerprint) {
-        int free = find(first, 0);
-        if (free >= 0) {
-            write(first, free, fingerprint);
+        return insert(first, slotsOf(first, false), second, slotsOf(second, false), fingerprint);
+    }
+
+    /**
+     * {@link #insert}, telling whether either bucket held the fingerprint before: one read of each
+     * bucket serves both. Writers only.
+     *
+     * @return {@link Stored#REFUSED} if no path was found (nothing changed)
+     */
+    Stored add(long first, long second, int fingerprint) {
+        long firstSlots = slotsOf(first, false);
+        long secondSlots = slotsOf(second, false);
+        boolean held = (matching(firstSlots, fingerprint) | matching(secondSlots, fingerprint)) != 0;
+        if (!insert(first, firstSlots, second, secondSlots, fingerprint)) {
+            return Stored.REFUSED;
+        }
+        return held ? Stored.COPY : Stored.NEW_KEY;
+    }
+
+    /** What {@link #add} did. */
+    enum Stored {
+        /** Stored, and neither bucket held the fingerprint before: the key was certainly new. */
+        NEW_KEY,
+        /** Stored a further copy of a fingerprint a bucket held. */
+        COPY,
+        /** Not stored: no path of moves reaches a free slot; nothing changed. */
+        REFUSED
+    }
+
+    private boolean insert(long first, long firstSlots, long second, long secondSlots, int fingerprint) {
+        long free = matching(firstSlots, 0);
+        if (free != 0) {
+            write(first, firstSlotOf(free), fingerprint);
             return true;
         }
-        free = find(second, 0);
-        if (free >= 0) {
-            write(second, free, fingerprint);
+        free = matching(secondSlots, 0);
+        if (free != 0) {
+            write(second, firstSlotOf(free), fingerprint);
             return true;
         }
         return path.moveToInsert(first, second, fingerprint);

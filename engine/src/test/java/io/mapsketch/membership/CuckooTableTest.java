@@ -40,6 +40,9 @@ class CuckooTableTest {
 
     private static final int STRADDLING_SLOT = 1;
 
+    /** Four slot values and a probe. */
+    private static final int BUCKET_SLOTS_AND_PROBE = 5;
+
     @TempDir
     Path dir;
 
@@ -73,6 +76,48 @@ class CuckooTableTest {
             assertEquals(0x123L << 52, word(words, 2), "slot 15: bits 180 to 191, the top of word 2");
             assertEquals(0, words.getLong(CuckooTable.SEQUENCE) & 1, "the sequence is even between writes");
             assertEquals(2, words.getLong(CuckooTable.SEQUENCE), "one straddling write, two steps");
+        }
+    }
+
+    /**
+     * The branch-free match of a bucket's four slots finds the first slot a loop over them finds, for every
+     * width and layout, with bits of the next bucket above the four slots (as {@code slotsOf} leaves them
+     * for 8-bit slots); fingerprints near 0 and 2^f - 1 are generated often, where borrows cross slots.
+     */
+    @Test
+    void theBranchFreeMatchFindsTheFirstSlotALoopFinds() {
+        for (int bits : new int[] {8, 12, 16}) {
+            for (long layout : new long[] {CuckooTable.DENSE, CuckooTable.WORD_ALIGNED}) {
+                try (Arena arena = Arena.ofConfined()) {
+                    CuckooTable table = table(arena, 32, bits, layout);
+                    int top = (1 << bits) - 1;
+                    Gen<Integer> value = integers().between(0, 3).flatMap(edge -> switch (edge) {
+                        case 0 -> integers().between(0, 2);
+                        case 1 -> integers().between(top - 2, top);
+                        default -> integers().between(0, top);
+                    });
+                    qt().withFixedSeed(bits * 31L + layout)
+                            .withExamples(20_000)
+                            .forAll(
+                                    lists().of(value).ofSize(BUCKET_SLOTS_AND_PROBE),
+                                    integers().all())
+                            .checkAssert((values, above) -> {
+                                long slots = 0;
+                                for (int slot = 0; slot < 4; slot++) {
+                                    slots |= (long) values.get(slot) << slot * bits;
+                                }
+                                if (4 * bits < 64) {
+                                    slots |= (long) above << 4 * bits;
+                                }
+                                int probe = values.get(4);
+                                int expected = -1;
+                                for (int slot = 3; slot >= 0; slot--) {
+                                    expected = values.get(slot) == probe ? slot : expected;
+                                }
+                                assertEquals(expected, table.slotIn(slots, probe), values + " probe " + probe);
+                            });
+                }
+            }
         }
     }
 
