@@ -168,12 +168,7 @@ final class TableCommands implements SketchFamily {
         boolean[] changed = {false};
         try (KeyTable table = openTable(file, OpenMode.SHARED)) {
             if (key == null) {
-                Items.eachBatch(
-                        file,
-                        List.of(),
-                        root.io(),
-                        (data, offsets, lengths, count) ->
-                                TableLines.add(file, table, data, offsets, lengths, count, changed));
+                changed[0] = TableLines.add(file, table, root.io());
             } else {
                 if (items == null || items.isEmpty()) {
                     throw new CommandFailure(file + ": KEY " + key + " needs at least one ITEM");
@@ -237,23 +232,36 @@ final class TableCommands implements SketchFamily {
                         + " new, and prints each item's new estimate, one per line (CMS.INCRBY on the key's"
                         + " sketch). Every pair is checked before anything is added. Any number of processes may add"
                         + " at once.",
+                "With no KEY, adds each line KEY<TAB>ITEM<TAB>COUNT of standard input (the item ends at the line's"
+                        + " last tab) and prints each line's new estimate, in the order of the lines; a line refused"
+                        + " stops the verb there, the lines before it added.",
                 "An estimate at the counters' largest value is saturated: it is printed with a mark, and a line on"
                         + " standard error names the first such item and the option that counts further."
             },
-            footer = {"%nExample:%n  mapsketch table incrby plays.cmt user7 clip42 3 clip43 1"})
+            footer = {
+                "%nExamples:%n  mapsketch table incrby plays.cmt user7 clip42 3 clip43 1",
+                "  printf 'user7\\tclip42\\t3\\n' | mapsketch table incrby plays.cmt"
+            })
     int incrby(
             @Parameters(index = "0", paramLabel = "TABLE", description = "The table file.") Path file,
-            @Parameters(index = "1", paramLabel = "KEY", description = "The key.") String key,
+            @Parameters(index = "1", arity = "0..1", paramLabel = "KEY", description = "The key.") String key,
             @Parameters(
                             index = "2..*",
-                            arity = "2..*",
                             paramLabel = "ITEM COUNT",
                             description = "Items, as UTF-8 strings, each followed by its count (at least 1).")
                     List<String> pairs)
             throws IOException {
-        long[] counts = CountMinCommands.counts(pairs);
+        List<String> arguments = pairs == null ? List.of() : pairs;
+        if (key != null && arguments.isEmpty()) {
+            throw new CommandFailure(file + ": KEY " + key + " needs at least one ITEM COUNT pair");
+        }
+        long[] counts = CountMinCommands.counts(arguments);
         try (CountMinTable table = CountMinTable.open(file, OpenMode.SHARED)) {
-            CountMinTableVerbs.incrby(table, file, key, pairs, counts, root.io());
+            if (key == null) {
+                TableLines.incrby(file, table, root.io().forAnswers());
+            } else {
+                CountMinTableVerbs.incrby(table, file, key, arguments, counts, root.io());
+            }
         }
         return 0;
     }
