@@ -308,14 +308,35 @@ final class TableCommands implements SketchFamily {
                         + " source's shape and seed.",
                 "Tables of another kind, shape (precision; blocks and bits per key; width, depth and counter bits)"
                         + " or seed are refused; a Count-Min DEST among the sources is refused (its counts would be"
-                        + " added again)."
+                        + " added again).",
+                "Count-Min tables take --weights (CMS.MERGE WEIGHTS): each source's counters added W times, key by"
+                        + " key, as if its plays had been added W times."
             },
-            footer = {"%nExample:%n  mapsketch table merge pages-2026-05.hllt pages-2026-05-*.hllt"})
+            footer = {
+                "%nExamples:%n  mapsketch table merge pages-2026-05.hllt pages-2026-05-*.hllt",
+                "  mapsketch table merge plays-week.cmt plays-mon.cmt plays-tue.cmt --weights 1 2"
+            })
     int merge(
             @Parameters(index = "0", paramLabel = "DEST", description = "The table to merge into.") Path destination,
-            @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Tables.") List<Path> sources)
+            @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Tables.") List<Path> sources,
+            @Option(
+                            names = "--weights",
+                            arity = "1..*",
+                            paramLabel = "W",
+                            description = "Count-Min tables: one weight per SRC, each at least 1 (default: 1 each).")
+                    List<Long> weights)
             throws IOException {
-        Merging.mergeTogether(destination, sources, TableCommands::openTable);
+        if (weights == null) {
+            Merging.mergeTogether(destination, sources, TableCommands::openTable);
+            return 0;
+        }
+        long[] times = CountMinCommands.weights(weights, sources);
+        Merging.mergeTogether(
+                destination,
+                sources,
+                TableCommands::openWeighted,
+                (into, from, indices) -> into.mergeAll(
+                        from, indices.stream().mapToLong(i -> times[i]).toArray()));
         return 0;
     }
 
@@ -329,6 +350,12 @@ final class TableCommands implements SketchFamily {
     @Override
     public Sketch open(Path file, OpenMode mode) throws IOException {
         return openTable(file, mode);
+    }
+
+    /** Opens a Count-Min table for a weighted merge; a file of another kind is refused, naming it and its kind. */
+    private static CountMinTable openWeighted(Path file, OpenMode mode) throws IOException {
+        return SketchOpener.open(
+                file, mode, CountMinTable.class, "COUNT_MIN_TABLE: --weights weighs Count-Min tables only");
     }
 
     /** Opens a table of any kind; a file of another kind is refused, naming it and its kind. */

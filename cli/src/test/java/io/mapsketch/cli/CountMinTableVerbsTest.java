@@ -202,4 +202,54 @@ class CountMinTableVerbsTest {
                 "standard input line 2: no tab between KEY",
                 "the 1 item before it");
     }
+
+    /** CMS.MERGE WEIGHTS of tables: each source's counters W times, key by key, into a new DEST or onto one. */
+    @Test
+    void aWeightedMergeAddsEachSourceItsWeightTimesKeyByKey() throws Exception {
+        String monday = create("mon.cmt");
+        String tuesday = create("tue.cmt");
+        ok(InProcess.run("table", "incrby", monday, "user1", "clip0", "2", "clip1", "1"));
+        ok(InProcess.run("table", "incrby", tuesday, "user1", "clip0", "5"));
+        ok(InProcess.run("table", "incrby", tuesday, "user2", "clip0", "1"));
+        String week = dir.resolve("week.cmt").toString();
+        ok(InProcess.run("table", "merge", week, monday, tuesday, "--weights", "3", "2"));
+        assertEquals(List.of("16", "3"), query(week, "user1", "clip0", "clip1"));
+        assertEquals(List.of("2"), query(week, "user2", "clip0"));
+        assertTrue(ok(InProcess.run("info", week)).out().matches("(?s).*total weight: +21\n.*"));
+        ok(InProcess.run("table", "merge", week, tuesday, "--weights", "4"));
+        assertEquals(List.of("36", "3"), query(week, "user1", "clip0", "clip1"), "an existing DEST keeps its counts");
+        assertEquals(List.of("6"), query(week, "user2", "clip0"));
+    }
+
+    @Test
+    void weightsOutOfRangeOrCountOtherKindsAndWeightedTotalsPastTheLimitAreRefused() throws Exception {
+        String day = create("day.cmt");
+        ok(InProcess.run("table", "incrby", day, "k", "x", "1"));
+        String month = dir.resolve("month.cmt").toString();
+        refused(InProcess.run("table", "merge", month, day, "--weights", "0"), "the weight of " + day + " is 0");
+        refused(InProcess.run("table", "merge", month, day, day, "--weights", "1"), "give one per SRC");
+        String hll = dir.resolve("h.hllt").toString();
+        ok(InProcess.run("table", "create", hll, "--kind", "hll", "--precision", "10", "--capacity", "10"));
+        String bloom = dir.resolve("b.bft").toString();
+        ok(InProcess.run("table", "create", bloom, "--kind", "bloom", "--error-rate", "0.01", "--capacity", "10"));
+        String hllMonth = dir.resolve("h-month.hllt").toString();
+        refused(
+                InProcess.run("table", "merge", hllMonth, hll, "--weights", "2"),
+                hll,
+                "HYPERLOGLOG_TABLE",
+                "--weights weighs Count-Min tables only");
+        assertTrue(Files.notExists(Path.of(hllMonth)), "no DEST is created for a refused merge");
+        refused(InProcess.run("table", "merge", bloom, day, "--weights", "2"), bloom, "BLOOM_TABLE", "--weights");
+        String wide = create("wide.cmt", "4", "--width", "20", "--depth", "2", "--counter-bits", "64");
+        ok(InProcess.run("table", "incrby", wide, "k", "x", Long.toString(4_593_671_619_917_905_920L)));
+        String wideMonth = dir.resolve("wide-month.cmt").toString();
+        refused(
+                InProcess.run("table", "merge", wideMonth, wide, "--weights", "2"),
+                wideMonth,
+                "total weight, weighted = 9187343239835811840",
+                "past 9187343239835811839");
+        assertEquals(List.of("0"), query(wideMonth, "k", "x"), "nothing was merged");
+        ok(InProcess.run("table", "merge", wideMonth, wide, "--weights", "1"));
+        assertEquals(List.of("4593671619917905920"), query(wideMonth, "k", "x"));
+    }
 }
