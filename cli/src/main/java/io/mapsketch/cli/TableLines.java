@@ -13,9 +13,10 @@ import java.util.List;
  * Lines of standard input as the pairs or triples of a table's batch add: {@code KEY<TAB>ITEM} for
  * {@code table add} ({@link KeyTable#addAll}), {@code KEY<TAB>ITEM<TAB>COUNT} for {@code table incrby}
  * ({@link CountMinTable#addAll}; the item ends at the line's last tab). Each chunk of lines
- * ({@link Items#eachBatch}) is one batch, split in place, no line copied. A line refused (a field missing,
- * a COUNT not a whole number of at least 1 or one past the total's limit, a pair the table refuses) stops
- * the verb with its line number and the fault, the lines before it added, none after it.
+ * ({@link Items#eachBatch}) is one batch, split in place, no line copied. A line refused (a field missing;
+ * for {@code incrby} also a COUNT not a whole number of at least 1 or past the total's limit, or a triple
+ * the table refuses) stops the verb with its line number and the fault, the lines before it added, none
+ * after it.
  */
 final class TableLines {
 

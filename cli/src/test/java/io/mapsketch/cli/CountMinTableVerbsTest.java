@@ -92,6 +92,9 @@ class CountMinTableVerbsTest {
                 result.err().contains("the count of 'x' is saturated")
                         && result.err().contains("table create --counter-bits 64"),
                 result.err());
+        InProcess.Result piped = ok(InProcess.withInput("j\tx\t4294967295\nj\ty\t1\n", "table", "incrby", table));
+        assertEquals(List.of("4294967295 (saturated: 32-bit counters)", "1"), piped.lines());
+        assertTrue(piped.err().contains("the count of 'x' of key 'j' is saturated"), piped.err());
         String wide = create("wide.cmt", "4", "--width", "20", "--depth", "2", "--counter-bits", "64");
         assertEquals(
                 List.of("4294967296"),
@@ -132,6 +135,13 @@ class CountMinTableVerbsTest {
         String full = create("full.cmt", "1", "--width", "20", "--depth", "2");
         ok(InProcess.run("table", "incrby", full, "a", "x", "1"));
         refused(InProcess.run("table", "incrby", full, "b", "x", "1"), "capacity of 1 key");
+        InProcess.Result fullLines = refused(
+                InProcess.withInput("a\tx\t2\nb\tx\t1\na\tx\t1\n", "table", "incrby", full),
+                "standard input line 2: ",
+                "capacity of 1 key",
+                "the 1 item before it was applied, none after it");
+        assertEquals(List.of("3"), fullLines.lines(), "the estimates of the lines added");
+        assertEquals(List.of("3"), query(full, "a", "x"));
     }
 
     /** Line {@code i} of a pipe of plays: 50 users, 97 clips, counts 1 to 5; about 20 bytes a line. */
