@@ -8,6 +8,7 @@ import io.mapsketch.memory.LiveCounters;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -201,24 +202,34 @@ final class CountMinCommands implements SketchFamily {
                             description = "One weight per SRC, each at least 1 (default: 1 each).")
                     List<Long> weights)
             throws IOException {
-        if (weights != null && weights.size() != sources.size()) {
+        long[] times = weights(weights, sources);
+        Merging.merge(
+                destination, sources, CountMinSketch::open, (into, from, source) -> into.merge(from, times[source]));
+        return 0;
+    }
+
+    /**
+     * The weight of each SRC from {@code --weights} (1 each if not given), checked before anything is
+     * merged: one per SRC, each at least 1.
+     */
+    static long[] weights(List<Long> weights, List<Path> sources) {
+        long[] times = new long[sources.size()];
+        Arrays.fill(times, 1);
+        if (weights == null) {
+            return times;
+        }
+        if (weights.size() != sources.size()) {
             throw new IllegalArgumentException("--weights gives " + weights.size() + " weights for " + sources.size()
                     + " sources; give one per SRC");
         }
-        if (weights != null) {
-            for (int i = 0; i < weights.size(); i++) {
-                if (weights.get(i) < 1) {
-                    throw new IllegalArgumentException("--weights: the weight of " + sources.get(i) + " is "
-                            + weights.get(i) + ", must be at least 1");
-                }
+        for (int i = 0; i < times.length; i++) {
+            times[i] = weights.get(i);
+            if (times[i] < 1) {
+                throw new IllegalArgumentException(
+                        "--weights: the weight of " + sources.get(i) + " is " + times[i] + ", must be at least 1");
             }
         }
-        Merging.merge(
-                destination,
-                sources,
-                CountMinSketch::open,
-                (into, from, source) -> into.merge(from, weights == null ? 1 : weights.get(source)));
-        return 0;
+        return times;
     }
 
     @Override

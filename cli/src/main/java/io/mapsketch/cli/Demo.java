@@ -65,6 +65,7 @@ final class Demo {
         TableDemo tables = new TableDemo(out);
         tables.visitorsPerPage(dir);
         tables.seenPerUser(dir);
+        tables.playsPerUser(dir);
         out.flush();
         SimilarityDemo similarity = new SimilarityDemo(out);
         similarity.minHash(dir.resolve("pages.mh"));

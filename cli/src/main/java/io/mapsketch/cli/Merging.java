@@ -106,11 +106,30 @@ final class Merging {
         });
     }
 
+    /** Merges the open sources into the open destination together, as {@link Mergeable#mergeAll} does. */
+    @FunctionalInterface
+    interface Together<S extends Sketch> {
+        /**
+         * Merges {@code from} into {@code into}, both of one kind, their shapes checked.
+         *
+         * @param indices each source's index among the SRC files
+         */
+        void merge(S into, List<S> from, List<Integer> indices);
+    }
+
     /**
      * A merge verb of tables: as {@link #merge(Path, List, SketchFiles.Opener, Step)}, the sources merged into
      * the destination together ({@link Mergeable#mergeAll}), each key written once.
      */
     static <S extends Sketch> void mergeTogether(Path destination, List<Path> sources, SketchFiles.Opener<S> opener)
+            throws IOException {
+        mergeTogether(
+                destination, sources, opener, (into, from, indices) -> ((Mergeable<?>) into).mergeAllSketches(from));
+    }
+
+    /** As {@link #mergeTogether(Path, List, SketchFiles.Opener)}, the sources merged by {@code together}. */
+    static <S extends Sketch> void mergeTogether(
+            Path destination, List<Path> sources, SketchFiles.Opener<S> opener, Together<S> together)
             throws IOException {
         merge(
                 destination,
@@ -119,7 +138,7 @@ final class Merging {
                 (into, from) -> ((Mergeable<?>) into).requireMergeableSketch(from),
                 (into, from, files, indices) -> {
                     try {
-                        ((Mergeable<?>) into).mergeAllSketches(from);
+                        together.merge(into, from, indices);
                     } catch (IllegalArgumentException e) {
                         throw new CommandFailure(
                                 destination + ": cannot merge " + describe(files) + ": " + e.getMessage());

@@ -55,6 +55,16 @@ final class Saturation {
                 create);
     }
 
+    /**
+     * Watches adds to many keys of a Count-Min table, each of which returns its estimate
+     * ({@link #added(byte[], int, int, int, int, long)}).
+     *
+     * @param create the verb that creates such a table, named in the advice ({@code "table create"})
+     */
+    Saturation(Path file, CountMinTable table, String create) {
+        this(file, table.counterBits(), table.maxEstimate(), table::totalWeight, null, create);
+    }
+
     private Saturation(
             Path file,
             int counterBits,
@@ -105,15 +115,26 @@ final class Saturation {
     /** Notes an item's estimate right after its add. */
     void added(String item, long estimate) {
         if (first == null && estimate == maxEstimate) {
-            first = item;
+            first = "'" + item + "'";
         }
     }
 
     /** Notes an item of bytes' estimate right after its add. */
     void added(byte[] bytes, int offset, int length, long estimate) {
         if (first == null && estimate == maxEstimate) {
-            first = new String(bytes, offset, length, StandardCharsets.UTF_8);
+            first = "'" + utf8(bytes, offset, length) + "'";
         }
+    }
+
+    /** Notes the estimate of a key's item, both in {@code data}, right after its add. */
+    void added(byte[] data, int keyOffset, int keyLength, int itemOffset, int itemLength, long estimate) {
+        if (first == null && estimate == maxEstimate) {
+            first = "'" + utf8(data, itemOffset, itemLength) + "' of key '" + utf8(data, keyOffset, keyLength) + "'";
+        }
+    }
+
+    private static String utf8(byte[] bytes, int offset, int length) {
+        return new String(bytes, offset, length, StandardCharsets.UTF_8);
     }
 
     /**
@@ -134,7 +155,7 @@ final class Saturation {
         String advice = counterBits == Integer.SIZE
                 ? "; to count past it, create the sketch with '" + create + " --counter-bits 64'"
                 : "";
-        err.println("mapsketch: " + file + ": the count of '" + first + "' is saturated at "
+        err.println("mapsketch: " + file + ": the count of " + first + " is saturated at "
                 + maxEstimate + ", the largest of " + counterBits
                 + "-bit counters: its estimate may be below the truth" + advice);
     }

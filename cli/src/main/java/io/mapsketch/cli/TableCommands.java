@@ -168,12 +168,7 @@ final class TableCommands implements SketchFamily {
         boolean[] changed = {false};
         try (KeyTable table = openTable(file, OpenMode.SHARED)) {
             if (key == null) {
-                Items.eachBatch(
-                        file,
-                        List.of(),
-                        root.io(),
-                        (data, offsets, lengths, count) ->
-                                TableLines.add(file, table, data, offsets, lengths, count, changed));
+                changed[0] = TableLines.add(file, table, root.io());
             } else {
                 if (items == null || items.isEmpty()) {
                     throw new CommandFailure(file + ": KEY " + key + " needs at least one ITEM");
@@ -237,23 +232,36 @@ final class TableCommands implements SketchFamily {
                         + " new, and prints each item's new estimate, one per line (CMS.INCRBY on the key's"
                         + " sketch). Every pair is checked before anything is added. Any number of processes may add"
                         + " at once.",
+                "With no KEY, adds each line KEY<TAB>ITEM<TAB>COUNT of standard input (the item ends at the line's"
+                        + " last tab) and prints each line's new estimate, in the order of the lines; a line refused"
+                        + " stops the verb there, the lines before it added.",
                 "An estimate at the counters' largest value is saturated: it is printed with a mark, and a line on"
                         + " standard error names the first such item and the option that counts further."
             },
-            footer = {"%nExample:%n  mapsketch table incrby plays.cmt user7 clip42 3 clip43 1"})
+            footer = {
+                "%nExamples:%n  mapsketch table incrby plays.cmt user7 clip42 3 clip43 1",
+                "  printf 'user7\\tclip42\\t3\\n' | mapsketch table incrby plays.cmt"
+            })
     int incrby(
             @Parameters(index = "0", paramLabel = "TABLE", description = "The table file.") Path file,
-            @Parameters(index = "1", paramLabel = "KEY", description = "The key.") String key,
+            @Parameters(index = "1", arity = "0..1", paramLabel = "KEY", description = "The key.") String key,
             @Parameters(
                             index = "2..*",
-                            arity = "2..*",
                             paramLabel = "ITEM COUNT",
                             description = "Items, as UTF-8 strings, each followed by its count (at least 1).")
                     List<String> pairs)
             throws IOException {
-        long[] counts = CountMinCommands.counts(pairs);
+        List<String> arguments = pairs == null ? List.of() : pairs;
+        if (key != null && arguments.isEmpty()) {
+            throw new CommandFailure(file + ": KEY " + key + " needs at least one ITEM COUNT pair");
+        }
+        long[] counts = CountMinCommands.counts(arguments);
         try (CountMinTable table = CountMinTable.open(file, OpenMode.SHARED)) {
-            CountMinTableVerbs.incrby(table, file, key, pairs, counts, root.io());
+            if (key == null) {
+                TableLines.incrby(file, table, root.io().forAnswers());
+            } else {
+                CountMinTableVerbs.incrby(table, file, key, arguments, counts, root.io());
+            }
         }
         return 0;
     }
@@ -300,14 +308,35 @@ final class TableCommands implements SketchFamily {
                         + " source's shape and seed.",
                 "Tables of another kind, shape (precision; blocks and bits per key; width, depth and counter bits)"
                         + " or seed are refused; a Count-Min DEST among the sources is refused (its counts would be"
-                        + " added again)."
+                        + " added again).",
+                "Count-Min tables take --weights (CMS.MERGE WEIGHTS): each source's counters added W times, key by"
+                        + " key, as if its plays had been added W times."
             },
-            footer = {"%nExample:%n  mapsketch table merge pages-2026-05.hllt pages-2026-05-*.hllt"})
+            footer = {
+                "%nExamples:%n  mapsketch table merge pages-2026-05.hllt pages-2026-05-*.hllt",
+                "  mapsketch table merge plays-week.cmt plays-mon.cmt plays-tue.cmt --weights 1 2"
+            })
     int merge(
             @Parameters(index = "0", paramLabel = "DEST", description = "The table to merge into.") Path destination,
-            @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Tables.") List<Path> sources)
+            @Parameters(index = "1..*", arity = "1..*", paramLabel = "SRC", description = "Tables.") List<Path> sources,
+            @Option(
+                            names = "--weights",
+                            arity = "1..*",
+                            paramLabel = "W",
+                            description = "Count-Min tables: one weight per SRC, each at least 1 (default: 1 each).")
+                    List<Long> weights)
             throws IOException {
-        Merging.mergeTogether(destination, sources, TableCommands::openTable);
+        if (weights == null) {
+            Merging.mergeTogether(destination, sources, TableCommands::openTable);
+            return 0;
+        }
+        long[] times = CountMinCommands.weights(weights, sources);
+        Merging.mergeTogether(
+                destination,
+                sources,
+                TableCommands::openWeighted,
+                (into, from, indices) -> into.mergeAll(
+                        from, indices.stream().mapToLong(i -> times[i]).toArray()));
         return 0;
     }
 
@@ -321,6 +350,12 @@ final class TableCommands implements SketchFamily {
     @Override
     public Sketch open(Path file, OpenMode mode) throws IOException {
         return openTable(file, mode);
+    }
+
+    /** Opens a Count-Min table for a weighted merge; a file of another kind is refused, naming it and its kind. */
+    private static CountMinTable openWeighted(Path file, OpenMode mode) throws IOException {
+        return SketchOpener.open(
+                file, mode, CountMinTable.class, "COUNT_MIN_TABLE: --weights weighs Count-Min tables only");
     }
 
     /** Opens a table of any kind; a file of another kind is refused, naming it and its kind. */

@@ -2,11 +2,15 @@ package io.mapsketch.cli;
 
 import io.mapsketch.OpenMode;
 import io.mapsketch.cardinality.HyperLogLogTable;
+import io.mapsketch.frequency.CountMinTable;
 import io.mapsketch.membership.BloomTable;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +19,8 @@ import java.util.Locale;
 
 /**
  * The demo's sketch tables: unique visitors per page per day in 30 HyperLogLog day tables, rolled into the
- * month by {@code mapsketch table merge}, and a Bloom table of the clips each user has seen.
+ * month by {@code mapsketch table merge}, a Bloom table of the clips each user has seen, and a Count-Min
+ * table of how often each user played each clip, filled by {@code mapsketch table incrby} from lines.
  */
 final class TableDemo {
 
@@ -28,6 +33,7 @@ final class TableDemo {
     private static final int NEW_VISITORS_A_DAY = 100;
     private static final int USERS = 1_000;
     private static final int CLIPS_SEEN = 100;
+    private static final int CLIPS_PLAYED = 100;
 
     private final PrintWriter out;
 
@@ -146,6 +152,75 @@ final class TableDemo {
         }
     }
 
+    /** User {@code u} played the clips from {@code u * 7} on, 100 of them, clip {@code c} of them 1 + (u + c) % 5 times. */
+    void playsPerUser(Path dir) throws IOException {
+        Path file = dir.resolve("plays.cmt");
+        StringBuilder lines = new StringBuilder();
+        for (int u = 0; u < USERS; u++) {
+            for (int c = 0; c < CLIPS_PLAYED; c++) {
+                lines.append(Demo.member(u))
+                        .append('\t')
+                        .append(clip(u * 7 + c))
+                        .append('\t')
+                        .append(plays(u, c));
+                lines.append('\n');
+            }
+        }
+        String capacity = Integer.toString(USERS);
+        mapsketch(List.of(
+                "table",
+                "create",
+                file.toString(),
+                "--kind",
+                "cms",
+                "--capacity",
+                capacity,
+                "--width",
+                "200",
+                "--depth",
+                "4"));
+        mapsketch(List.of("table", "incrby", file.toString()), lines.toString());
+        try (CountMinTable plays = CountMinTable.open(file, OpenMode.READ_ONLY)) {
+            int exact = 0;
+            int below = 0;
+            int beyond = 0;
+            for (int u = 0; u < USERS; u++) {
+                long bound = plays.errorBound(Demo.member(u));
+                for (int c = 0; c < CLIPS_PLAYED; c++) {
+                    long over = plays.estimate(Demo.member(u), clip(u * 7 + c)) - plays(u, c);
+                    exact += over == 0 ? 1 : 0;
+                    below += over < 0 ? 1 : 0;
+                    beyond += over > bound ? 1 : 0;
+                }
+            }
+            int pairs = USERS * CLIPS_PLAYED;
+            out.printf(
+                    Locale.ROOT,
+                    "  Count-Min table plays.cmt, a sketch per user (%,d users, 200 x 4 counters):%n"
+                            + "    mapsketch table incrby plays.cmt < plays.tsv   (%,d lines USER<TAB>CLIP<TAB>COUNT)%n"
+                            + "    %s played %s %d times (truth %d), %s %d; estimates exact %.2f%%, below the truth %d,"
+                            + " beyond e / 200 x a user's %d plays = %d: %d (delta %.2f%%)%n",
+                    USERS,
+                    pairs,
+                    Demo.member(7),
+                    clip(49),
+                    plays.estimate(Demo.member(7), clip(49)),
+                    plays(7, 0),
+                    clip(4_242),
+                    plays.estimate(Demo.member(7), clip(4_242)),
+                    100.0 * exact / pairs,
+                    below,
+                    plays.totalWeight(Demo.member(7)),
+                    plays.errorBound(Demo.member(7)),
+                    beyond,
+                    100 * plays.delta());
+        }
+    }
+
+    private static int plays(int user, int clip) {
+        return 1 + (user + clip) % 5;
+    }
+
     private static String page(int p) {
         return "/page-" + p;
     }
@@ -156,9 +231,16 @@ final class TableDemo {
 
     /** Runs a mapsketch verb in this JVM, failing with what it printed if it fails. */
     private static void mapsketch(List<String> args) throws IOException {
+        mapsketch(args, "");
+    }
+
+    /** Runs a mapsketch verb in this JVM with {@code input} as its standard input, its answers dropped. */
+    private static void mapsketch(List<String> args, String input) throws IOException {
         StringWriter printed = new StringWriter();
         PrintWriter to = new PrintWriter(printed);
-        int status = Main.run(args.toArray(String[]::new), new CommandIo(InputStream.nullInputStream(), to, to, false));
+        InputStream in = new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8));
+        int status = Main.run(
+                args.toArray(String[]::new), new CommandIo(in, new PrintWriter(Writer.nullWriter()), to, false));
         if (status != 0) {
             throw new IOException("mapsketch " + String.join(" ", args) + " failed (" + status + "): " + printed);
         }

@@ -95,6 +95,18 @@ class ModulePathTest {
                 .matcher(text);
         assertTrue(seen.find(), text);
         assertEquals(1.0, Double.parseDouble(seen.group(1)), 0.3, "unseen clips reported, in percent");
+        assertTrue(
+                text.contains(
+                        "Count-Min table plays.cmt, a sketch per user (1,000 users, 200 x 4 counters):\n"
+                                + "    mapsketch table incrby plays.cmt < plays.tsv   (100,000 lines USER<TAB>CLIP<TAB>COUNT)\n"),
+                text);
+        Matcher plays = Pattern.compile("user-7 played clip-49 3 times \\(truth 3\\), clip-4242 0; estimates exact"
+                        + " ([0-9.]+)%, below the truth 0, beyond e / 200 x a user's 300 plays = 5: ([0-9]+) \\(delta"
+                        + " 1.83%\\)\n")
+                .matcher(text);
+        assertTrue(plays.find(), text);
+        assertTrue(Double.parseDouble(plays.group(1)) > 90, "most estimates are exact at 100 clips a user");
+        assertTrue(Integer.parseInt(plays.group(2)) < 1_830, "beyond the bound: fewer than delta x 100,000");
         assertTrue(text.contains("MinHash, 2,500 slots per signature"), text);
         assertTrue(text.contains("SimHash, 64-bit fingerprints of 4 documents"), text);
         assertTrue(text.contains("within 20 bits of document 0: [0, 2]"), text);
@@ -116,6 +128,7 @@ class ModulePathTest {
         assertTrue(Files.isRegularFile(folder.resolve("pages-days/pages-30.hllt")), folder.toString());
         assertTrue(Files.isRegularFile(folder.resolve("pages-month.hllt")), folder.toString());
         assertTrue(Files.isRegularFile(folder.resolve("seen.bft")), folder.toString());
+        assertTrue(Files.isRegularFile(folder.resolve("plays.cmt")), folder.toString());
         try (Stream<Path> paths = Files.walk(folder)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(path);

@@ -7,9 +7,11 @@ import io.mapsketch.OpenMode;
 import io.mapsketch.SketchKind;
 import io.mapsketch.TableFullException;
 import io.mapsketch.internal.HeaderReader;
+import io.mapsketch.memory.LiveCounters;
 import io.mapsketch.memory.SketchRegion;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -246,22 +248,74 @@ public final class CountMinTable extends CountMinTableReads implements Mergeable
      */
     @Override
     public void mergeAll(List<? extends CountMinTable> others) {
+        long[] once = new long[others.size()];
+        Arrays.fill(once, 1);
+        mergeAll(others, once);
+    }
+
+    /**
+     * Merges another table into this one {@code weight} times over, key by key, as if each of its (key, item,
+     * count) adds had been made {@code weight} times here (RedisBloom's CMS.MERGE WEIGHTS on every key's
+     * sketch, {@link CountMinSketch#merge(CountMinSketch, long)} of each); weight 1 is {@link #merge}.
+     *
+     * @param other a table as {@link #merge} takes; not modified
+     * @param weight how many times to take it, in [1, 2^63 - 1]
+     * @throws IllegalArgumentException if {@code weight} is out of range or the merged N would pass
+     *     2^63 - 2^55 - 1; nothing is merged
+     * @see #mergeAll(List, long[])
+     */
+    public void merge(CountMinTable other, long weight) {
+        mergeAll(List.of(other), new long[] {weight});
+    }
+
+    /**
+     * Merges several tables into this one together, key by key, source {@code s} taken {@code weights[s]}
+     * times over: afterwards each key's counters are the saturating sum of its counters here and of
+     * {@code weights[s]} times its counters in each source, exactly as if each source's (key, item, count)
+     * adds had been made that many times here; N and the items added grow by each source's times its weight.
+     * Cost: as {@link #mergeAll(List)}, counter by counter for a weight above 1.
+     *
+     * @param others tables of the same width, depth, counter width, hash scheme and seed; not modified
+     * @param weights one weight per table, each in [1, 2^63 - 1]
+     * @throws IncompatibleSketchException naming the parameter that differs; nothing is merged
+     * @throws IllegalArgumentException if the weights are not one per table, a weight is out of range, or the
+     *     merged N would pass 2^63 - 2^55 - 1; nothing is merged
+     * @throws TableFullException if a new key finds no room (the keys before it are merged, and N holds all of
+     *     the sources', weighted)
+     * @throws IllegalStateException if this table is read-only or closed, or one of them is closed (before any is
+     *     merged)
+     */
+    public void mergeAll(List<? extends CountMinTable> others, long[] weights) {
         requireWritable();
         List<? extends CountMinTable> sources = List.copyOf(others);
+        long[] times = weights.clone();
+        if (times.length != sources.size()) {
+            throw new IllegalArgumentException(times.length + " weights for " + sources.size()
+                    + " tables: give one per table; nothing was merged");
+        }
+        for (long weight : times) {
+            FrequencySketch.requireWeight(weight);
+        }
         requireMergeableAll(sources);
         long weight = 0;
-        for (CountMinTable source : sources) {
-            weight = source.totalWeight() > Long.MAX_VALUE - weight ? Long.MAX_VALUE : weight + source.totalWeight();
+        boolean weighted = false;
+        for (int s = 0; s < sources.size(); s++) {
+            long taken = LiveCounters.times(sources.get(s).totalWeight(), times[s]);
+            weight = taken > Long.MAX_VALUE - weight ? Long.MAX_VALUE : weight + taken;
+            weighted |= times[s] != 1;
         }
-        admitWeight(weight, sources.size() == 1 ? "the other table's total weight" : "the other tables' total weight");
+        admitWeight(
+                weight,
+                (sources.size() == 1 ? "the other table's total weight" : "the other tables' total weight")
+                        + (weighted ? ", weighted" : ""));
         long bytes = format.sketchBytes();
         try {
-            mergeKeysOfAll(sources, (record, sourceRecords) -> {
+            mergeKeysOfAll(sources, times, (record, sourceRecords) -> {
                 for (int s = 0; s < sourceRecords.length; s++) {
                     CountMinTable source = sources.get(s);
                     long from = sourceRecords[s] < 0 ? -1 : source.area.pieceOf(sourceRecords[s]);
                     if (from >= 0) {
-                        counters.addRange(area.pieceFor(record), source.counters, from, bytes);
+                        counters.addRangeTimes(area.pieceFor(record), source.counters, from, bytes, times[s]);
                     }
                 }
             });

@@ -152,16 +152,24 @@ abstract sealed class CounterMatrix permits CounterMatrix.Ints, CounterMatrix.Lo
      * below 2^63. One pass, counter by counter (CAS when shared); weight 1 is {@link #addAll}.
      */
     final void addAllTimes(CounterMatrix other, long weight) {
+        addRangeTimes(0, other, 0, (long) depth * rowStride, weight);
+    }
+
+    /**
+     * Adds {@code weight} times the counters of {@code other}'s bytes {@code [from, from + length)} to this
+     * matrix's from byte {@code into}, saturating, as {@link #addAllTimes} adds a whole matrix: one sketch of
+     * a table into another's. Weight 1 is {@link #addRange}.
+     */
+    final void addRangeTimes(long into, CounterMatrix other, long from, long length, long weight) {
         if (weight == 1) {
-            addAll(other);
+            addRange(into, other, from, length);
             return;
         }
         int bytes = counterBytes();
-        long end = (long) depth * rowStride;
-        for (long offset = 0; offset < end; offset += bytes) {
-            long value = other.load(offset);
+        for (long offset = 0; offset < length; offset += bytes) {
+            long value = other.load(from + offset);
             if (value != 0) {
-                add(offset, value * weight);
+                add(into + offset, value * weight);
             }
         }
     }

@@ -3,6 +3,7 @@ package io.mapsketch.frequency;
 import io.mapsketch.internal.KeyHasher;
 import io.mapsketch.internal.OwnedScratch;
 import io.mapsketch.internal.Utf8;
+import io.mapsketch.memory.LiveCounters;
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
@@ -345,21 +346,23 @@ public abstract sealed class FrequencySketch extends FrequencyReads permits Coun
      */
     final void mergeCounters(FrequencySketch other, long times) {
         Objects.requireNonNull(other, "other");
-        if (times < 1) {
-            throw new IllegalArgumentException("weight = " + times + ", must be in [1, " + Long.MAX_VALUE + "]");
-        }
+        requireWeight(times);
         requireWritable();
         requireSameCounters(other);
-        long weight = other.totalWeight();
-        long high = Math.multiplyHigh(weight, times);
-        long scaled = weight * times;
+        long scaled = LiveCounters.times(other.totalWeight(), times);
         admitWeight(
-                high != 0 || scaled < 0 ? Long.MAX_VALUE : scaled,
+                scaled,
                 times == 1 ? "the other sketch's total weight" : "the other sketch's total weight times " + times);
         long items = other.itemsAdded();
         counters.addAllTimes(other.counters, times);
-        countAdmitted(
-                Math.multiplyHigh(items, times) != 0 || items * times < 0 ? Long.MAX_VALUE : items * times, scaled);
+        countAdmitted(LiveCounters.times(items, times), scaled);
+    }
+
+    /** Refuses the weight of a weighted merge (CMS.MERGE's WEIGHTS) below 1. */
+    static void requireWeight(long weight) {
+        if (weight < 1) {
+            throw new IllegalArgumentException("weight = " + weight + ", must be in [1, " + Long.MAX_VALUE + "]");
+        }
     }
 
     /** The shape in the question's terms and as counters, the update rule, memory and the error bound. */

@@ -5,10 +5,12 @@ import io.mapsketch.IncompatibleSketchFileException;
 import io.mapsketch.SketchFileException;
 import io.mapsketch.TableFullException;
 import io.mapsketch.memory.AtomicSegment;
+import io.mapsketch.memory.LiveCounters;
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -392,9 +394,22 @@ public abstract class KeyTable extends RegionSketch {
      *     count none of the sources')
      */
     protected final void mergeKeysOfAll(List<? extends KeyTable> sources, RecordsMerge merge) {
+        long[] once = new long[sources.size()];
+        Arrays.fill(once, 1);
+        mergeKeysOfAll(sources, once, merge);
+    }
+
+    /**
+     * As {@link #mergeKeysOfAll(List, RecordsMerge)}, each source's items counted {@code times[s]} times over,
+     * as a weighted merge takes them (the caller checks the weights, each at least 1).
+     *
+     * @throws TableFullException as {@link #mergeKeysOfAll(List, RecordsMerge)}
+     */
+    protected final void mergeKeysOfAll(List<? extends KeyTable> sources, long[] times, RecordsMerge merge) {
         long items = 0;
-        for (KeyTable source : sources) {
-            items = source.itemsAdded() > Long.MAX_VALUE - items ? Long.MAX_VALUE : items + source.itemsAdded();
+        for (int s = 0; s < sources.size(); s++) {
+            long taken = LiveCounters.times(sources.get(s).itemsAdded(), times[s]);
+            items = taken > Long.MAX_VALUE - items ? Long.MAX_VALUE : items + taken;
         }
         KeyMerge.walk(
                 index,

@@ -32,7 +32,7 @@ import org.quicktheories.core.Gen;
 /**
  * A Count-Min table answers, key by key, as one standalone {@link CountMinSketch} of the same shape and seed:
  * the same counters and estimates; batches of triples add as single adds do; a merge of tables is the sum of
- * their counters, key by key; threads adding new keys at once lose no count; a table so written opens again
+ * their counters, key by key, and a weighted merge the sum of each source's counters its weight times over; threads adding new keys at once lose no count; a table so written opens again
  * from its file.
  */
 class CountMinTablePropertiesTest {
@@ -210,6 +210,51 @@ class CountMinTablePropertiesTest {
                         throw new UncheckedIOException(e);
                     }
                     closeAll(sketches.values());
+                });
+    }
+
+    /**
+     * A weighted merge of two tables into a third is, key by key, the table of the third's pairs, then of each
+     * source's pairs added its weight times over: the same counters, N and items added.
+     */
+    @Test
+    void aWeightedMergeOfTablesIsEachSourcesPairsAddedItsWeightTimes() {
+        qt().withFixedSeed(79L)
+                .withExamples(40)
+                .forAll(
+                        pairs(1_000),
+                        pairs(1_000),
+                        shapes(),
+                        integers().between(1, 6).zip(integers().between(1, 6), (a, b) -> new long[] {a, b}))
+                .checkAssert((own, other, shape, weights) -> {
+                    long first = weights[0];
+                    long second = weights[1];
+                    OpenMode mode = first % 2 == 0 ? OpenMode.SHARED : OpenMode.EXCLUSIVE;
+                    try (CountMinTable into = table(shape, mode);
+                            CountMinTable left = table(shape, OpenMode.EXCLUSIVE);
+                            CountMinTable right = table(shape, OpenMode.EXCLUSIVE);
+                            CountMinTable expected = table(shape, OpenMode.EXCLUSIVE)) {
+                        own.forEach(pair -> into.add(key(pair[0]), pair[1], count(pair)));
+                        other.forEach(pair -> left.add(key(pair[0] + 3), pair[1], count(pair)));
+                        own.forEach(pair -> right.add(key(pair[0]), -pair[1], count(pair)));
+                        own.forEach(pair -> expected.add(key(pair[0]), pair[1], count(pair)));
+                        for (int w = 0; w < first; w++) {
+                            other.forEach(pair -> expected.add(key(pair[0] + 3), pair[1], count(pair)));
+                        }
+                        for (int w = 0; w < second; w++) {
+                            own.forEach(pair -> expected.add(key(pair[0]), -pair[1], count(pair)));
+                        }
+                        into.mergeAll(List.of(left, right), weights);
+                        assertEquals(expected.keyCount(), into.keyCount());
+                        for (byte[] key : expected.keys()) {
+                            String name = new String(key, StandardCharsets.UTF_8);
+                            assertArrayEquals(expected.counterTable(name), into.counterTable(name), name);
+                        }
+                        assertEquals(expected.totalWeight(), into.totalWeight());
+                        assertEquals(expected.itemsAdded(), into.itemsAdded());
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
                 });
     }
 

@@ -126,6 +126,43 @@ class CountMinTableTest {
         }
     }
 
+    /** A weighted merge refuses a weight below 1, weights not one per table, and a weighted total past the limit. */
+    @Test
+    void weightsOutOfRangeOrCountAndWeightedTotalsPastTheLimitAreRefusedBeforeAnythingMerges() throws IOException {
+        try (CountMinTable table = CountMinTable.builder()
+                        .capacity(4)
+                        .dimensions(20, 2)
+                        .counterBits(64)
+                        .createAnonymous(OpenMode.SHARED);
+                CountMinTable other = CountMinTable.builder()
+                        .capacity(4)
+                        .dimensions(20, 2)
+                        .counterBits(64)
+                        .createAnonymous(OpenMode.EXCLUSIVE)) {
+            other.add("b", 2L, LiveCounters.LIMIT / 2 + 1);
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> table.merge(other, 0))
+                    .getMessage()
+                    .startsWith("weight = 0"));
+            assertTrue(assertThrows(
+                            IllegalArgumentException.class, () -> table.mergeAll(List.of(other), new long[] {1, 2}))
+                    .getMessage()
+                    .startsWith("2 weights for 1 tables"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> table.merge(other, 2))
+                    .getMessage()
+                    .contains("the other table's total weight, weighted = " + (LiveCounters.LIMIT / 2 + 1) * 2));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> table.merge(other, Long.MAX_VALUE))
+                    .getMessage()
+                    .contains("weighted = " + Long.MAX_VALUE));
+            assertEquals(0, table.totalWeight(), "nothing was merged");
+            assertEquals(0, table.keyCount());
+            other.add("c", 3L, 1);
+            table.mergeAll(List.of(other), new long[] {1});
+            assertEquals(LiveCounters.LIMIT / 2 + 2, table.totalWeight());
+            assertEquals(LiveCounters.LIMIT / 2 + 1, table.estimate("b", 2L));
+            assertEquals(2, table.itemsAdded());
+        }
+    }
+
     @Test
     void thirtyTwoBitCountersSaturateAsAStandaloneSketchsDo() throws IOException {
         try (CountMinTable table =

@@ -27,6 +27,18 @@ public final class LiveCounters {
 
     private LiveCounters() {}
 
+    /**
+     * The product of two values {@code >= 0}, or {@code Long.MAX_VALUE} if it passes it: a count or a total
+     * taken {@code times} times over, which {@link #LIMIT} then refuses or saturates.
+     *
+     * @param value a count or a total, at least 0
+     * @param times how many times it is taken, at least 0
+     * @return {@code value * times}, or {@code Long.MAX_VALUE} if that passes it
+     */
+    public static long times(long value, long times) {
+        return Math.multiplyHigh(value, times) != 0 || value * times < 0 ? Long.MAX_VALUE : value * times;
+    }
+
     /** A stored items-added value as callers see it: {@code Long.MAX_VALUE} (saturated) from {@link #LIMIT} on. */
     static long itemsRead(long stored) {
         return stored >= LIMIT ? Long.MAX_VALUE : stored;

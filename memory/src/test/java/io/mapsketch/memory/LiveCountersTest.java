@@ -51,6 +51,17 @@ class LiveCountersTest {
         return file;
     }
 
+    /** A weighted count or total: the product, or Long.MAX_VALUE past it (a signed or an unsigned overflow). */
+    @Test
+    void aProductPastLongMaxValueIsLongMaxValue() {
+        assertEquals(0, LiveCounters.times(0, Long.MAX_VALUE));
+        assertEquals(LiveCounters.LIMIT, LiveCounters.times(LiveCounters.LIMIT, 1));
+        assertEquals(6L << 40, LiveCounters.times(3L << 40, 2));
+        assertEquals(Long.MAX_VALUE, LiveCounters.times(1L << 62, 2), "past 2^63 - 1, the sign bit");
+        assertEquals(Long.MAX_VALUE, LiveCounters.times(1L << 62, 5), "past 2^64");
+        assertEquals(Long.MAX_VALUE, LiveCounters.times(Long.MAX_VALUE, Long.MAX_VALUE));
+    }
+
     @Test
     void itemsSaturateAndStaySaturatedInEveryMode() throws Exception {
         for (int version : VERSIONS) {
