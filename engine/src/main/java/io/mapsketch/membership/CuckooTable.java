@@ -93,7 +93,8 @@ final class CuckooTable extends CuckooSlots {
             long moves = words.getLongAcquire(MOVES);
             long sequence = sequenceBeforeRead();
             long inFirst = matching(slotsOf(first, true), fingerprint);
-            long inSecond = matching(slotsOf(second, true), fingerprint);
+            // With straddling slots a match needs its slot, so the first bucket's match ends the reads.
+            long inSecond = straddling && inFirst != 0 ? 0 : matching(slotsOf(second, true), fingerprint);
             boolean found = (inFirst | inSecond) != 0;
             if (straddling && found) {
                 long slot = inFirst != 0
