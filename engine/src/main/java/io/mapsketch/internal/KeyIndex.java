@@ -36,6 +36,7 @@ public final class KeyIndex {
     public static final long VALUE = 8;
 
     private static final int TAG_SHIFT = 40;
+    private static final long CACHE_LINE = 64;
     private static final long REFERENCE_MASK = (1L << TAG_SHIFT) - 1;
     /** A record's holder in a refusal. */
     private static final String SLOT = "key index slot";
@@ -111,53 +112,79 @@ public final class KeyIndex {
      * @return the record's heap offset, or -1 if the key is not in the table
      */
     public long find(MemorySegment key, long offset, long length, long hash) {
+        long slot = findSlot(key, offset, length, hash);
+        return slot < 0 ? -1 : recordAt(slot);
+    }
+
+    /** The slot of a key found by its {@link #hash}, or -1 if the key is not in the table. */
+    private long findSlot(MemorySegment key, long offset, long length, long hash) {
         long tag = hash >>> TAG_SHIFT;
         for (long slot = hash & slotMask; ; slot = (slot + 1) & slotMask) {
             long word = slots.getLongAcquire(slot * Long.BYTES);
             if (word == 0) {
                 return -1;
             }
-            long record = TableHeap.offset(word & REFERENCE_MASK);
-            if (word >>> TAG_SHIFT == tag && sameKey(record, key, offset, length)) {
-                return record;
+            if (word >>> TAG_SHIFT == tag && sameKey(TableHeap.offset(word & REFERENCE_MASK), key, offset, length)) {
+                return slot;
             }
         }
     }
 
+    /** The record of a filled slot. */
+    private long recordAt(long slot) {
+        return TableHeap.offset(slots.getLongAcquire(slot * Long.BYTES) & REFERENCE_MASK);
+    }
+
     /**
      * Finds the records of a batch of keys: sets {@code batch.records[i]} as
-     * {@link #find(MemorySegment, long, long, long)} of key i answers (-1: not in the table). The slots of every key are read first, then their
-     * records, so that the cache misses of one key overlap those of the others instead of following them.
+     * {@link #find(MemorySegment, long, long, long)} of key i answers (-1: not in the table), and
+     * {@code batch.slots[i]} to the key's slot (-1). The slots of every key are read first, then every line
+     * of their records, then the keys compared, so that the cache misses of one key overlap those of the
+     * others instead of following them.
      *
      * <p>Cost: as {@code batch.size} finds, with the misses of many keys in flight at once.
      */
     void findAll(KeyBatch batch) {
         long[] records = batch.records;
+        long[] found = batch.slots;
         long[] stored = batch.stored;
         for (int i = 0; i < batch.size; i++) {
-            long word = tagged(batch.hashes[i]);
-            records[i] = word == 0 ? -1 : TableHeap.offset(word & REFERENCE_MASK);
+            long slot = taggedSlot(batch.hashes[i]);
+            found[i] = slot;
+            records[i] = slot < 0 ? -1 : recordAt(slot);
         }
+        long touched = 0;
         for (int i = 0; i < batch.size; i++) {
-            stored[i] = records[i] < 0 ? -1 : heapBytes.get(ValueLayout.JAVA_INT_UNALIGNED, records[i]);
+            long record = records[i];
+            if (record >= 0) {
+                stored[i] = heapBytes.get(ValueLayout.JAVA_INT_UNALIGNED, record);
+                touched ^= touchLines(record, batch.lengths[i]);
+            } else {
+                stored[i] = -1;
+            }
         }
+        batch.touched ^= touched;
         for (int i = 0; i < batch.size; i++) {
             long record = records[i];
             if (record >= 0
                     && (stored[i] != batch.lengths[i]
                             || !sameKey(record, batch.bytes, batch.offsets[i], batch.lengths[i]))) {
-                records[i] = find(batch.bytes, batch.offsets[i], batch.lengths[i], batch.hashes[i]);
+                found[i] = findSlot(batch.bytes, batch.offsets[i], batch.lengths[i], batch.hashes[i]);
+                records[i] = found[i] < 0 ? -1 : recordAt(found[i]);
             }
         }
     }
 
-    /** The first slot word, from a hash's home slot on, with the hash's tag; 0 if an empty slot comes first. */
-    private long tagged(long hash) {
+    /** The first slot, from a hash's home slot on, whose word has the hash's tag; -1 if an empty slot comes first. */
+    private long taggedSlot(long hash) {
         long tag = hash >>> TAG_SHIFT;
         for (long slot = hash & slotMask; ; slot = (slot + 1) & slotMask) {
             long word = slots.getLongAcquire(slot * Long.BYTES);
-            if (word == 0 || word >>> TAG_SHIFT == tag) {
-                return word;
+            if (word == 0) {
+                return -1;
+            }
+            if (word >>> TAG_SHIFT == tag) {
+                return slot;
             }
         }
     }
@@ -277,14 +304,15 @@ public final class KeyIndex {
     /**
      * Hands the keys to {@code step} in batches of up to {@link KeyBatch#SIZE}, in slot order: each key's
      * bytes in the heap, its hash by {@code hasher} (a table of the same scheme and seed hashes alike) and
-     * its record here in {@code batch.records}.
+     * its record here in {@code batch.records}. The keys of the slots in {@code passed} are passed over
+     * unread.
      */
-    void forEachBatch(KeyBatch batch, KeyHasher hasher, Consumer<KeyBatch> step) {
+    void forEachBatch(KeyBatch batch, KeyHasher hasher, SlotSet passed, Consumer<KeyBatch> step) {
         batch.bytes = heapBytes;
         batch.size = 0;
         for (long slot = 0; slot <= slotMask; slot++) {
             long word = slots.getLongAcquire(slot * Long.BYTES);
-            if (word != 0) {
+            if (word != 0 && !passed.contains(slot)) {
                 long record = TableHeap.offset(word & REFERENCE_MASK);
                 batch.records[batch.size] = record;
                 batch.offsets[batch.size] = record + VALUE + valueBytes;
@@ -299,12 +327,36 @@ public final class KeyIndex {
         }
     }
 
-    private static void hashAndStep(KeyBatch batch, KeyHasher hasher, Consumer<KeyBatch> step) {
+    /** The slots of this index, for a {@link SlotSet} of them. */
+    long slotCount() {
+        return slotMask + 1;
+    }
+
+    private void hashAndStep(KeyBatch batch, KeyHasher hasher, Consumer<KeyBatch> step) {
+        long touched = 0;
+        for (int i = 0; i < batch.size; i++) {
+            touched ^= touchLines(batch.records[i], batch.lengths[i]);
+        }
+        batch.touched ^= touched;
         for (int i = 0; i < batch.size; i++) {
             batch.hashes[i] = hasher.hash(batch.bytes, batch.offsets[i], batch.lengths[i]);
         }
         step.accept(batch);
         batch.size = 0;
+    }
+
+    /**
+     * Reads one byte of each cache line of a record after its first, for a key of {@code length} bytes, and
+     * returns them mixed: loads that depend on no loaded value, so that the misses of a batch's records are
+     * in flight together before their value areas and keys are read.
+     */
+    private long touchLines(long record, long length) {
+        long touched = 0;
+        long end = record + recordBytes(length);
+        for (long line = (record | (CACHE_LINE - 1)) + 1; line < end; line += CACHE_LINE) {
+            touched += heapBytes.get(ValueLayout.JAVA_BYTE, line);
+        }
+        return touched;
     }
 
     /** Hands every key's record to {@code records}, in slot order. */

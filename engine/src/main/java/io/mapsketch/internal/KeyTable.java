@@ -412,11 +412,7 @@ public abstract class KeyTable extends RegionSketch {
             items = taken > Long.MAX_VALUE - items ? Long.MAX_VALUE : items + taken;
         }
         KeyMerge.walk(
-                index,
-                hasher,
-                capacity,
-                sources.stream().map(source -> source.index).toList(),
-                merge);
+                index, hasher, sources.stream().map(source -> source.index).toList(), merge);
         countItems(items);
     }
 
