@@ -119,85 +119,105 @@ final class SparseRegisters {
     }
 
     /**
-     * Raises the register of each of {@code count} entries {@code (register << 8) | value} to its value in one
+     * Raises each of {@code count} registers listed in {@code registers} to its value in {@code pending} in one
      * walk of the chain at {@code chunk}, as {@link #raise} of each would: at its register's entry, else at an
      * empty entry, claimed only after every entry before it was seen not to hold that register (so a register
-     * keeps at most one entry whatever other writers do meanwhile). {@code pending} is 2^p bytes of zeros,
-     * handed back so. Cost: one walk of this chain up to its first empty entry, against a walk per entry.
+     * keeps at most one entry whatever other writers do meanwhile). {@code pending} holds a value for each
+     * listed register and zero elsewhere; each register raised here, or found at least its value, has its
+     * value set back to zero, so that the ones left are those the chain could not take. Cost: one walk of
+     * this chain up to its first empty entry, against a walk per register.
      *
-     * @return {@code false} if some register has no entry and the chain cannot grow (those stay unraised)
+     * @return {@code false} if some register has no entry and the chain cannot grow (those stay in
+     *     {@code pending})
      * @throws io.mapsketch.TableFullException if the heap has no room for a chunk more
      */
-    boolean raiseAll(long chunk, int[] entries, int count, byte[] pending) {
-        int remaining = 0;
-        for (int e = 0; e < count; e++) {
-            int register = entries[e] >>> Byte.SIZE;
-            int value = entries[e] & 0xFF;
-            if ((pending[register] & 0xFF) < value) {
-                remaining += pending[register] == 0 ? 1 : 0;
-                pending[register] = (byte) value;
-            }
-        }
-        try {
-            int claim = 0;
-            for (int k = 0; remaining > 0; k++) {
-                int length = FIRST_ENTRIES << k;
-                for (int i = 0; i < length && remaining > 0; i++) {
-                    long at = chunk + ENTRIES + (long) Integer.BYTES * i;
-                    int entry = words.getIntAcquire(at);
-                    while (true) {
-                        int register;
-                        if (entry == 0) {
-                            while (pending[entries[claim] >>> Byte.SIZE] == 0) {
-                                claim++;
-                            }
-                            register = entries[claim] >>> Byte.SIZE;
-                        } else {
-                            register = entry >>> Byte.SIZE;
+    boolean raiseAll(long chunk, int[] registers, int count, byte[] pending) {
+        int remaining = count;
+        int claim = 0;
+        for (int k = 0; remaining > 0; k++) {
+            int length = FIRST_ENTRIES << k;
+            for (int i = 0; i < length && remaining > 0; i++) {
+                long at = chunk + ENTRIES + (long) Integer.BYTES * i;
+                int entry = words.getIntAcquire(at);
+                if (entry == 0 && sole) {
+                    // No other writer: entries fill in order, so every entry from here on is empty.
+                    for (; i < length && remaining > 0; i++, remaining--) {
+                        while (pending[registers[claim]] == 0) {
+                            claim++;
                         }
-                        int value = pending[register] & 0xFF;
-                        if (value == 0) {
-                            break;
-                        }
-                        if ((entry != 0 && (entry & 0xFF) >= value)
-                                || store(at, entry, register << Byte.SIZE | value)) {
-                            pending[register] = 0;
-                            remaining--;
-                            break;
-                        }
-                        entry = words.getIntAcquire(at);
+                        int register = registers[claim];
+                        words.putIntRelease(
+                                chunk + ENTRIES + (long) Integer.BYTES * i,
+                                register << Byte.SIZE | pending[register] & 0xFF);
+                        pending[register] = 0;
                     }
+                    break;
                 }
-                if (remaining == 0) {
-                    return true;
-                }
-                long next = words.getLongAcquire(chunk);
-                if (next == 0) {
-                    if (k + 1 == chunks) {
-                        return false;
+                while (true) {
+                    int register;
+                    if (entry == 0) {
+                        while (pending[registers[claim]] == 0) {
+                            claim++;
+                        }
+                        register = registers[claim];
+                    } else {
+                        register = entry >>> Byte.SIZE;
                     }
-                    next = link(chunk, k + 1);
+                    int value = pending[register] & 0xFF;
+                    if (value == 0) {
+                        break;
+                    }
+                    if ((entry != 0 && (entry & 0xFF) >= value) || store(at, entry, register << Byte.SIZE | value)) {
+                        pending[register] = 0;
+                        remaining--;
+                        break;
+                    }
+                    entry = words.getIntAcquire(at);
                 }
-                chunk = TableHeap.offset(next);
             }
-            return true;
-        } finally {
-            for (int e = 0; e < count; e++) {
-                pending[entries[e] >>> Byte.SIZE] = 0;
+            if (remaining == 0) {
+                return true;
             }
+            long next = words.getLongAcquire(chunk);
+            if (next == 0) {
+                if (k + 1 == chunks) {
+                    return false;
+                }
+                next = link(chunk, k + 1);
+            }
+            chunk = TableHeap.offset(next);
         }
+        return true;
     }
 
-    /** Copies the chain's entries into {@code into}, in order; returns how many (at most its length). */
-    int copyEntries(long chunk, int[] into) {
-        int[] count = {0};
-        forEach(chunk, (register, value) -> into[count[0]++] = register << Byte.SIZE | value);
-        return count[0];
-    }
-
-    /** The most entries a chain holds at precision p. */
-    static int maxEntries(int precision) {
-        return FIRST_ENTRIES * ((1 << chainLength(precision)) - 1);
+    /**
+     * Raises {@code pending} (2^p bytes) to the chain's entries where they are higher, listing in
+     * {@code registers} from {@code count} on each register that was zero there; returns the new count.
+     */
+    int gatherListed(long chunk, byte[] pending, int[] registers, int count) {
+        for (int k = 0; ; k++) {
+            int entries = FIRST_ENTRIES << k;
+            for (int i = 0; i < entries; i++) {
+                int entry = words.getIntAcquire(chunk + ENTRIES + (long) Integer.BYTES * i);
+                if (entry == 0) {
+                    return count;
+                }
+                int register = entry >>> Byte.SIZE;
+                int value = entry & 0xFF;
+                int held = pending[register] & 0xFF;
+                if (held == 0) {
+                    registers[count++] = register;
+                }
+                if (value > held) {
+                    pending[register] = (byte) value;
+                }
+            }
+            long next = words.getLongAcquire(chunk);
+            if (next == 0 || k + 1 == chunks) {
+                return count;
+            }
+            chunk = TableHeap.offset(next);
+        }
     }
 
     /**

@@ -114,15 +114,14 @@ final class TableRegisters {
     }
 
     /**
-     * The scratch of a table merge: a sparse source key's entries, 2^p bytes of zeros where the union of the
-     * sources' registers is gathered, and the union's entries.
+     * The scratch of a table merge: 2^p bytes of zeros where the union of the sources' registers is gathered,
+     * and the registers it lists.
      */
-    record MergeScratch(int[] entries, byte[] pending, int[] union) {}
+    record MergeScratch(byte[] pending, int[] union) {}
 
     /** A scratch for merging keys of a table of this precision, one merging thread at a time. */
     MergeScratch mergeScratch() {
-        return new MergeScratch(
-                new int[SparseRegisters.maxEntries(precision)], new byte[1 << precision], new int[1 << precision]);
+        return new MergeScratch(new byte[1 << precision], new int[1 << precision]);
     }
 
     /**
@@ -136,38 +135,31 @@ final class TableRegisters {
         byte[] pending = scratch.pending;
         int[] union = scratch.union;
         int count = 0;
-        for (int s = 0; s < sources.length; s++) {
-            long from = sourceRecords[s];
-            if (from < 0) {
-                continue;
-            }
-            TableRegisters source = sources[s];
-            if (source.isDense(from)) {
-                long dense = words.getLongAcquire(record + DENSE);
-                dense(dense != 0 ? dense : makeDense(record)).merge(MemorySegment.ofArray(source.registers(from)));
-                continue;
-            }
-            int entries = source.sparse.copyEntries(from + CHUNK, scratch.entries);
-            for (int e = 0; e < entries; e++) {
-                int register = scratch.entries[e] >>> Byte.SIZE;
-                int value = scratch.entries[e] & 0xFF;
-                int held = pending[register] & 0xFF;
-                if (held == 0) {
-                    union[count++] = register;
+        try {
+            for (int s = 0; s < sources.length; s++) {
+                long from = sourceRecords[s];
+                if (from < 0) {
+                    continue;
                 }
-                if (value > held) {
-                    pending[register] = (byte) value;
+                TableRegisters source = sources[s];
+                if (source.isDense(from)) {
+                    long dense = words.getLongAcquire(record + DENSE);
+                    dense(dense != 0 ? dense : makeDense(record)).merge(MemorySegment.ofArray(source.registers(from)));
+                } else {
+                    count = source.sparse.gatherListed(from + CHUNK, pending, union, count);
                 }
             }
-        }
-        for (int u = 0; u < count; u++) {
-            int register = union[u];
-            union[u] = register << Byte.SIZE | pending[register] & 0xFF;
-            pending[register] = 0;
-        }
-        if (count > 0 && (isDense(record) || !sparse.raiseAll(record + CHUNK, union, count, pending))) {
+            if (count > 0 && (isDense(record) || !sparse.raiseAll(record + CHUNK, union, count, pending))) {
+                for (int u = 0; u < count; u++) {
+                    int value = pending[union[u]];
+                    if (value != 0) {
+                        raise(record, union[u], value);
+                    }
+                }
+            }
+        } finally {
             for (int u = 0; u < count; u++) {
-                raise(record, union[u] >>> Byte.SIZE, union[u] & 0xFF);
+                pending[union[u]] = 0;
             }
         }
     }

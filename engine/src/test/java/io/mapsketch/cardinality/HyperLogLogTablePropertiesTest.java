@@ -203,7 +203,8 @@ class HyperLogLogTablePropertiesTest {
 
     /**
      * Several tables merged at once, this one among them, give each key the registers of the union of its
-     * items in all of them, as merging them in turn does, sparse and dense keys alike.
+     * items in all of them, as merging them in turn does, sparse and dense keys alike, for a shared or a sole
+     * writer.
      */
     @Test
     void aMergeOfSeveralTablesAtOnceIsTheTableOfTheirUnion() {
@@ -212,13 +213,14 @@ class HyperLogLogTablePropertiesTest {
                 .forAll(
                         lists().of(pairs(1_500)).ofSizeBetween(1, 4),
                         pairs(1_500),
-                        integers().between(4, 12))
-                .checkAssert((sources, own, precision) -> {
+                        integers().between(4, 12),
+                        booleans().all())
+                .checkAssert((sources, own, precision, shared) -> {
                     List<long[]> all = new ArrayList<>(own);
                     sources.forEach(all::addAll);
                     Map<String, HyperLogLog> sketches = standalones(all, precision);
                     List<HyperLogLogTable> tables = new ArrayList<>();
-                    try (HyperLogLogTable into = table(precision, OpenMode.SHARED)) {
+                    try (HyperLogLogTable into = table(precision, shared ? OpenMode.SHARED : OpenMode.EXCLUSIVE)) {
                         own.forEach(pair -> into.add(key(pair[0]), pair[1]));
                         for (List<long[]> pairs : sources) {
                             HyperLogLogTable from = table(precision, OpenMode.EXCLUSIVE);
