@@ -13,10 +13,10 @@ import java.util.List;
  * Lines of standard input as the pairs or triples of a table's batch add: {@code KEY<TAB>ITEM} for
  * {@code table add} ({@link KeyTable#addAll}), {@code KEY<TAB>ITEM<TAB>COUNT} for {@code table incrby}
  * ({@link CountMinTable#addAll}; the item ends at the line's last tab). Each chunk of lines
- * ({@link Items#eachBatch}) is one batch, split in place, no line copied. A line refused (a field missing;
- * for {@code incrby} also a COUNT not a whole number of at least 1 or past the total's limit, or a triple
- * the table refuses) stops the verb with its line number and the fault, the lines before it added, none
- * after it.
+ * ({@link Items#eachBatch}) is one batch, split in place, no line copied. A line refused (a field missing,
+ * a new key the full table has no room for; for {@code incrby} also a COUNT not a whole number of at least
+ * 1 or past the total's limit, or a triple the table refuses) stops the verb with its line number and the
+ * fault, the lines before it added, none after it.
  */
 final class TableLines {
 
@@ -45,7 +45,14 @@ final class TableLines {
         boolean[] changed = {false};
         Items.eachBatch(file, List.of(), io, (data, offsets, lengths, count) -> {
             int valid = lines.split(data, offsets, lengths, count);
-            changed[0] |= table.addAll(data, offsets, lines.keyLengths, lines.itemOffsets, lines.itemLengths, valid);
+            try {
+                changed[0] |=
+                        table.addAll(data, offsets, lines.keyLengths, lines.itemOffsets, lines.itemLengths, valid);
+            } catch (TableFullException full) {
+                int added = (int) full.pairsAdded().orElseThrow();
+                lines.fault = full.getMessage();
+                lines.added(added, added + 1);
+            }
             lines.added(valid, count);
         });
         return changed[0];

@@ -181,7 +181,8 @@ public abstract class KeyTable extends RegionSketch {
      * @return {@code true} if the sketch of any key changed
      * @throws IndexOutOfBoundsException if {@code count} exceeds an array (nothing is added) or a range lies
      *     outside {@code data} (the pairs before it are added)
-     * @throws TableFullException if a new key finds no room (the pairs before it are added)
+     * @throws TableFullException if a new key finds no room (the pairs before it are added, and
+     *     {@link TableFullException#pairsAdded} says how many)
      * @throws IllegalStateException if the table is read-only or closed
      */
     public boolean addAll(
@@ -194,6 +195,8 @@ public abstract class KeyTable extends RegionSketch {
                 changed[0] |= addToRecord(record, hash);
                 done[0]++;
             });
+        } catch (TableFullException full) {
+            throw new TableFullException(full, done[0]);
         } finally {
             countItems(done[0]);
         }

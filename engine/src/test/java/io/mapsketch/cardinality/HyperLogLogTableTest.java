@@ -88,6 +88,25 @@ class HyperLogLogTableTest {
             table.add("a", 2L);
             assertEquals(3, table.keyCounts().keys());
             assertEquals(2, table.estimate("a"), 0.01);
+            assertTrue(full.pairsAdded().isEmpty(), "a single add's refusal is not a batch's");
+        }
+    }
+
+    @Test
+    void aBatchAddRefusedByAFullTableSaysHowManyPairsItAdded() throws IOException {
+        try (HyperLogLogTable table =
+                HyperLogLogTable.builder().precision(12).capacity(2).createAnonymous(OpenMode.EXCLUSIVE)) {
+            byte[] data = "a1b1c1a2".getBytes(StandardCharsets.US_ASCII);
+            int[] keyOffsets = {0, 2, 4, 6};
+            int[] itemOffsets = {1, 3, 5, 7};
+            int[] ones = {1, 1, 1, 1};
+            TableFullException full = assertThrows(
+                    TableFullException.class, () -> table.addAll(data, keyOffsets, ones, itemOffsets, ones, 4));
+            assertEquals(2, full.pairsAdded().orElseThrow());
+            assertTrue(full.getMessage().contains("capacity of 2 keys"), full.getMessage());
+            assertInstanceOf(TableFullException.class, full.getCause());
+            assertEquals(2, table.itemsAdded());
+            assertEquals(1, table.estimate("a"), 0.01, "the pair after the refused one is not added");
         }
     }
 
