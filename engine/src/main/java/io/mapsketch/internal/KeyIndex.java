@@ -6,8 +6,6 @@ import io.mapsketch.memory.AtomicSegment;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
@@ -38,8 +36,6 @@ public final class KeyIndex {
     private static final int TAG_SHIFT = 40;
     private static final long CACHE_LINE = 64;
     private static final long REFERENCE_MASK = (1L << TAG_SHIFT) - 1;
-    /** A record's holder in a refusal. */
-    private static final String SLOT = "key index slot";
 
     private final AtomicSegment line;
     private final AtomicSegment slots;
@@ -391,11 +387,8 @@ public final class KeyIndex {
     }
 
     /**
-     * Refuses an index a lookup could misread: a reserved count above N; a slot whose record lies outside
-     * the heap or past its cursor, whose key is longer than {@value #MAX_KEY_BYTES} bytes, whose tag is not
-     * its key's, or that a lookup of its key would not reach; two pieces of the heap that share a byte
-     * ({@link HeapPieces}). Hands each key's record, once its slot is checked and its record marked, to
-     * {@code check}.
+     * Refuses an index a lookup could misread ({@link KeyIndexCheck}) and hands each key's record, once its
+     * slot is checked and its record marked, to {@code check}.
      *
      * @param file the table's file, for the refusal
      * @param check the kind's check of the key's storage
@@ -403,72 +396,31 @@ public final class KeyIndex {
      * @throws CorruptSketchFileException naming the fault
      */
     public void validate(Path file, RecordCheck check, HeapPieces... areas) throws CorruptSketchFileException {
-        long reserved = reserved();
-        if (reserved < 0 || reserved > capacity) {
-            throw new CorruptSketchFileException(file, "reserved keys = " + reserved + ", expected 0.." + capacity);
-        }
-        long used = heap.used();
-        if (used < 0 || used > heap.size() || used % Long.BYTES != 0) {
-            throw new CorruptSketchFileException(
-                    file, "heap cursor = " + used + ", expected a multiple of 8 in 0.." + heap.size());
-        }
-        long[] keys = {0};
-        try (HeapPieces pieces = new HeapPieces(heap, used, Long.BYTES, "heap", file)) {
-            List<HeapPieces> maps = new ArrayList<>(List.of(areas));
-            maps.add(pieces);
-            HeapPieces.walk(maps, () -> keys[0] = walk(file, check, pieces));
-        }
-        // A key is reserved before its slot is set, so (read again after the walk) never fewer reserved than set.
-        if (keys[0] > reserved()) {
-            throw new CorruptSketchFileException(
-                    file, "key index slots set: " + keys[0] + ", more than the keys reserved: " + reserved());
-        }
+        new KeyIndexCheck(this, file).validate(check, areas);
     }
 
-    /** Checks every slot and hands its record to {@code check}; returns the slots set. */
-    private long walk(Path file, RecordCheck check, HeapPieces pieces) throws CorruptSketchFileException {
-        check.begin();
-        long keys = 0;
-        for (long slot = 0; slot <= slotMask; slot++) {
-            long word = slots.getLongAcquire(slot * Long.BYTES);
-            if (word != 0) {
-                validateSlot(file, slot, word, pieces);
-                check.check(TableHeap.offset(word & REFERENCE_MASK), pieces);
-                keys++;
-            }
-        }
-        return keys;
+    /** N, the keys the table holds at most. */
+    long capacity() {
+        return capacity;
     }
 
-    private void validateSlot(Path file, long slot, long word, HeapPieces pieces) throws CorruptSketchFileException {
-        long reference = word & REFERENCE_MASK;
-        long record = TableHeap.offset(reference);
-        if (reference == 0 || record > heap.size() - VALUE - valueBytes) {
-            throw slotFault(file, slot, "refers to heap offset " + record + ", outside the heap of " + heap.size());
-        }
-        int length = heapBytes.get(ValueLayout.JAVA_INT_UNALIGNED, record);
-        if (length < 0 || length > MAX_KEY_BYTES || record + recordBytes(length) > heap.size()) {
-            throw slotFault(
-                    file,
-                    slot,
-                    "has a key of " + length + " bytes at heap offset " + record + ", longer than " + MAX_KEY_BYTES
-                            + " or past the heap");
-        }
-        // A record is handed out before its slot is set, and the cursor never moves back past a published one.
-        pieces.mark(record, recordBytes(length), "record", SLOT, slot);
-        MemorySegment key = key(record);
-        long hash = hasher.hash(key, 0, length);
-        if (hash >>> TAG_SHIFT != word >>> TAG_SHIFT) {
-            throw slotFault(file, slot, "has a tag that is not its key's");
-        }
-        for (long s = hash & slotMask; s != slot; s = (s + 1) & slotMask) {
-            if (slots.getLongAcquire(s * Long.BYTES) == 0) {
-                throw slotFault(file, slot, "is out of its key's reach: slot " + s + " before it is empty");
-            }
-        }
+    /** The heap the records are in. */
+    TableHeap heap() {
+        return heap;
     }
 
-    private static CorruptSketchFileException slotFault(Path file, long slot, String fault) {
-        return new CorruptSketchFileException(file, "key index slot " + slot + " " + fault);
+    /** The word of a slot: 0, or a tag and a record's reference. */
+    long slotWord(long slot) {
+        return slots.getLongAcquire(slot * Long.BYTES);
+    }
+
+    /** The tag a slot word keeps of its key's hash. */
+    static long tag(long hashOrWord) {
+        return hashOrWord >>> TAG_SHIFT;
+    }
+
+    /** The record a non-zero slot word refers to, or a negative offset for a zero reference. */
+    static long record(long word) {
+        return TableHeap.offset(word & REFERENCE_MASK);
     }
 }
