@@ -97,14 +97,10 @@ final class SparseRegisters {
                     entry = words.getIntAcquire(at);
                 }
             }
-            long next = words.getLongAcquire(chunk);
-            if (next == 0) {
-                if (k + 1 == chunks) {
-                    return FULL;
-                }
-                next = link(chunk, k + 1);
+            chunk = grow(chunk, k);
+            if (chunk < 0) {
+                return FULL;
             }
-            chunk = TableHeap.offset(next);
         }
     }
 
@@ -178,14 +174,10 @@ final class SparseRegisters {
             if (remaining == 0) {
                 return true;
             }
-            long next = words.getLongAcquire(chunk);
-            if (next == 0) {
-                if (k + 1 == chunks) {
-                    return false;
-                }
-                next = link(chunk, k + 1);
+            chunk = grow(chunk, k);
+            if (chunk < 0) {
+                return false;
             }
-            chunk = TableHeap.offset(next);
         }
         return true;
     }
@@ -230,6 +222,23 @@ final class SparseRegisters {
             return true;
         }
         return words.compareAndSetInt(at, seen, entry);
+    }
+
+    /**
+     * The chunk after chunk k at {@code chunk}, linked first if there is none and the chain can grow; -1 at
+     * the chain's end.
+     *
+     * @throws io.mapsketch.TableFullException if the heap has no room for a chunk more
+     */
+    private long grow(long chunk, int k) {
+        long next = words.getLongAcquire(chunk);
+        if (next == 0) {
+            if (k + 1 == chunks) {
+                return -1;
+            }
+            next = link(chunk, k + 1);
+        }
+        return TableHeap.offset(next);
     }
 
     /** Links chunk k after {@code chunk}, or finds the one another writer linked first; returns its reference. */

@@ -120,7 +120,7 @@ public final class KeyIndex {
             if (word == 0) {
                 return -1;
             }
-            if (word >>> TAG_SHIFT == tag && sameKey(TableHeap.offset(word & REFERENCE_MASK), key, offset, length)) {
+            if (word >>> TAG_SHIFT == tag && sameKey(record(word), key, offset, length)) {
                 return slot;
             }
         }
@@ -128,7 +128,7 @@ public final class KeyIndex {
 
     /** The record of a filled slot. */
     private long recordAt(long slot) {
-        return TableHeap.offset(slots.getLongAcquire(slot * Long.BYTES) & REFERENCE_MASK);
+        return record(slotWord(slot));
     }
 
     /**
@@ -237,7 +237,7 @@ public final class KeyIndex {
             if (seen == 0) {
                 seen = slots.getLongAcquire(slot * Long.BYTES);
             }
-            long other = TableHeap.offset(seen & REFERENCE_MASK);
+            long other = record(seen);
             if (seen >>> TAG_SHIFT == tag && sameKey(other, key, offset, length)) {
                 heap.giveBack(record, bytes);
                 line.getAndAddLong(RESERVED, -1);
@@ -309,7 +309,7 @@ public final class KeyIndex {
         for (long slot = 0; slot <= slotMask; slot++) {
             long word = slots.getLongAcquire(slot * Long.BYTES);
             if (word != 0 && !passed.contains(slot)) {
-                long record = TableHeap.offset(word & REFERENCE_MASK);
+                long record = record(word);
                 batch.records[batch.size] = record;
                 batch.offsets[batch.size] = record + VALUE + valueBytes;
                 batch.lengths[batch.size] = heapBytes.get(ValueLayout.JAVA_INT_UNALIGNED, record);
@@ -360,7 +360,7 @@ public final class KeyIndex {
         for (long slot = 0; slot <= slotMask; slot++) {
             long word = slots.getLongAcquire(slot * Long.BYTES);
             if (word != 0) {
-                records.accept(TableHeap.offset(word & REFERENCE_MASK));
+                records.accept(record(word));
             }
         }
     }
