@@ -66,7 +66,8 @@ final class TableDemo {
             dayBytes = Files.size(day);
             command.add(day.toString());
         }
-        // A month's page has more visitors than a day's: its HyperLogLog turns dense (about 1.5 x 2^14 bytes).
+        // A month's page has more visitors than a day's: its sparse chain grows, and turns dense (about 1.5 x 2^14
+        // bytes) past 3,000 registers at p = 14, so each key is given room for the dense form.
         mapsketch(List.of(
                 "table",
                 "create",

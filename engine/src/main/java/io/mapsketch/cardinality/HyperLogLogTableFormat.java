@@ -17,7 +17,8 @@ import java.util.List;
  * the key index and the heap; the layout is drawn in {@code docs/design/tables.md} and
  * {@code docs/file-format.md}. Hash scheme: XXH3-64 only.
  *
- * <p>Versions: reads and writes 5 (the header page with the counter slots).
+ * <p>Versions: reads and writes 6 (the header page of version 5, with the counter slots; the sparse entries
+ * packed into 64-bit words). A table of version 5, whose entries are 32-bit words, is refused as incompatible.
  *
  * @param precision p, in [{@value HyperLogLog#MIN_PRECISION}, {@value HyperLogLog#MAX_PRECISION}]
  * @param table N and H
@@ -25,7 +26,7 @@ import java.util.List;
 record HyperLogLogTableFormat(int precision, TableParameters table) implements HeaderFormat {
 
     /** The versions read and written. */
-    static final FormatVersions VERSIONS = new FormatVersions(5, 5, 5);
+    static final FormatVersions VERSIONS = new FormatVersions(6, 6, 6);
     /** p: slot 0. */
     static final HeaderParameter.Ranged PRECISION =
             HeaderParameter.ranged(0, "precision", HyperLogLog.MIN_PRECISION, HyperLogLog.MAX_PRECISION);

@@ -11,22 +11,23 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * The sparse registers of a key of a HyperLogLog table: a chain of chunks in the table's heap, chunk k of
- * {@code 16 * 2^k} int32 entries {@code (register << 8) | value}, filled in order by compare-and-set, so
- * that a register has at most one entry whatever writers in whatever processes add at once. A chunk is
- * {@code +0} the next chunk's reference (0: none), then its entries; chunk 0 lies in the key's record. The
- * chain ends where it would pass half of the dense block's bytes ({@link #chainLength}). The protocol is
- * in {@code docs/design/tables.md}.
+ * The sparse registers of a key of a HyperLogLog table: a chain of chunks in the table's heap whose 64-bit
+ * words pack {@code 64 / (p + 6)} entries {@code (register << 6) | value} of {@code p + 6} bits each (three
+ * at p = 14), filled in order by compare-and-set of their word, so that a register has at most one entry
+ * whatever writers in whatever processes add at once. A chunk is {@code +0} the next chunk's reference (0:
+ * none), then its words: {@value #FIRST_WORDS} in chunk 0, which lies in the key's record, {@code 16 * 2^k}
+ * in chunk k from 1 on. The chain ends where it would pass half of the dense block's bytes
+ * ({@link #chainLength}). The protocol is in {@code docs/design/tables.md}.
  *
- * <p>Cost: a raise scans the entries up to the register's own or the first empty one (at most 2,032 at
- * p = 14), a vector of them per step ({@link RegisterKernels#firstEntryOf}); a chunk more is an allocation
+ * <p>Cost: a raise scans the entries up to the register's own or the first empty one (at most 3,000 at
+ * p = 14), a vector of words per step ({@link RegisterKernels#firstEntryOf}); a chunk more is an allocation
  * and a compare-and-set.
  */
 final class SparseRegisters {
 
-    /** Entries of chunk 0. */
-    static final int FIRST_ENTRIES = 16;
-    /** Where a chunk's entries start. */
+    /** Words of chunk 0, the one in a key's record. */
+    static final int FIRST_WORDS = 8;
+    /** Where a chunk's words start. */
     static final long ENTRIES = 8;
     /** What {@link #raise} returns when the register was raised. */
     static final int RAISED = 1;
@@ -35,17 +36,23 @@ final class SparseRegisters {
     /** What {@link #raise} returns when the register has no entry and the chain is at its end. */
     static final int FULL = -1;
 
+    private static final int VALUE_BITS = RegisterKernels.ENTRY_VALUE_BITS;
+    private static final long VALUE_MASK = (1L << VALUE_BITS) - 1;
+
     private final AtomicSegment words;
     private final MemorySegment bytes;
     private final TableHeap heap;
     private final int chunks;
     private final boolean sole;
+    private final int entryBits;
+    private final int perWord;
+    private final long entryMask;
 
     /**
      * Views the chains of a table's heap.
      *
      * @param sole whether this is the table's only writer ({@code EXCLUSIVE}, one thread at a time), which
-     *     writes entries with release stores; {@code SHARED} writers claim and raise them by compare-and-set
+     *     writes words with release stores; {@code SHARED} writers claim and raise entries by compare-and-set
      */
     SparseRegisters(TableHeap heap, int precision, boolean sole) {
         this.heap = heap;
@@ -53,20 +60,41 @@ final class SparseRegisters {
         this.bytes = words.segment();
         this.chunks = chainLength(precision);
         this.sole = sole;
+        this.entryBits = precision + VALUE_BITS;
+        this.perWord = Long.SIZE / entryBits;
+        this.entryMask = (1L << entryBits) - 1;
     }
 
-    /** The chunks a chain holds at most at precision p: while their entries take at most 2^p / 2 bytes (at least 1). */
+    /** The words of chunk k. */
+    static int chunkWords(int k) {
+        return k == 0 ? FIRST_WORDS : 16 << k;
+    }
+
+    /** The bytes of chunk k. */
+    static long chunkBytes(int k) {
+        return ENTRIES + (long) Long.BYTES * chunkWords(k);
+    }
+
+    /** The chunks a chain holds at most at precision p: while their words take at most 2^p / 2 bytes (at least 1). */
     static int chainLength(int precision) {
+        long held = FIRST_WORDS;
         int k = 1;
-        while (Integer.BYTES * FIRST_ENTRIES * ((1L << (k + 1)) - 1) <= (1L << precision) / 2) {
+        while ((long) Long.BYTES * (held + chunkWords(k)) <= (1L << precision) / 2) {
+            held += chunkWords(k);
             k++;
         }
         return k;
     }
 
-    /** The bytes of chunk k. */
-    static long chunkBytes(int k) {
-        return ENTRIES + (long) Integer.BYTES * (FIRST_ENTRIES << k);
+    /** Entry j of a word. */
+    private long entry(long word, int j) {
+        return word >>> (j * entryBits) & entryMask;
+    }
+
+    /** A word with entry j set to {@code entry}. */
+    private long with(long word, int j, long entry) {
+        int shift = j * entryBits;
+        return word & ~(entryMask << shift) | entry << shift;
     }
 
     /**
@@ -78,23 +106,32 @@ final class SparseRegisters {
      * @throws io.mapsketch.TableFullException if the heap has no room for a chunk more (nothing changed)
      */
     int raise(long chunk, int register, int value) {
-        int wanted = register << Byte.SIZE | value;
+        long wanted = (long) register << VALUE_BITS | value;
         for (int k = 0; ; k++) {
-            int entries = FIRST_ENTRIES << k;
+            int count = chunkWords(k);
             long first = chunk + ENTRIES;
-            for (int i = candidate(first, 0, entries, register);
-                    i < entries;
-                    i = candidate(first, i + 1, entries, register)) {
-                long at = first + (long) Integer.BYTES * i;
-                int entry = words.getIntAcquire(at);
-                while (entry == 0 || entry >>> Byte.SIZE == register) {
-                    if (entry != 0 && (entry & 0xFF) >= value) {
-                        return UNCHANGED;
+            for (int i = candidate(first, 0, count, register);
+                    i < count * perWord;
+                    i = candidate(first, i / perWord + 1, count, register)) {
+                long at = first + (long) Long.BYTES * (i / perWord);
+                long word = words.getLongAcquire(at);
+                for (int j = i % perWord; j < perWord; j++) {
+                    long entry = entry(word, j);
+                    while (entry == 0 || entry >>> VALUE_BITS == register) {
+                        if (entry != 0 && (entry & VALUE_MASK) >= value) {
+                            return UNCHANGED;
+                        }
+                        long raised = with(word, j, wanted);
+                        if (sole) {
+                            words.putLongRelease(at, raised);
+                            return RAISED;
+                        }
+                        if (words.compareAndSetLong(at, word, raised)) {
+                            return RAISED;
+                        }
+                        word = words.getLongAcquire(at);
+                        entry = entry(word, j);
                     }
-                    if (store(at, entry, wanted)) {
-                        return RAISED;
-                    }
-                    entry = words.getIntAcquire(at);
                 }
             }
             chunk = grow(chunk, k);
@@ -105,13 +142,14 @@ final class SparseRegisters {
     }
 
     /**
-     * The first entry from {@code from} on of the chunk whose entries start at {@code first} that is empty
-     * or holds {@code register}, or {@code entries}. An entry seen holding another register holds it for
-     * good, so a scan resumed after it skips it whatever writers do meanwhile.
+     * The index of the first entry, from word {@code from} on of the {@code count} words at {@code first},
+     * that is empty or holds {@code register}, or {@code count * perWord}. An entry seen holding another
+     * register holds it for good, so a scan resumed after it skips it whatever writers do meanwhile.
      */
-    private int candidate(long first, int from, int entries, int register) {
-        return from
-                + RegisterKernels.firstEntryOf(bytes, first + (long) Integer.BYTES * from, entries - from, register);
+    private int candidate(long first, int from, int count, int register) {
+        return from * perWord
+                + RegisterKernels.firstEntryOf(
+                        bytes, first + (long) Long.BYTES * from, count - from, entryBits, register);
     }
 
     /**
@@ -121,7 +159,8 @@ final class SparseRegisters {
      * keeps at most one entry whatever other writers do meanwhile). {@code pending} holds a value for each
      * listed register and zero elsewhere; each register raised here, or found at least its value, has its
      * value set back to zero, so that the ones left are those the chain could not take. Cost: one walk of
-     * this chain up to its first empty entry, against a walk per register.
+     * this chain up to its first empty entry, against a walk per register; the sole writer stores each word
+     * it changes once and reads no word past the first empty entry.
      *
      * @return {@code false} if some register has no entry and the chain cannot grow (those stay in
      *     {@code pending})
@@ -130,45 +169,46 @@ final class SparseRegisters {
     boolean raiseAll(long chunk, int[] registers, int count, byte[] pending) {
         int remaining = count;
         int claim = 0;
+        boolean emptySeen = false;
         for (int k = 0; remaining > 0; k++) {
-            int length = FIRST_ENTRIES << k;
-            for (int i = 0; i < length && remaining > 0; i++) {
-                long at = chunk + ENTRIES + (long) Integer.BYTES * i;
-                int entry = words.getIntAcquire(at);
-                if (entry == 0 && sole) {
-                    // No other writer: entries fill in order, so every entry from here on is empty.
-                    for (; i < length && remaining > 0; i++, remaining--) {
-                        while (pending[registers[claim]] == 0) {
-                            claim++;
+            int length = chunkWords(k);
+            for (int w = 0; w < length && remaining > 0; w++) {
+                long at = chunk + ENTRIES + (long) Long.BYTES * w;
+                // No other writer: entries fill in order, so every word after an empty entry is empty.
+                long word = sole && emptySeen ? 0 : words.getLongAcquire(at);
+                long read = word;
+                for (int j = 0; j < perWord && remaining > 0; j++) {
+                    while (true) {
+                        long entry = entry(word, j);
+                        int register;
+                        if (entry == 0) {
+                            emptySeen = true;
+                            while (pending[registers[claim]] == 0) {
+                                claim++;
+                            }
+                            register = registers[claim];
+                        } else {
+                            register = (int) (entry >>> VALUE_BITS);
                         }
-                        int register = registers[claim];
-                        words.putIntRelease(
-                                chunk + ENTRIES + (long) Integer.BYTES * i,
-                                register << Byte.SIZE | pending[register] & 0xFF);
-                        pending[register] = 0;
-                    }
-                    break;
-                }
-                while (true) {
-                    int register;
-                    if (entry == 0) {
-                        while (pending[registers[claim]] == 0) {
-                            claim++;
+                        int value = pending[register] & 0xFF;
+                        if (value == 0) {
+                            break;
                         }
-                        register = registers[claim];
-                    } else {
-                        register = entry >>> Byte.SIZE;
-                    }
-                    int value = pending[register] & 0xFF;
-                    if (value == 0) {
-                        break;
-                    }
-                    if ((entry != 0 && (entry & 0xFF) >= value) || store(at, entry, register << Byte.SIZE | value)) {
+                        if (entry == 0 || (entry & VALUE_MASK) < value) {
+                            long raised = with(word, j, (long) register << VALUE_BITS | value);
+                            if (!sole && !words.compareAndSetLong(at, word, raised)) {
+                                word = words.getLongAcquire(at);
+                                continue;
+                            }
+                            word = raised;
+                        }
                         pending[register] = 0;
                         remaining--;
                         break;
                     }
-                    entry = words.getIntAcquire(at);
+                }
+                if (sole && word != read) {
+                    words.putLongRelease(at, word);
                 }
             }
             if (remaining == 0) {
@@ -188,20 +228,23 @@ final class SparseRegisters {
      */
     int gatherListed(long chunk, byte[] pending, int[] registers, int count) {
         for (int k = 0; ; k++) {
-            int entries = FIRST_ENTRIES << k;
-            for (int i = 0; i < entries; i++) {
-                int entry = words.getIntAcquire(chunk + ENTRIES + (long) Integer.BYTES * i);
-                if (entry == 0) {
-                    return count;
-                }
-                int register = entry >>> Byte.SIZE;
-                int value = entry & 0xFF;
-                int held = pending[register] & 0xFF;
-                if (held == 0) {
-                    registers[count++] = register;
-                }
-                if (value > held) {
-                    pending[register] = (byte) value;
+            int length = chunkWords(k);
+            for (int w = 0; w < length; w++) {
+                long word = words.getLongAcquire(chunk + ENTRIES + (long) Long.BYTES * w);
+                for (int j = 0; j < perWord; j++) {
+                    long entry = entry(word, j);
+                    if (entry == 0) {
+                        return count;
+                    }
+                    int register = (int) (entry >>> VALUE_BITS);
+                    int value = (int) (entry & VALUE_MASK);
+                    int held = pending[register] & 0xFF;
+                    if (held == 0) {
+                        registers[count++] = register;
+                    }
+                    if (value > held) {
+                        pending[register] = (byte) value;
+                    }
                 }
             }
             long next = words.getLongAcquire(chunk);
@@ -210,18 +253,6 @@ final class SparseRegisters {
             }
             chunk = TableHeap.offset(next);
         }
-    }
-
-    /**
-     * Writes an entry that held {@code seen}: the sole writer's release store (no other writer can have
-     * changed it), or a {@code SHARED} writer's compare-and-set; returns whether it was written.
-     */
-    private boolean store(long at, int seen, int entry) {
-        if (sole) {
-            words.putIntRelease(at, entry);
-            return true;
-        }
-        return words.compareAndSetInt(at, seen, entry);
     }
 
     /**
@@ -261,13 +292,16 @@ final class SparseRegisters {
     /** Hands every entry of the chain at {@code chunk} to {@code sink}, in order. */
     void forEach(long chunk, EntrySink sink) {
         for (int k = 0; ; k++) {
-            int entries = FIRST_ENTRIES << k;
-            for (int i = 0; i < entries; i++) {
-                int entry = words.getIntAcquire(chunk + ENTRIES + (long) Integer.BYTES * i);
-                if (entry == 0) {
-                    return;
+            int length = chunkWords(k);
+            for (int w = 0; w < length; w++) {
+                long word = words.getLongAcquire(chunk + ENTRIES + (long) Long.BYTES * w);
+                for (int j = 0; j < perWord; j++) {
+                    long entry = entry(word, j);
+                    if (entry == 0) {
+                        return;
+                    }
+                    sink.accept((int) (entry >>> VALUE_BITS), (int) (entry & VALUE_MASK));
                 }
-                sink.accept(entry >>> Byte.SIZE, entry & 0xFF);
             }
             long next = words.getLongAcquire(chunk);
             if (next == 0 || k + 1 == chunks) {
@@ -310,8 +344,8 @@ final class SparseRegisters {
     /**
      * Refuses a chain a reader could misread or a writer write over another piece: a chunk outside the heap,
      * past its cursor or sharing a byte with another piece ({@link HeapPieces#mark}), a chain longer than
-     * {@link #chainLength}, an entry after an empty one, an entry of a register {@code >= 2^p} or a value
-     * outside [1, 65 - p], a register with two entries. Entries that writers fill while it runs are
+     * {@link #chainLength}, an entry after an empty one, a word with bits set above its entries, an entry of
+     * a value outside [1, 65 - p], a register with two entries. Entries that writers fill while it runs are
      * accepted. {@code seen} is 2^p bytes of zeros, handed back so.
      *
      * @param record the key's record, which holds chunk 0 and names the key in a refusal
@@ -324,8 +358,7 @@ final class SparseRegisters {
             fault = check(record, chunk, precision, seen, pieces);
         } finally {
             try {
-                forEach(chunk, (register, value) -> seen[Math.min(register, seen.length - 1)] = 0);
-                seen[seen.length - 1] = 0;
+                forEach(chunk, (register, value) -> seen[register] = 0);
             } catch (IndexOutOfBoundsException outside) {
                 Arrays.fill(seen, (byte) 0);
             }
@@ -340,27 +373,39 @@ final class SparseRegisters {
             throws CorruptSketchFileException {
         int top = HyperLogLogLayout.maxRank(precision);
         long emptyAt = -1;
+        int emptyEntry = 0;
         for (int k = 0; ; k++) {
-            int entries = FIRST_ENTRIES << k;
-            for (int i = 0; i < entries; i++) {
-                long at = chunk + ENTRIES + (long) Integer.BYTES * i;
-                int entry = words.getIntAcquire(at);
-                if (entry == 0) {
-                    emptyAt = emptyAt < 0 ? at : emptyAt;
-                } else if (emptyAt >= 0) {
-                    // Entries fill in order: the empty one is filled by now unless the file was written so.
-                    return words.getIntAcquire(emptyAt) == 0 ? "a sparse entry after an empty one" : null;
-                } else {
-                    int register = entry >>> Byte.SIZE;
-                    int value = entry & 0xFF;
-                    if (register >= seen.length || value < 1 || value > top) {
-                        return "a sparse entry of register " + register + " and value " + value
-                                + ", expected a register below " + seen.length + " and a value in [1, " + top + "]";
+            int length = chunkWords(k);
+            for (int w = 0; w < length; w++) {
+                long at = chunk + ENTRIES + (long) Long.BYTES * w;
+                long word = words.getLongAcquire(at);
+                if (perWord * entryBits < Long.SIZE && word >>> (perWord * entryBits) != 0) {
+                    return "a sparse word with bits set above its " + perWord + " entries of " + entryBits + " bits";
+                }
+                for (int j = 0; j < perWord; j++) {
+                    long entry = entry(word, j);
+                    if (entry == 0) {
+                        if (emptyAt < 0) {
+                            emptyAt = at;
+                            emptyEntry = j;
+                        }
+                    } else if (emptyAt >= 0) {
+                        // Entries fill in order: the empty one is filled by now unless the file was written so.
+                        return entry(words.getLongAcquire(emptyAt), emptyEntry) == 0
+                                ? "a sparse entry after an empty one"
+                                : null;
+                    } else {
+                        int register = (int) (entry >>> VALUE_BITS);
+                        int value = (int) (entry & VALUE_MASK);
+                        if (value < 1 || value > top) {
+                            return "a sparse entry of register " + register + " and value " + value
+                                    + ", expected a value in [1, " + top + "]";
+                        }
+                        if (seen[register] != 0) {
+                            return "two sparse entries of register " + register;
+                        }
+                        seen[register] = 1;
                     }
-                    if (seen[register] != 0) {
-                        return "two sparse entries of register " + register;
-                    }
-                    seen[register] = 1;
                 }
             }
             long next = words.getLongAcquire(chunk);

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HyperLogLogTableKilledInserterTest {
 
     private static final int ROUNDS = 3;
-    private static final int PRECISION = 10;
+    private static final int PRECISION = 8;
     private static final long SEED = 5;
 
     @TempDir

@@ -34,10 +34,10 @@ class HyperLogLogTableTest {
     @TempDir
     Path dir;
 
-    private Path smallTable(String name) throws IOException {
+    private Path smallTable(String name, int precision) throws IOException {
         Path file = dir.resolve(name);
         try (HyperLogLogTable table = HyperLogLogTable.builder()
-                .precision(PRECISION)
+                .precision(precision)
                 .capacity(4)
                 .bytesPerKey(2_048)
                 .seed(5)
@@ -57,7 +57,7 @@ class HyperLogLogTableTest {
             for (int i = 0; i < 1_000; i++) {
                 table.add("page-" + (i % 10), "visitor-" + i);
             }
-            assertEquals(100 * 512, table.heapBytes());
+            assertEquals(100 * HyperLogLogTableBuilder.DEFAULT_BYTES_PER_KEY, table.heapBytes());
         }
         try (Sketch opened = Sketch.open(file, OpenMode.READ_ONLY)) {
             HyperLogLogTable table = assertInstanceOf(HyperLogLogTable.class, opened);
@@ -187,7 +187,11 @@ class HyperLogLogTableTest {
     }
 
     private void assertRefused(String name, String fault, Hostile hostile) throws IOException {
-        Path file = smallTable(name);
+        assertRefused(name, PRECISION, fault, hostile);
+    }
+
+    private void assertRefused(String name, int precision, String fault, Hostile hostile) throws IOException {
+        Path file = smallTable(name, precision);
         hostile.damage(file);
         CorruptSketchFileException refused =
                 assertThrows(CorruptSketchFileException.class, () -> HyperLogLogTable.open(file, OpenMode.READ_ONLY));
@@ -218,17 +222,21 @@ class HyperLogLogTableTest {
         });
         assertRefused("length.hllt", "longer than 65535", f -> write(f, heapStart(), b -> b.putInt(1 << 20), 4));
         assertRefused(
-                "register.hllt",
-                "sparse entry of register",
-                f -> write(f, heapStart() + 24, b -> b.putInt((1 << PRECISION) << 8 | 1), 4));
-        assertRefused(
                 "value.hllt",
-                "sparse entry of register",
-                f -> write(f, heapStart() + 24, b -> b.putInt(3 << 8 | 60), 4));
+                "sparse entry of register 3 and value 60, expected a value in [1, 55]",
+                f -> write(f, heapStart() + 24, b -> b.putLong(3L << 6 | 60), 8));
         assertRefused(
                 "twice.hllt",
                 "two sparse entries of register 7",
-                f -> write(f, heapStart() + 24, b -> b.putInt(7 << 8 | 1).putInt(7 << 8 | 2), 8));
+                f -> write(f, heapStart() + 24, b -> b.putLong((7L << 6 | 1) | (7L << 6 | 2) << 16), 8));
+        assertRefused("high-bits.hllt", 14, "a sparse word with bits set above its 3 entries of 20 bits", f -> {
+            long word = readLong(f, heapStart() + 24);
+            write(f, heapStart() + 24, b -> b.putLong(word | 1L << 62), 8);
+        });
+        assertRefused(
+                "after-empty.hllt",
+                "a sparse entry after an empty one",
+                f -> write(f, heapStart() + 24, b -> b.putLong(0).putLong(7L << 6 | 1), 16));
         assertRefused(
                 "chunk.hllt",
                 "sparse chunk at heap offset",

@@ -88,28 +88,37 @@ public final class RegisterKernels {
         return OPS.firstRaised(dst, dstOffset, src, srcOffset, registers);
     }
 
+    /** The low bits of a packed sparse entry that hold its value; the bits above them hold its register. */
+    public static final int ENTRY_VALUE_BITS = 6;
+
     /**
-     * Finds the first of {@code count} sparse register entries, 32-bit little-endian words
-     * {@code (register << 8) | value} from byte {@code offset}, that is empty (0) or holds
-     * {@code register}: the smallest such {@code i}, or {@code count} if there is none. A sparse list
-     * that writers fill in order, each register in at most one entry, finds a register's entry or the
-     * place to claim for it so. Reads only; with concurrent writers each entry is read once, at some value
-     * it held during the call, so a caller that writes re-reads the entry it got.
+     * Finds the first packed sparse register entry, of the {@code count} 64-bit little-endian words from
+     * byte {@code offset}, that is empty (0) or holds {@code register}. Each word packs
+     * {@code 64 / entryBits} entries of {@code entryBits} bits, entry j at bits {@code [j * entryBits,
+     * (j + 1) * entryBits)}, each {@code (register << ENTRY_VALUE_BITS) | value}; entry i of the list is entry
+     * {@code i % perWord} of word {@code i / perWord}. Returns the smallest such i, or {@code count * perWord}
+     * if there is none. A sparse list that writers fill in order, each register in at most one entry, finds a
+     * register's entry or the place to claim for it so. Reads only; with concurrent writers each word is read
+     * once, at some value it held during the call, so a caller that writes re-reads the word it got.
      *
-     * <p>Cost: a read of the entries up to the answer; the Vector API implementation compares a vector of
-     * entries per step.
+     * <p>Cost: a read of the words up to the answer; the Vector API implementation tests a vector of words
+     * per step, each of its entry positions in turn.
      *
-     * @param entries the segment of the entries
-     * @param offset byte offset of the first entry
-     * @param count number of entries, {@code >= 0}
+     * @param words the segment of the words
+     * @param offset byte offset of the first word
+     * @param count number of words, {@code >= 0}
+     * @param entryBits bits per entry, in [7, 32]
      * @param register the register looked for, {@code >= 0}
-     * @return the index of the first empty entry or entry of {@code register}, in {@code [0, count]}
-     * @throws IllegalArgumentException if {@code count < 0}
-     * @throws IndexOutOfBoundsException if the entries do not lie inside the segment
+     * @return the index of the first empty entry or entry of {@code register}, in {@code [0, count * perWord]}
+     * @throws IllegalArgumentException if {@code count < 0} or {@code entryBits} is outside [7, 32]
+     * @throws IndexOutOfBoundsException if the words do not lie inside the segment
      */
-    public static int firstEntryOf(MemorySegment entries, long offset, int count, int register) {
-        Checks.slice("entries", entries, "offset", offset, "count", count, Integer.BYTES);
-        return OPS.firstEntryOf(entries, offset, count, register);
+    public static int firstEntryOf(MemorySegment words, long offset, int count, int entryBits, int register) {
+        Checks.slice("words", words, "offset", offset, "count", count, Long.BYTES);
+        if (entryBits < ENTRY_VALUE_BITS + 1 || entryBits > Integer.SIZE) {
+            throw new IllegalArgumentException("entryBits = " + entryBits + ", must be in [7, 32]");
+        }
+        return OPS.firstEntryOf(words, offset, count, entryBits, register);
     }
 
     /**

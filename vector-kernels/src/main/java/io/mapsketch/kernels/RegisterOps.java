@@ -31,7 +31,7 @@ interface RegisterOps {
     long firstRaised(MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long registers);
 
     /** See {@link RegisterKernels#firstEntryOf}; arguments already checked. */
-    int firstEntryOf(MemorySegment entries, long offset, int count, int register);
+    int firstEntryOf(MemorySegment words, long offset, int count, int entryBits, int register);
 
     /** {@code dst[i] = min(dst[i], src[i])}, unsigned little-endian 64-bit values. */
     void minUnsignedLongs(MemorySegment dst, long dstOffset, MemorySegment src, long srcOffset, long values);

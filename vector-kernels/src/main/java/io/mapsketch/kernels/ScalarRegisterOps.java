@@ -1,7 +1,6 @@
 package io.mapsketch.kernels;
 
 import static io.mapsketch.kernels.Layouts.BYTE;
-import static io.mapsketch.kernels.Layouts.INT;
 import static io.mapsketch.kernels.Layouts.LONG;
 
 import java.lang.foreign.MemorySegment;
@@ -43,14 +42,19 @@ final class ScalarRegisterOps implements RegisterOps {
     }
 
     @Override
-    public int firstEntryOf(MemorySegment entries, long offset, int count, int register) {
-        for (int i = 0; i < count; i++) {
-            int entry = entries.get(INT, offset + (long) Integer.BYTES * i);
-            if (entry == 0 || entry >>> Byte.SIZE == register) {
-                return i;
+    public int firstEntryOf(MemorySegment words, long offset, int count, int entryBits, int register) {
+        int perWord = Long.SIZE / entryBits;
+        long mask = (1L << entryBits) - 1;
+        for (int w = 0; w < count; w++) {
+            long word = words.get(LONG, offset + (long) Long.BYTES * w);
+            for (int j = 0; j < perWord; j++) {
+                long entry = word >>> (j * entryBits) & mask;
+                if (entry == 0 || entry >>> RegisterKernels.ENTRY_VALUE_BITS == register) {
+                    return w * perWord + j;
+                }
             }
         }
-        return count;
+        return count * perWord;
     }
 
     /**

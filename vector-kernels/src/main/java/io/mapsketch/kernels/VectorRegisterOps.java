@@ -5,7 +5,6 @@ import static io.mapsketch.kernels.Layouts.ORDER;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import jdk.incubator.vector.ByteVector;
-import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -35,7 +34,6 @@ final class VectorRegisterOps implements RegisterOps {
 
     private static final VectorSpecies<Byte> BYTES = VectorKernels.BYTES;
     private static final VectorSpecies<Long> LONGS = VectorKernels.LONGS;
-    private static final VectorSpecies<Integer> INTS = VectorKernels.INTS;
     private static final int STEP = BYTES.vectorByteSize();
     private static final ScalarRegisterOps TAIL = new ScalarRegisterOps();
 
@@ -65,17 +63,30 @@ final class VectorRegisterOps implements RegisterOps {
     }
 
     @Override
-    public int firstEntryOf(MemorySegment entries, long offset, int count, int register) {
-        int bound = count & -INTS.length();
-        for (int i = 0; i < bound; i += INTS.length()) {
-            IntVector lanes = IntVector.fromMemorySegment(INTS, entries, offset + (long) Integer.BYTES * i, ORDER);
-            VectorMask<Integer> found = lanes.compare(VectorOperators.EQ, 0)
-                    .or(lanes.lanewise(VectorOperators.LSHR, Byte.SIZE).compare(VectorOperators.EQ, register));
-            if (found.anyTrue()) {
-                return i + found.firstTrue();
+    public int firstEntryOf(MemorySegment words, long offset, int count, int entryBits, int register) {
+        int perWord = Long.SIZE / entryBits;
+        long mask = (1L << entryBits) - 1;
+        long held = (long) register << RegisterKernels.ENTRY_VALUE_BITS;
+        long registerBits = mask & -(1L << RegisterKernels.ENTRY_VALUE_BITS);
+        int bound = count & -LONGS.length();
+        for (int w = 0; w < bound; w += LONGS.length()) {
+            LongVector lanes = LongVector.fromMemorySegment(LONGS, words, offset + (long) Long.BYTES * w, ORDER);
+            int first = Integer.MAX_VALUE;
+            for (int j = 0; j < perWord; j++) {
+                LongVector entries =
+                        lanes.lanewise(VectorOperators.LSHR, j * entryBits).lanewise(VectorOperators.AND, mask);
+                VectorMask<Long> found = entries.compare(VectorOperators.EQ, 0)
+                        .or(entries.lanewise(VectorOperators.AND, registerBits).compare(VectorOperators.EQ, held));
+                if (found.anyTrue()) {
+                    first = Math.min(first, found.firstTrue() * perWord + j);
+                }
+            }
+            if (first != Integer.MAX_VALUE) {
+                return w * perWord + first;
             }
         }
-        return bound + TAIL.firstEntryOf(entries, offset + (long) Integer.BYTES * bound, count - bound, register);
+        return bound * perWord
+                + TAIL.firstEntryOf(words, offset + (long) Long.BYTES * bound, count - bound, entryBits, register);
     }
 
     @Override

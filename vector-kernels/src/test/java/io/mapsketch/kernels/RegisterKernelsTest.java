@@ -4,6 +4,7 @@ import static io.mapsketch.kernels.TestMemory.EXAMPLES;
 import static io.mapsketch.kernels.TestMemory.QT_SEED;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
@@ -115,8 +116,9 @@ class RegisterKernelsTest {
     }
 
     /**
-     * Sparse entries of a few registers, some empty, at every offset of a word: both twins and the facade
-     * find the first empty entry or entry of the register, as the plain loop does.
+     * Packed sparse entries of a few registers, some empty, at every entry width and at every offset of a
+     * word: both twins and the facade find the first empty entry or entry of the register, as a plain loop
+     * over the entries does.
      */
     @Test
     void firstEntryOfTwinsFindTheFirstEmptyOrMatchingEntry() {
@@ -125,28 +127,49 @@ class RegisterKernelsTest {
                 .forAll(
                         lists().of(integers().between(0, 40)).ofSizeBetween(0, 300),
                         integers().between(1, 40),
-                        integers().between(0, 3))
-                .checkAssert((registers, register, skew) -> {
+                        integers().between(RegisterKernels.ENTRY_VALUE_BITS + 1, Integer.SIZE),
+                        integers().between(0, 7))
+                .checkAssert((registers, wanted, entryBits, skew) -> {
+                    int perWord = Long.SIZE / entryBits;
+                    int limit = 1 << (entryBits - RegisterKernels.ENTRY_VALUE_BITS);
+                    int register = wanted % limit;
+                    int count = (registers.size() + perWord - 1) / perWord;
                     try (Arena arena = Arena.ofConfined()) {
-                        MemorySegment entries = arena.allocate(Integer.BYTES * (registers.size() + 1L));
+                        MemorySegment words = arena.allocate(Long.BYTES * (count + 1L));
                         long offset = skew; // any byte offset
-                        int expected = registers.size();
+                        int expected = registers.size(); // the entries after the listed ones are empty
                         for (int i = 0; i < registers.size(); i++) {
-                            int r = registers.get(i);
-                            int entry = r == 0 ? 0 : (r - 1) << Byte.SIZE | (1 + i % 50);
-                            entries.set(ValueLayout.JAVA_INT_UNALIGNED, offset + (long) Integer.BYTES * i, entry);
-                            if (expected == registers.size() && (entry == 0 || r - 1 == register)) {
+                            int r = (registers.get(i) + limit - 1) % limit;
+                            long entry = registers.get(i) == 0
+                                    ? 0
+                                    : (long) r << RegisterKernels.ENTRY_VALUE_BITS | (1 + i % 50);
+                            long at = offset + (long) Long.BYTES * (i / perWord);
+                            words.set(
+                                    ValueLayout.JAVA_LONG_UNALIGNED,
+                                    at,
+                                    words.get(ValueLayout.JAVA_LONG_UNALIGNED, at)
+                                            | entry << (i % perWord * entryBits));
+                            if (expected == registers.size() && (entry == 0 || r == register)) {
                                 expected = i;
                             }
                         }
-                        int count = registers.size();
                         assertEquals(
-                                expected, KernelSet.SCALAR.registers().firstEntryOf(entries, offset, count, register));
+                                expected,
+                                KernelSet.SCALAR.registers().firstEntryOf(words, offset, count, entryBits, register));
                         assertEquals(
-                                expected, TestMemory.twin().registers().firstEntryOf(entries, offset, count, register));
-                        assertEquals(expected, RegisterKernels.firstEntryOf(entries, offset, count, register));
+                                expected,
+                                TestMemory.twin().registers().firstEntryOf(words, offset, count, entryBits, register));
+                        assertEquals(expected, RegisterKernels.firstEntryOf(words, offset, count, entryBits, register));
                     }
                 });
+    }
+
+    @Test
+    void firstEntryOfRefusesAnEntryWidthOutsideItsRange() {
+        MemorySegment words = MemorySegment.ofArray(new long[4]);
+        IllegalArgumentException refused =
+                assertThrows(IllegalArgumentException.class, () -> RegisterKernels.firstEntryOf(words, 0, 4, 33, 1));
+        assertEquals("entryBits = 33, must be in [7, 32]", refused.getMessage());
     }
 
     @Test
