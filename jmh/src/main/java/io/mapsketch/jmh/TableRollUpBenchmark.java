@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -32,11 +33,15 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Each day table is a file in a temporary directory, opened read-only, with {@value #DAY_ITEMS} items of
  * every key, other items every day ({@link TablePairs}), at precision {@value #PRECISION} and
- * {@value #DAY_BYTES_PER_KEY} bytes per key: a record and its first sparse chunk. The month (each key with
- * {@value #DAYS} x {@value #DAY_ITEMS} items, still sparse) is an anonymous table made empty before each
- * roll-up, outside the timed code; its pages are first written by the merges. The setup checks once that
+ * {@value #DAY_BYTES_PER_KEY} bytes per key: a record, whose chunk 0 holds the day's entries. The month (each key
+ * with {@value #DAYS} x {@value #DAY_ITEMS} items, still sparse) is an anonymous table made empty before each
+ * roll-up, outside the timed code, its pages zeroed when it is made. The setup checks once that
  * the month is, for the first {@value #CHECKED_KEYS} keys, register for register, the table built from all
  * their items, and that a day table's file has {@code size} bytes.
+ *
+ * <p>{@link #recordReads} is the floor under {@link #rollUp} in this layout: the slot word and the record
+ * lines of every key in every day table, read in the roll-up's order and nothing else
+ * ({@link TableRecordReads}).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -72,6 +77,7 @@ public class TableRollUpBenchmark {
     private Path directory;
     private HyperLogLogTable[] days;
     private HyperLogLogTable month;
+    private TableRecordReads reads;
 
     /** Creates the state; JMH calls this once per fork. */
     public TableRollUpBenchmark() {}
@@ -85,6 +91,7 @@ public class TableRollUpBenchmark {
     public void setUp() throws IOException {
         directory = Files.createTempDirectory("mapsketch-rollup-benchmark");
         days = new HyperLogLogTable[DAYS];
+        List<Path> files = new ArrayList<>();
         for (int day = 0; day < DAYS; day++) {
             Path file = directory.resolve("day-" + day + ".hllt");
             try (HyperLogLogTable table = table(KEYS, DAY_BYTES_PER_KEY, file)) {
@@ -97,8 +104,10 @@ public class TableRollUpBenchmark {
                 throw new IllegalStateException(file + " has " + Files.size(file) + " bytes, size = " + size);
             }
             days[day] = HyperLogLogTable.open(file, OpenMode.READ_ONLY);
+            files.add(file);
         }
         checkRollUp();
+        reads = new TableRecordReads(files, KEYS);
     }
 
     private void checkRollUp() throws IOException {
@@ -155,6 +164,7 @@ public class TableRollUpBenchmark {
      */
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
+        reads.close();
         for (HyperLogLogTable day : days) {
             day.close();
         }
@@ -176,5 +186,16 @@ public class TableRollUpBenchmark {
     public long rollUp() {
         month.mergeAll(List.of(days));
         return month.itemsAdded();
+    }
+
+    /**
+     * Reads what the roll-up reads of the day tables and nothing more ({@link TableRecordReads#readAll}).
+     *
+     * @return the sum of the words read
+     */
+    @Benchmark
+    @OperationsPerInvocation(DAYS)
+    public long recordReads() {
+        return reads.readAll();
     }
 }
