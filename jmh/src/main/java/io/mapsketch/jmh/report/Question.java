@@ -111,7 +111,10 @@ record Question(String title, List<Suite> suites) {
                                                 + "`size` bytes) into the month, key by key; bytes per second is the "
                                                 + "rate the day tables are read at, against memory speed "
                                                 + "(`readSumReference` under Kernels). The month equals, key by key, "
-                                                + "the month built from all items (checked in the setup).",
+                                                + "the month built from all items (checked in the setup). `recordReads` "
+                                                + "is the floor of the roll-up's reads: each key's slot word and record "
+                                                + "lines in every day table, in the roll-up's order, and nothing else; "
+                                                + "target: the roll-up bounded by reading, near that floor.",
                                         null,
                                         true,
                                         null))),
