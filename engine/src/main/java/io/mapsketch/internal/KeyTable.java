@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * What every kind of sketch table shares (one sketch per key in one file): the views of its payload (the
@@ -234,38 +233,7 @@ public abstract class KeyTable extends RegionSketch {
             int count,
             boolean insert,
             PairStep step) {
-        Objects.checkFromIndexSize(0, count, keyOffsets.length);
-        Objects.checkFromIndexSize(0, count, keyLengths.length);
-        KeyBatch keys = new KeyBatch();
-        keys.bytes = MemorySegment.ofArray(data);
-        hasher.forEachBatch(data, itemOffsets, itemLengths, count, (hashes, first, n) -> {
-            for (int from = 0; from < n; from += keys.size) {
-                int size = 0;
-                for (int pair = (int) first + from; size < KeyBatch.SIZE && from + size < n; size++, pair++) {
-                    int offset = keyOffsets[pair];
-                    int length = keyLengths[pair];
-                    if (offset < 0 || length < 0 || offset > data.length - length) {
-                        break;
-                    }
-                    keys.offsets[size] = offset;
-                    keys.lengths[size] = length;
-                    keys.hashes[size] = index.hash(keys.bytes, offset, length);
-                }
-                if (size == 0) { // the pairs before it are taken
-                    int pair = (int) first + from;
-                    Objects.checkFromIndexSize(keyOffsets[pair], keyLengths[pair], data.length);
-                }
-                keys.size = size;
-                index.findAll(keys);
-                for (int i = 0; i < size; i++) {
-                    long record = keys.records[i];
-                    if (record < 0 && insert) {
-                        record = index.findOrInsert(keys.bytes, keys.offsets[i], keys.lengths[i], keys.hashes[i]);
-                    }
-                    step.take((int) first + from + i, record, hashes[from + i]);
-                }
-            }
-        });
+        KeyPairs.walk(index, hasher, data, keyOffsets, keyLengths, itemOffsets, itemLengths, count, insert, step);
     }
 
     /**
