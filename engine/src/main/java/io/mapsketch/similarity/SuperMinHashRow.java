@@ -18,10 +18,12 @@ import java.util.Arrays;
  * per item, and every value of step j is below every value of step j + 1. The item stops after the
  * step equal to the largest step held by a slot of the row: no later value could lower a slot, so
  * the row is exactly the minimum over the full permutations. A histogram of the steps the slots
- * hold, made at each call and kept as slots drop, gives that bound. A batch of n items first runs
- * every item through at most the l steps that n items need to fill an empty row 99% of the time
- * (the bound of hash4j's SuperMinHash), then, only if a slot still holds step l or later, every item
- * again from step l.
+ * hold, made at each call and kept as slots drop, gives that bound. A batch of n items runs every
+ * item through at most the l steps that n items need to fill an empty row 99% of the time (the bound
+ * of hash4j's SuperMinHash), then, only if a slot still holds step l or later, every item again from
+ * step l. Where step 0 alone likely settles the row (the u slots above step 0 would keep, on average,
+ * at most half a slot above it: {@code u (1 - 1/k)^n <= 0.5}), a pass of step 0 alone goes first, and
+ * the steps from 1 follow only if a slot holds step 1 or later after it.
  *
  * <p>The steps run on a copy of the row in a heap array, which goes back into the row if a slot
  * dropped: with plain stores for the {@code EXCLUSIVE} writer, and for {@code SHARED} writers slot
@@ -30,8 +32,9 @@ import java.util.Arrays;
  * and the steps that bound the copy's items also bound the row's).
  *
  * <p>Cost: a pass over the k slots per call (copy and histogram), then per item at most l steps (l =
- * 2 for 1,024 items at k = 128, 12 at k = 1,024), fewer in a row that already holds many items, and
- * a pass to store the row if it changed. Scratch per concurrent caller: k longs and 2k + 1 ints.
+ * 12 for 1,024 items at k = 1,024), fewer in a row that already holds many items, one step where
+ * the step-0 pass settles the row (a row that holds its set already, or a few empty slots of 128
+ * against 512 items), and a pass to store the row if it changed. Scratch per concurrent caller: k longs and 2k + 1 ints.
  */
 final class SuperMinHashRow {
 
@@ -48,6 +51,8 @@ final class SuperMinHashRow {
     private final int slots;
     /** {@code log(1 - 0.99^(1/k))}, of {@link #cycleLimit}. */
     private final double cycleConstant;
+    /** {@code log(1 - 1/k)}: the log of the chance that step 0 of an item misses a given slot. */
+    private final double logMissRate;
 
     private final ScratchPool<Scratch> scratch;
 
@@ -87,6 +92,7 @@ final class SuperMinHashRow {
     SuperMinHashRow(int slots) {
         this.slots = slots;
         this.cycleConstant = Math.log(-Math.expm1(Math.log(0.99) / slots));
+        this.logMissRate = Math.log1p(-1.0 / slots);
         this.scratch = new ScratchPool<>(() -> new Scratch(slots));
     }
 
@@ -152,16 +158,44 @@ final class SuperMinHashRow {
             top--;
         }
         pieces.lowered = 0;
+        int end = from + count;
         int limit = cycleLimit(count);
-        for (int e = from; e < from + count; e++) {
-            top = steps(row, hashes[e], 0, limit, top, pieces);
+        int next = 0;
+        if (stepZeroLikelySettles(slots - histogram[0], count)) {
+            top = firstSteps(row, hashes, from, end, top, pieces);
+            next = 1;
+        }
+        if (top >= next && next < limit) {
+            top = pass(row, hashes, from, end, next, limit, top, pieces);
         }
         if (top >= limit) {
-            for (int e = from; e < from + count; e++) {
-                top = steps(row, hashes[e], limit, slots, top, pieces);
-            }
+            pass(row, hashes, from, end, limit, slots, top, pieces);
         }
         return pieces.lowered != 0;
+    }
+
+    /** Step 0 of the items {@code hashes[from, end)}; returns the largest step held afterwards. */
+    private int firstSteps(long[] row, long[] hashes, int from, int end, int top, Scratch pieces) {
+        for (int e = from; e < end; e++) {
+            top = offer(row, firstSlot(hashes[e]), 0, hashes[e], top, pieces);
+        }
+        return top;
+    }
+
+    /** {@link #steps} of the items {@code hashes[from, end)}; returns the largest step held afterwards. */
+    private int pass(long[] row, long[] hashes, int from, int end, int offerFrom, int limit, int top, Scratch pieces) {
+        for (int e = from; e < end; e++) {
+            top = steps(row, hashes[e], offerFrom, limit, top, pieces);
+        }
+        return top;
+    }
+
+    /**
+     * Whether step 0 of {@code count} items likely leaves no slot above step 0, given {@code unsettled}
+     * slots above it: the expected number left, {@code unsettled (1 - 1/k)^count}, is at most one half.
+     */
+    private boolean stepZeroLikelySettles(int unsettled, int count) {
+        return unsettled * Math.exp(count * logMissRate) <= 0.5;
     }
 
     /**
@@ -180,7 +214,7 @@ final class SuperMinHashRow {
      * the largest step held afterwards.
      */
     private int steps(long[] row, long hash, int offerFrom, int limit, int top, Scratch pieces) {
-        int first = (int) Math.unsignedMultiplyHigh(MinHashKernels.derive(hash, 1), slots);
+        int first = firstSlot(hash);
         if (offerFrom == 0) {
             top = offer(row, first, 0, hash, top, pieces);
         }
@@ -203,6 +237,11 @@ final class SuperMinHashRow {
         return top;
     }
 
+    /** The slot step 0 of an item offers its value to: place 0 of its permutation after the first swap. */
+    private int firstSlot(long hash) {
+        return (int) Math.unsignedMultiplyHigh(MinHashKernels.derive(hash, 1), slots);
+    }
+
     /**
      * Offers a slot the value of step j of an item, drawing the value only if the slot holds step j
      * or a later one; keeps the histogram and returns the largest step held.
@@ -219,9 +258,11 @@ final class SuperMinHashRow {
         row[slot] = value;
         pieces.lowered++;
         int was = step(current);
-        if (was == j) {
-            return top;
-        }
+        return was == j ? top : moveInHistogram(was, j, top, pieces);
+    }
+
+    /** Counts a slot that held step {@code was} as holding step {@code j}; returns the largest step held. */
+    private static int moveInHistogram(int was, int j, int top, Scratch pieces) {
         int[] histogram = pieces.histogram;
         histogram[j]++;
         if (--histogram[was] == 0 && was == top) {
