@@ -151,13 +151,21 @@ public abstract sealed class KeyHasher
     public void forEachBatch(long[] keys, BatchStep step) {
         long[] hashes = batches.borrow();
         try {
-            for (int from = 0; from < keys.length; from += BATCH) {
-                int count = Math.min(BATCH, keys.length - from);
-                hashLongs(keys, from, hashes, 0, count);
-                step.apply(hashes, from, count);
-            }
+            forEachBatch(keys, hashes, step);
         } finally {
             batches.giveBack(hashes);
+        }
+    }
+
+    /**
+     * Hands every key of {@code keys} to {@code step}, {@code hashes.length} hashes at a time in the
+     * caller's array: for a sketch whose steps gain from batches larger than {@value #BATCH}.
+     */
+    public void forEachBatch(long[] keys, long[] hashes, BatchStep step) {
+        for (int from = 0; from < keys.length; from += hashes.length) {
+            int count = Math.min(hashes.length, keys.length - from);
+            hashLongs(keys, from, hashes, 0, count);
+            step.apply(hashes, from, count);
         }
     }
 
@@ -171,14 +179,25 @@ public abstract sealed class KeyHasher
         checkLongKeys(keys, offset, count);
         long[] hashes = batches.borrow();
         try {
-            for (long done = 0; done < count; done += BATCH) {
-                int n = (int) Math.min(BATCH, count - done);
-                MemorySegment.copy(keys, KEY_LAYOUT, offset + done * Long.BYTES, hashes, 0, n);
-                hashLongs(hashes, 0, hashes, 0, n);
-                step.apply(hashes, done, n);
-            }
+            forEachBatch(keys, offset, count, hashes, step);
         } finally {
             batches.giveBack(hashes);
+        }
+    }
+
+    /**
+     * As {@link #forEachBatch(MemorySegment, long, long, BatchStep)}, {@code hashes.length} keys at a
+     * time in the caller's array.
+     *
+     * @throws IndexOutOfBoundsException before any step if the keys are outside the segment
+     */
+    public void forEachBatch(MemorySegment keys, long offset, long count, long[] hashes, BatchStep step) {
+        checkLongKeys(keys, offset, count);
+        for (long done = 0; done < count; done += hashes.length) {
+            int n = (int) Math.min(hashes.length, count - done);
+            MemorySegment.copy(keys, KEY_LAYOUT, offset + done * Long.BYTES, hashes, 0, n);
+            hashLongs(hashes, 0, hashes, 0, n);
+            step.apply(hashes, done, n);
         }
     }
 

@@ -46,7 +46,8 @@ import java.util.Objects;
  * <p>Cost: an add hashes the key once; SuperMinHash then reads the row's k slots for the bound of its
  * steps and takes about one or two steps in a row of many items, the classic derivation derives k
  * values (about ten vector operations per eight slots). A batch add hashes the keys with the SIMD
- * kernel and updates the row once per {@value KeyHasher#BATCH} keys. In {@code SHARED} mode the
+ * kernel and updates the row once per {@value KeyHasher#BATCH} keys (classic), or once per k ln(2k)
+ * keys, at least 4,096 (SuperMinHash: a set that arrives in one update costs the fewest steps). In {@code SHARED} mode the
  * update runs on a copy of the row, whose lowered slots then go into the row by compare-and-set. A comparison reads 2k slots; a
  * {@link #mostSimilar} query reads the whole table once. Memory: R rows of {@code ceil(8 k / 64) * 64}
  * bytes.

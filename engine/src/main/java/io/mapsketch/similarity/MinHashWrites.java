@@ -4,6 +4,7 @@ import io.mapsketch.IncompatibleSketchException;
 import io.mapsketch.internal.HeaderParameter;
 import io.mapsketch.internal.KeyHasher;
 import io.mapsketch.internal.RegionSketch;
+import io.mapsketch.internal.ScratchPool;
 import io.mapsketch.memory.SketchRegion;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -27,6 +28,8 @@ abstract sealed class MinHashWrites extends RegionSketch permits MinHash {
     final MinHashDerivation derivation;
     /** The rows' slots: how they are lowered, read and compared. */
     final MinHashRows rows;
+    /** The hashes of a batch add's keys, as many as one update of a row of this derivation gains from. */
+    private final ScratchPool<long[]> batches;
 
     MinHashWrites(SketchRegion region, MinHashFormat format) {
         super(region);
@@ -34,6 +37,9 @@ abstract sealed class MinHashWrites extends RegionSketch permits MinHash {
         this.slots = format.signatureLength();
         this.derivation = format.derivation();
         this.rows = new MinHashRows(payload, slots, sharedWriters, derivation);
+        int batchKeys =
+                derivation == MinHashDerivation.SUPER_MINHASH ? SuperMinHashRow.batchKeys(slots) : KeyHasher.BATCH;
+        this.batches = new ScratchPool<>(() -> new long[batchKeys]);
     }
 
     /**
@@ -93,7 +99,8 @@ abstract sealed class MinHashWrites extends RegionSketch permits MinHash {
     /**
      * Adds every key of an array to a row's set, as {@link #add(int, long)} would one by one. Cost:
      * the keys are hashed with the SIMD kernel and the row is updated once per {@value KeyHasher#BATCH}
-     * keys.
+     * keys (classic derivation), or once per k ln(2k) keys, in [4,096, 65,536] (SuperMinHash, whose steps
+     * per key drop as an update holds more keys).
      *
      * @param row the row, in [0, rows)
      * @param keys the keys
@@ -102,7 +109,9 @@ abstract sealed class MinHashWrites extends RegionSketch permits MinHash {
      */
     public void addAll(int row, long[] keys) {
         long offset = writableRow("row", row);
-        hasher.forEachBatch(keys, (hashes, first, count) -> rows.addAll(offset, hashes, count));
+        long[] hashes = batches.borrow();
+        hasher.forEachBatch(keys, hashes, (batch, first, count) -> rows.addAll(offset, batch, count));
+        batches.giveBack(hashes);
         countItems(keys.length);
     }
 
@@ -120,7 +129,9 @@ abstract sealed class MinHashWrites extends RegionSketch permits MinHash {
      */
     public void addAll(int row, MemorySegment keys, long offset, long count) {
         long rowOffset = writableRow("row", row);
-        hasher.forEachBatch(keys, offset, count, (hashes, first, n) -> rows.addAll(rowOffset, hashes, n));
+        long[] hashes = batches.borrow();
+        hasher.forEachBatch(keys, offset, count, hashes, (batch, first, n) -> rows.addAll(rowOffset, batch, n));
+        batches.giveBack(hashes);
         countItems(count);
     }
 

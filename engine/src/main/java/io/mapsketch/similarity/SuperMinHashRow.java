@@ -33,8 +33,8 @@ import java.util.Arrays;
  *
  * <p>Cost: a pass over the k slots per call (copy and histogram), then per item at most l steps (l =
  * 12 for 1,024 items at k = 1,024), fewer in a row that already holds many items, one step where
- * the step-0 pass settles the row (a row that holds its set already, or a few empty slots of 128
- * against 512 items), and a pass to store the row if it changed. Scratch per concurrent caller: k longs and 2k + 1 ints.
+ * the step-0 pass settles the row (a row that holds its set already, or 128 empty slots against
+ * 1,024 items), and a pass to store the row if it changed. Scratch per concurrent caller: k longs and 2k + 1 ints.
  */
 final class SuperMinHashRow {
 
@@ -87,6 +87,16 @@ final class SuperMinHashRow {
             }
             return ++item << 32;
         }
+    }
+
+    /**
+     * Keys worth hashing for one update of a row of k slots: k ln(2k), the keys after which step 0
+     * alone likely settles an empty row, so that a set of that size fills a row in one update (whose
+     * cost is about k ln(100 k) steps however many keys it holds, where updates of fewer keys each pay
+     * again for the slots the earlier ones left high); at least 4,096 and at most 65,536.
+     */
+    static int batchKeys(int slots) {
+        return (int) Math.clamp(Math.ceil(slots * Math.log(2.0 * slots)), 4096, 65_536);
     }
 
     SuperMinHashRow(int slots) {

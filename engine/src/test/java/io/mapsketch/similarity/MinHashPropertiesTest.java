@@ -37,15 +37,16 @@ class MinHashPropertiesTest {
 
     /**
      * SuperMinHash rows are exactly the definition's (every item through all k steps): the bound on
-     * an item's steps loses nothing, for sets of 0 to 3,000 keys and k of 1 to 300, added singly and in
-     * batches, {@code EXCLUSIVE} and {@code SHARED}, into rows that already hold keys.
+     * an item's steps loses nothing, for sets of 0 to 9,000 keys (up to three updates of 4,096 hashes)
+     * and k of 1 to 300, added singly and in batches, {@code EXCLUSIVE} and {@code SHARED}, into rows
+     * that already hold keys.
      */
     @Test
     void superMinHashRowsAreTheMinimaOverTheFullPermutations() {
         KeyHasher hasher = KeyHasher.xxh3(7);
         qt().withFixedSeed(62L)
                 .withExamples(80)
-                .forAll(keys(0, 3_000), keys(0, 40), integers().between(1, 300))
+                .forAll(keys(0, 9_000), keys(0, 40), integers().between(1, 300))
                 .checkAssert((set, more, k) -> {
                     long[] all = LongStream.concat(Arrays.stream(set), Arrays.stream(more))
                             .toArray();
@@ -112,9 +113,9 @@ class MinHashPropertiesTest {
 
     /**
      * A batch of 1,000 keys that are 3 distinct ones: the steps sized for 1,000 items leave slots
-     * empty, and the second pass over the batch fills them as the definition does. At k = 64 each
-     * 512-key hashing batch takes the step-0 pass first (512 distinct keys would settle 64 slots at
-     * step 0 but for 0.02 of one), which leaves 61 empty, so the steps from 1 must follow it.
+     * empty, and the second pass over the batch fills them as the definition does. At k = 64 and 128
+     * the batch, one update, takes the step-0 pass first (1,000 distinct keys would settle 128 slots
+     * at step 0 but for 0.05 of one), which leaves 61 or 125 empty, so the steps from 1 must follow it.
      */
     @Test
     void superMinHashBatchesOfFewDistinctKeysStillEqualTheDefinition() throws IOException {
