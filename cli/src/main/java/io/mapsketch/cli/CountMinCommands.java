@@ -108,7 +108,7 @@ final class CountMinCommands implements SketchFamily {
                 try {
                     estimate = sketch.add(item, counts[i]);
                 } catch (IllegalArgumentException refused) {
-                    throw Items.stopped(file, "pair " + (i + 1), refused.getMessage(), i);
+                    throw Items.stopped(file, "pair " + (i + 1), refused.getMessage(), i, "pair");
                 }
                 saturation.added(item, estimate);
                 out.println(Saturation.text(sketch, estimate));

@@ -31,7 +31,7 @@ final class CountMinTableVerbs {
                 try {
                     estimate = table.add(key, item, counts[i]);
                 } catch (IllegalArgumentException refused) {
-                    throw Items.stopped(file, "pair " + (i + 1), refused.getMessage(), i);
+                    throw Items.stopped(file, "pair " + (i + 1), refused.getMessage(), i, "pair");
                 }
                 saturation.added(item, estimate);
                 out.println(saturation.text(estimate));

@@ -90,7 +90,7 @@ final class Items {
             try {
                 sink.accept(data, offsets[i], lengths[i]);
             } catch (IllegalArgumentException | IllegalStateException refused) {
-                throw stopped(file, position(lines, done + 1), refused.getMessage(), done);
+                throw stopped(file, position(lines, done + 1), refused.getMessage(), done, "item");
             }
             done++;
         }
@@ -139,14 +139,17 @@ final class Items {
         return lines ? "standard input line " + number : "item " + number;
     }
 
-    /** The refusal that stops a verb at one item, after {@code done} items were applied. */
-    static CommandFailure stopped(Path file, String position, String reason, long done) {
+    /**
+     * The refusal that stops a verb at one {@code unit} (an item, a pair, a line of a table), after
+     * {@code done} of them were applied.
+     */
+    static CommandFailure stopped(Path file, String position, String reason, long done, String unit) {
         return new CommandFailure(file + ": " + position + ": " + reason + "; "
                 + (done == 0
                         ? "nothing was applied"
                         : done == 1
-                                ? "the 1 item before it was applied, none after it"
-                                : "the " + done + " items before it were applied, none after it"));
+                                ? "the 1 " + unit + " before it was applied, none after it"
+                                : "the " + done + " " + unit + "s before it were applied, none after it"));
     }
 
     /** The lines of standard input, handed to a sink chunk by chunk, each checked to be UTF-8. */
@@ -216,7 +219,8 @@ final class Items {
                                     "not UTF-8 text (byte 0x%02x at byte %d of the line); items are UTF-8 strings",
                                     buffer[bad] & 0xFF,
                                     bad - offsets[i] + 1),
-                            line - 1);
+                            line - 1,
+                            "item");
                 }
             }
             if (items > 0) {

@@ -177,7 +177,7 @@ final class TableLines {
     private void added(int added, int count) {
         done += added;
         if (added < count) {
-            throw Items.stopped(file, "standard input line " + (done + 1), fault, done);
+            throw Items.stopped(file, "standard input line " + (done + 1), fault, done, "line");
         }
     }
 

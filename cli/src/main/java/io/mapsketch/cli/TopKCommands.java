@@ -175,7 +175,7 @@ final class TopKCommands implements SketchFamily {
                 try {
                     expelled = sketch.addExpelling(item, 0, item.length, counts[i]);
                 } catch (IllegalArgumentException refused) {
-                    throw Items.stopped(file, "pair " + (i + 1), refused.getMessage(), i);
+                    throw Items.stopped(file, "pair " + (i + 1), refused.getMessage(), i, "pair");
                 }
                 saturation.added(item, 0, item.length);
                 out.println(expelled.map(HeavyHitter::keyAsString).orElse(""));

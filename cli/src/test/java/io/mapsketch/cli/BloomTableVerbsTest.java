@@ -184,7 +184,7 @@ class BloomTableVerbsTest {
                 InProcess.withInput("a\ty\nb\ty\nc\tx\na\tz\n", "table", "add", small),
                 "standard input line 3: ",
                 "capacity of 2 keys",
-                "the 2 items before it were applied, none after it");
+                "the 2 lines before it were applied, none after it");
         assertEquals("10", exists(small, "a", "y", "z"), "line 1 added, line 4 not");
         assertEquals("1", exists(small, "b", "y"), "line 2 added");
     }

@@ -139,7 +139,7 @@ class CountMinTableVerbsTest {
                 InProcess.withInput("a\tx\t2\nb\tx\t1\na\tx\t1\n", "table", "incrby", full),
                 "standard input line 2: ",
                 "capacity of 1 key",
-                "the 1 item before it was applied, none after it");
+                "the 1 line before it was applied, none after it");
         assertEquals(List.of("3"), fullLines.lines(), "the estimates of the lines added");
         assertEquals(List.of("3"), query(full, "a", "x"));
     }
@@ -201,7 +201,7 @@ class CountMinTableVerbsTest {
                     InProcess.withInput(good + bad[0] + "\nuser1\tclip0\t1\n", "table", "incrby", table),
                     table,
                     "standard input line 10001: " + bad[1],
-                    "the 10000 items before it were applied, none after it");
+                    "the 10000 lines before it were applied, none after it");
             assertEquals(10_000, result.lines().size(), "one estimate per line added");
             assertEquals(List.of("3334", "3333"), query(table, "user1", "clip0", "clip1"), bad[1]);
         }
@@ -210,7 +210,7 @@ class CountMinTableVerbsTest {
         refused(
                 InProcess.withInput("a\tx\nno tab\n", "table", "add", table),
                 "standard input line 2: no tab between KEY",
-                "the 1 item before it");
+                "the 1 line before it");
     }
 
     /** CMS.MERGE WEIGHTS of tables: each source's counters W times, key by key, into a new DEST or onto one. */
