@@ -65,9 +65,15 @@ final class CountMinEstimates {
      * The minimum of the counters of the key of this hash in {@code depth} rows of the sketch at byte
      * {@code base} of the matrix's segment (0, or a table key's), unsigned and not capped; static, so that a
      * sketch's single-key estimate reads the matrix and rows from its own fields, with no load of this object
-     * before the row loop.
+     * before the row loop; the loop of {@value CountMinRows#UNROLLED_DEPTH} rows with a constant trip count.
      */
     static long raw(CounterMatrix counters, CountMinRows rows, int depth, long base, long hash) {
+        return depth == CountMinRows.UNROLLED_DEPTH
+                ? rawRows(counters, rows, CountMinRows.UNROLLED_DEPTH, base, hash)
+                : rawRows(counters, rows, depth, base, hash);
+    }
+
+    private static long rawRows(CounterMatrix counters, CountMinRows rows, int depth, long base, long hash) {
         long x = rows.first(hash);
         long y = rows.step(hash);
         long min = -1L;

@@ -58,8 +58,16 @@ final class CountMinUpdates {
      * The plain add of {@code count}, in [1, 2^63 - 1], to the key of this hash in the {@code depth} rows of
      * the sketch at byte {@code base} of the matrix's segment (0, or a table key's): each of its counters
      * grows by the count, saturating. Returns the minimum of the counters afterwards, unsigned, not capped.
+     * The loop of {@value CountMinRows#UNROLLED_DEPTH} rows with a constant trip count.
      */
     static long addPlain(CounterMatrix counters, CountMinRows rows, int depth, long base, long hash, long count) {
+        return depth == CountMinRows.UNROLLED_DEPTH
+                ? addRows(counters, rows, CountMinRows.UNROLLED_DEPTH, base, hash, count)
+                : addRows(counters, rows, depth, base, hash, count);
+    }
+
+    private static long addRows(
+            CounterMatrix counters, CountMinRows rows, int depth, long base, long hash, long count) {
         long x = rows.first(hash);
         long y = rows.step(hash);
         long min = -1L;
