@@ -176,7 +176,6 @@ public abstract sealed class KeyHasher
      * @throws IndexOutOfBoundsException before any step if the keys are outside the segment
      */
     public void forEachBatch(MemorySegment keys, long offset, long count, BatchStep step) {
-        checkLongKeys(keys, offset, count);
         long[] hashes = batches.borrow();
         try {
             forEachBatch(keys, offset, count, hashes, step);
